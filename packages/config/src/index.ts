@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+export { z };
+
+/**
+ * Parses the environment with one process's schema, once, at start. On failure every bad
+ * variable is printed (never its value: it may be a secret) and the process exits non-zero.
+ */
+export function loadConfig<Schema extends z.ZodType>(
+  schema: Schema,
+  env: Record<string, string | undefined> = process.env,
+  processName = 'switchboard',
+): z.infer<Schema> {
+  const result = parseConfig(schema, env);
+  if (result.ok) return result.config;
+  process.stderr.write(`${processName}: invalid configuration\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.exit(78); // EX_CONFIG
+}
+
+export type ParsedConfig<T> = { ok: true; config: T } | { ok: false; problems: string[] };
+
+/** The pure half of loadConfig, for callers (and tests) that report errors themselves. */
+export function parseConfig<Schema extends z.ZodType>(
+  schema: Schema,
+  env: Record<string, string | undefined>,
+): ParsedConfig<z.infer<Schema>> {
+  // Empty variables count as unset, as in most deployment tools' env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return { ok: true, config: result.data };
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  return { ok: false, problems };
+}
+
+/** Reusable variable parsers, so every process reads the same names the same way. */
+export const env = {
+  /** A whole number from an environment string. */
+  int: (min: number, max: number) => z.coerce.number().int().min(min).max(max),
+  /** `true/false/1/0/yes/no/on/off`, case-insensitive. */
+  bool: () =>
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']))
+      .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  url: (protocols: string[]) =>
+    z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) }),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+};
+
+/** Variables every process that talks to the data stores reads. */
+export const commonSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: env.logLevel().default('info'),
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  DATABASE_POOL_SIZE: env.int(1, 200).default(10),
+  REDIS_URL: env.url(['redis', 'rediss']),
+  /** Prefix of every Redis key and channel, so deployments (and test files) can share a server. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('sb'),
+  /** 10-bit snowflake worker id; every replica of every process needs its own. */
+  SNOWFLAKE_WORKER_ID: env.int(0, 1023).default(0),
+});
+
+export const s3Schema = z.object({
+  S3_ENDPOINT: env.url(['http', 'https']).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().min(3).max(63).default('switchboard'),
+  S3_ACCESS_KEY_ID: z.string().default('S3RVER'),
+  S3_SECRET_ACCESS_KEY: z.string().default('S3RVER'),
+  /** Path-style addressing (`http://host/bucket/key`), needed by MinIO and s3rver. */
+  S3_FORCE_PATH_STYLE: env.bool().default(true),
+});
+
+export type CommonConfig = z.infer<typeof commonSchema>;
+export type S3Config = z.infer<typeof s3Schema>;

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createStorage } from '@switchboard/storage';
+import { createTestDatabase, uniqueTag } from './isolation.ts';
+
+/** What one test file gets: its own database, Redis prefix and bucket on the run's services. */
+export interface TestEnvironment {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  s3: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string; region: string };
+  /** The environment variables a process of ours needs to run against this file's services. */
+  processEnv(extra?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * Call at the top of a test file. The returned object is filled in before the file's first
+ * test and its database is dropped after the last one.
+ */
+export function useTestEnvironment(): TestEnvironment {
+  const environment = {} as TestEnvironment;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const services = inject('services');
+    const database = await createTestDatabase(services.databaseUrl);
+    drop = database.drop;
+    const tag = uniqueTag();
+    const s3 = { ...services.s3, bucket: `sb-test-${tag}` };
+    await createStorage({
+      endpoint: s3.endpoint,
+      region: s3.region,
+      bucket: s3.bucket,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    }).ensureBucket();
+    Object.assign(environment, {
+      databaseUrl: database.url,
+      redisUrl: services.redisUrl,
+      redisPrefix: `sbt-${tag}`,
+      s3,
+      processEnv: (extra: Record<string, string> = {}) => ({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url,
+        REDIS_URL: services.redisUrl,
+        REDIS_PREFIX: `sbt-${tag}`,
+        S3_ENDPOINT: s3.endpoint,
+        S3_REGION: s3.region,
+        S3_BUCKET: s3.bucket,
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        S3_FORCE_PATH_STYLE: 'true',
+        ...extra,
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await drop?.();
+  });
+
+  return environment;
+}

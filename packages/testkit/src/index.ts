@@ -1,0 +1,4 @@
+export { startTestServices, type TestServices, type StartedServices } from './services.ts';
+export { startLocalS3 } from './local-s3.ts';
+export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
+export { useTestEnvironment, type TestEnvironment } from './environment.ts';

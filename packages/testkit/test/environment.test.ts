@@ -1,0 +1,29 @@
+import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { useTestEnvironment } from '../src/index.ts';
+
+const environment = useTestEnvironment();
+
+describe('test environment', () => {
+  it('gives the file a migrated database of its own', async () => {
+    const client = new pg.Client({ connectionString: environment.databaseUrl });
+    await client.connect();
+    const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM schema_migrations');
+    const { rows: db } = await client.query<{ name: string }>('SELECT current_database() AS name');
+    await client.end();
+    expect(Number(rows[0]!.count)).toBeGreaterThan(0);
+    expect(db[0]!.name).toMatch(/^switchboard_test_/);
+  });
+
+  it('gives the file a bucket of its own', async () => {
+    const client = new S3Client({
+      endpoint: environment.s3.endpoint,
+      region: environment.s3.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: environment.s3.accessKeyId, secretAccessKey: environment.s3.secretAccessKey },
+    });
+    await expect(client.send(new HeadBucketCommand({ Bucket: environment.s3.bucket }))).resolves.toBeDefined();
+    client.destroy();
+  });
+});
