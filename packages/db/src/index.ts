@@ -1,2 +1,12 @@
 export { createPool, withTransaction, type Pool, type PoolClient, type Queryable } from './pool.ts';
 export { migrate, readMigrations, type MigrationFile } from './migrate.ts';
+export * from './repositories/admin-users.ts';
+export * from './repositories/admin-api-keys.ts';
+export * from './repositories/users.ts';
+export * from './repositories/user-tokens.ts';
+export * from './repositories/guilds.ts';
+export * from './repositories/channels.ts';
+export * from './repositories/roles.ts';
+export * from './repositories/members.ts';
+export * from './repositories/messages.ts';
+export * from './repositories/guild-expressions.ts';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool } from './pool.ts';
 
@@ -21,7 +22,8 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
     names.map(async (name) => {
       const match = FILE_NAME.exec(name);
       if (!match) throw new Error(`migration file ${name} must be named NNNN_snake_case.sql`);
-      const sql = await readFile(new URL(name, `file://${dir}`), 'utf8');
+      // A path join, not a file:// URL: a directory name with spaces or `#` must still work.
+      const sql = await readFile(join(dir, name), 'utf8');
       return { version: match[1]!, name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     }),
   );

@@ -1,0 +1,21 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * SHA-256 of the whole credential string. Our credentials carry at least 190 bits of CSPRNG
+ * entropy, so a fast hash is enough (decisions §2): nothing is gained by a slow one.
+ */
+export function hashCredential(raw: string): Buffer {
+  return createHash('sha256').update(raw, 'utf8').digest();
+}
+
+function digest(value: string | Uint8Array): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * Constant-time equality of two credentials or credential hashes. Both sides are digested
+ * first, so the time taken does not even reveal whether the lengths differ.
+ */
+export function credentialsEqual(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}

@@ -1,0 +1,72 @@
+import type { Queryable } from '../pool.ts';
+
+/**
+ * Synthetic messages made entirely inside PostgreSQL (generate_series), for seeding and
+ * benchmarks: a million rows take one round trip per batch, not a million.
+ *
+ * Message `i` (for i in [from, to)) gets the snowflake whose millisecond is
+ * `startMs + floor(i / 4096)`, worker `workerId` and sequence `i % 4096`, so ids are unique,
+ * increase with i and carry a real creation time. The caller owns that id block: it must not
+ * hand out other ids of the same worker in those milliseconds.
+ */
+export interface GeneratedMessages {
+  guildId: string;
+  /** Messages go round-robin over these channels. */
+  channelIds: string[];
+  authorIds: string[];
+  /** Contents are drawn from these, each suffixed with the message's index. */
+  phrases: string[];
+  /** Milliseconds since the snowflake epoch of message 0. */
+  startMs: bigint;
+  workerId: number;
+  from: number;
+  to: number;
+}
+
+const SNOWFLAKE_EPOCH_MS = 1420070400000;
+
+export async function insertGeneratedMessages(db: Queryable, batch: GeneratedMessages): Promise<number> {
+  if (batch.to <= batch.from) return 0;
+  const result = await db.query(
+    `INSERT INTO messages (id, channel_id, guild_id, author_id, content, created_at)
+     SELECT m.id,
+            ($2::bigint[])[1 + m.i % cardinality($2::bigint[])],
+            $1::bigint,
+            ($3::bigint[])[1 + (m.i * 7) % cardinality($3::bigint[])],
+            ($4::text[])[1 + (m.i * 31) % cardinality($4::text[])] || ' (#' || m.i || ')',
+            to_timestamp(($5::bigint + (m.id >> 22)) / 1000.0)
+     FROM (
+       SELECT i, ((($6::bigint + i / 4096) << 22) | ($7::bigint << 12) | (i % 4096)) AS id
+       FROM generate_series($8::bigint, $9::bigint - 1) AS i
+     ) AS m`,
+    [
+      batch.guildId,
+      batch.channelIds,
+      batch.authorIds,
+      batch.phrases,
+      SNOWFLAKE_EPOCH_MS,
+      batch.startMs.toString(),
+      batch.workerId,
+      batch.from,
+      batch.to,
+    ],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Message counts and id range per channel, for reports (uses the (channel_id, id) index). */
+export async function summarizeChannelMessages(
+  db: Queryable,
+  channelIds: string[],
+): Promise<Array<{ channelId: string; count: number; firstId: string | null; lastId: string | null }>> {
+  const { rows } = await db.query<{ channelId: string; count: number; firstId: string | null; lastId: string | null }>(
+    `SELECT c.id AS "channelId",
+            (SELECT count(*)::int FROM messages m WHERE m.channel_id = c.id) AS count,
+            (SELECT min(id) FROM messages m WHERE m.channel_id = c.id) AS "firstId",
+            (SELECT max(id) FROM messages m WHERE m.channel_id = c.id) AS "lastId"
+     FROM unnest($1::bigint[]) WITH ORDINALITY AS c (id, n)
+     ORDER BY c.n`,
+    [channelIds],
+  );
+  return rows;
+}
