@@ -1,3 +1,4 @@
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './jobs.ts';
+export * from './rate-limits.ts';

@@ -1,0 +1,6 @@
+export { rateLimit, DEFAULT_RATE_LIMIT_TIMEOUT_MS, type RateLimitOptions } from './middleware.ts';
+export { checkRateLimit, rateLimitKey, type RateLimitCheck, type RateLimitDecision } from './limiter.ts';
+export { defaultRateLimitIdentity, ipRateLimitIdentity, type RateLimitIdentity } from './identity.ts';
+export { resolveBucketKey } from './bucket-key.ts';
+export { sendRateLimited, setRateLimitHeaders, retryAfterSeconds, type RateLimitedBody } from './response.ts';
+export { clientIp, normalizeIp, UNKNOWN_CLIENT_IP, type ClientIpSource } from '../client-ip.ts';

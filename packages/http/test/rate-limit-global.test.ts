@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
+import { checkRateLimit, rateLimit, type RateLimitOptions } from '../src/rate-limit/index.ts';
+import { get, header, readyRedis, redisMicros, sleep, startApp, type Answer, type RunningApp } from './rate-limit-helpers.ts';
+
+const env = useTestEnvironment();
+let redis: Redis;
+let app: RunningApp;
+
+const LARGE_A: RateLimitBucket = { name: 'test:large-a', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
+const LARGE_B: RateLimitBucket = { name: 'test:large-b', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
+const EXEMPT: RateLimitBucket = { name: 'test:exempt', limit: 70, windowMs: 600_000, countsTowardGlobal: false };
+
+const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
+let identities = 0;
+const freshIdentity = () => `${process.pid}-${Date.now()}-${++identities}`;
+
+beforeAll(async () => {
+  redis = await readyRedis(env.redisUrl);
+  const limit = (bucket: RateLimitBucket) => rateLimit({ redis, prefix: env.redisPrefix, bucket, identity: byHeader });
+  app = await startApp((server) => {
+    server.get('/a', limit(LARGE_A), (_req, res) => void res.json({ ok: true }));
+    server.get('/b', limit(LARGE_B), (_req, res) => void res.json({ ok: true }));
+    server.get('/exempt', limit(EXEMPT), (_req, res) => void res.json({ ok: true }));
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+  redis.disconnect();
+});
+
+const call = (path: string, identity: string) => get(`${app.url}${path}`, { 'x-identity': identity });
+
+describe('the global limit (50 per second per identity)', () => {
+  it('refuses the request past 50 in a second across different buckets, with global: true', async () => {
+    const identity = freshIdentity();
+    const startedAt = await redisMicros(redis);
+    let allowed = 0;
+    let refused: Answer | undefined;
+    // In parallel pairs to fit the burst well inside a second even on a loaded machine.
+    while (refused === undefined && allowed < 200) {
+      const pair = await Promise.all([call('/a', identity), call('/b', identity)]);
+      for (const answer of pair) {
+        if (answer.status === 200) allowed += 1;
+        else refused ??= answer;
+      }
+    }
+    const elapsedMicros = (await redisMicros(redis)) - startedAt;
+    // 50 at once, plus one per 20 ms emission interval that passed during the burst.
+    const intervalMicros = GLOBAL_RATE_LIMIT.windowMs * 1000 / GLOBAL_RATE_LIMIT.limit;
+    expect(allowed).toBeGreaterThanOrEqual(50);
+    expect(allowed).toBeLessThanOrEqual(50 + Math.floor(elapsedMicros / intervalMicros) + 1);
+    expect(refused?.status).toBe(429);
+    expect(refused?.body).toMatchObject({ code: 'RATE_LIMITED', global: true });
+    expect(header(refused!, 'x-ratelimit-global')).toBe('true');
+    expect(header(refused!, 'x-ratelimit-limit')).toBe('50');
+    expect(header(refused!, 'x-ratelimit-remaining')).toBe('0');
+    expect(header(refused!, 'retry-after')).toBe('1');
+  });
+
+  it('does not count routes exempt from it (webhook execution)', async () => {
+    const identity = freshIdentity();
+    const answers = await Promise.all(Array.from({ length: 70 }, () => call('/exempt', identity)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(70);
+    const over = await call('/exempt', identity);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ global: false });
+    // The exempt burst left this identity's global budget untouched.
+    const global = await Promise.all(Array.from({ length: 50 }, () => call('/a', identity)));
+    expect(global.every((a) => a.status === 200)).toBe(true);
+  });
+});
+
+describe('route and global bucket together', () => {
+  const global: RateLimitBucket = { name: 'global', limit: 3, windowMs: 60_000, countsTowardGlobal: true };
+  const route = (name: string, limit: number, windowMs = 60_000): RateLimitBucket => ({
+    name,
+    limit,
+    windowMs,
+    countsTowardGlobal: true,
+  });
+  const check = (identity: string, bucket: RateLimitBucket, globalBucket = global) =>
+    checkRateLimit(redis, env.redisPrefix, { identity, bucketKey: bucket.name, bucket, global: globalBucket });
+
+  it('does not spend the global budget on a request the route refuses', async () => {
+    const identity = freshIdentity();
+    const narrow = route('test:narrow', 1);
+    const wide = route('test:wide', 100);
+    expect((await check(identity, narrow)).allowed).toBe(true);
+    const refusedByRoute = await check(identity, narrow);
+    expect(refusedByRoute).toMatchObject({ allowed: false, global: false, limit: 1 });
+    expect((await check(identity, narrow)).allowed).toBe(false);
+    // Global 3: one spent by the admitted narrow request, two left for the wide route.
+    expect((await check(identity, wide)).allowed).toBe(true);
+    expect((await check(identity, wide)).allowed).toBe(true);
+    expect(await check(identity, wide)).toMatchObject({ allowed: false, global: true, limit: 3, remaining: 0 });
+  });
+
+  it('does not spend the route budget on a request the global limit refuses', async () => {
+    const identity = freshIdentity();
+    const shortGlobal: RateLimitBucket = { name: 'global', limit: 1, windowMs: 1500, countsTowardGlobal: true };
+    const twoPerMinute = route('test:two', 2);
+    expect(await check(identity, twoPerMinute, shortGlobal)).toMatchObject({ allowed: true, remaining: 1 });
+    const refused = await check(identity, twoPerMinute, shortGlobal);
+    expect(refused).toMatchObject({ allowed: false, global: true });
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(1500);
+    await sleep(refused.retryAfterMs + 20);
+    // The route's second slot is still there: the globally refused request did not take it.
+    expect(await check(identity, twoPerMinute, shortGlobal)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it('when both refuse, reports the global limit with the later of the two retry delays', async () => {
+    const identity = freshIdentity();
+    const oneGlobal: RateLimitBucket = { name: 'global', limit: 1, windowMs: 60_000, countsTowardGlobal: true };
+    const slowRoute = route('test:slower', 1, 120_000);
+    expect((await check(identity, slowRoute, oneGlobal)).allowed).toBe(true);
+    const refused = await check(identity, slowRoute, oneGlobal);
+    expect(refused).toMatchObject({ allowed: false, global: true, limit: 1 });
+    expect(refused.retryAfterMs).toBeGreaterThan(110_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(120_000);
+  });
+});
