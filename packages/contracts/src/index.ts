@@ -1,4 +1,5 @@
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './jobs.ts';
+export * from './primitives.ts';
 export * from './rate-limits.ts';

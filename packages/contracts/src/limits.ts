@@ -1,1 +1,75 @@
-export {};
+/**
+ * Every size, count and page limit the service enforces, as data. Routes validate against these
+ * values and the discovery document publishes them, so the two can never disagree.
+ */
+
+const MiB = 1024 * 1024;
+
+/** An integer query/body parameter with bounds and the value used when it is absent. */
+export interface RangeWithDefault {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
+}
+
+export const LIMITS = {
+  /** Request body sizes in bytes, per route family (decisions §1). */
+  body: {
+    adminBytes: 1 * MiB,
+    managementBytes: 1 * MiB,
+    /** The largest payload a code host sends. */
+    inboundWebhookBytes: 25 * MiB,
+  },
+  webhooks: {
+    perChannel: 15,
+    perGuild: 1000,
+    nameMinLength: 1,
+    nameMaxLength: 80,
+    /** Decoded avatar image size. */
+    avatarMaxBytes: 10 * MiB,
+    tokenMaxLength: 256,
+  },
+  messages: {
+    maxContentLength: 2000,
+    maxEmbeds: 10,
+    /** Title + description + footer text + author name + field names and values, over all embeds. */
+    maxEmbedTotalChars: 6000,
+    embedTitleMaxLength: 256,
+    embedDescriptionMaxLength: 4096,
+    embedAuthorNameMaxLength: 256,
+    embedFooterTextMaxLength: 2048,
+    embedMaxFields: 25,
+    embedFieldNameMaxLength: 256,
+    embedFieldValueMaxLength: 1024,
+    /** Remote avatar_url/icon_url length. */
+    urlMaxLength: 2048,
+    /** Page size of GET /channels/{channel_id}/messages. */
+    list: { min: 1, max: 100, default: 50 } satisfies RangeWithDefault,
+  },
+  bans: {
+    list: { min: 1, max: 500, default: 200 } satisfies RangeWithDefault,
+    /** Entries in one `emails`/`ips`/`phones` array. */
+    maxValuesPerRequest: 1000,
+    reasonMaxLength: 512,
+  },
+  auditLogs: {
+    list: { min: 1, max: 200, default: 50 } satisfies RangeWithDefault,
+    reasonMaxLength: 512,
+  },
+  bulk: {
+    /** user_ids in one add-guild-members request (the default; a deployment may lower it). */
+    maxUserIds: 1000,
+  },
+  assetPurge: {
+    /** Emoji or sticker ids in one purge request. */
+    maxIds: 100,
+  },
+  apiKeys: {
+    nameMinLength: 1,
+    nameMaxLength: 100,
+    expiresInDays: { min: 1, max: 365 },
+    maxAcls: 100,
+  },
+} as const;
+
+export type Limits = typeof LIMITS;

@@ -1,0 +1,11 @@
+export { ApiError, isApiError, type ApiErrorOptions } from './api-error.ts';
+export { fromBodyParserError } from './body-errors.ts';
+export { createCachedEntity, ifNoneMatchMatches, sendCachedEntity, strongEtag, type CachedEntity } from './cacheable.ts';
+export { cors, type CorsOptions } from './cors.ts';
+export { errorMiddleware } from './error-middleware.ts';
+export { jsonBody, type JsonBodyOptions } from './json-body.ts';
+export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
+export { methodNotAllowed, notFound } from './routing.ts';
+export { dropEmptyStrings, validate } from './validate.ts';
+export { issuePath, issuesToItems } from './zod-issues.ts';
+export * from './rate-limit/index.ts';

@@ -1,0 +1,180 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { snowflakeSchema } from '@switchboard/contracts';
+import { ApiError, errorMiddleware, jsonBody, notFound, requestId, validate } from '../src/index.ts';
+import { call, captureLogger, listen, type RunningApp } from './error-model-helpers.ts';
+
+const LIMIT_BYTES = 1024;
+const captured = captureLogger();
+let app: RunningApp;
+
+const echoSchema = z.object({
+  name: z.string().min(1),
+  note: z.string().optional(),
+  nested: z.object({ id: snowflakeSchema }).optional(),
+});
+
+beforeAll(async () => {
+  app = await listen((express) => {
+    express.use(requestId());
+    express.post('/echo', jsonBody({ limitBytes: LIMIT_BYTES }), (req, res) => {
+      res.json(validate(echoSchema, req.body));
+    });
+    express.post('/raw', jsonBody({ limitBytes: LIMIT_BYTES }), (req, res) => {
+      res.json({ body: req.body as unknown });
+    });
+    express.get('/boom', () => {
+      throw new Error('database password is hunter2');
+    });
+    express.get('/boom-async', async () => {
+      await Promise.resolve();
+      throw new Error('async internals');
+    });
+    express.get('/zod', () => {
+      z.object({ limit: z.number().max(10) }).parse({ limit: 11 });
+    });
+    express.get('/teapot', () => {
+      throw new ApiError('RATE_LIMITED', { body: { retry_after: 3, global: false }, headers: { 'Retry-After': '3' } });
+    });
+    express.use(notFound());
+    express.use(errorMiddleware(captured.logger));
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+function postJson(path: string, body: string, headers: Record<string, string> = {}) {
+  return call(`${app.url}${path}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+describe('error model', () => {
+  it('answers an unknown route with a JSON 404 NOT_FOUND and a request id', async () => {
+    const answer = await call(`${app.url}/nowhere`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.json).toEqual({ code: 'NOT_FOUND', message: 'Not found.' });
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('echoes a sane incoming X-Request-Id and replaces one that is not', async () => {
+    const sane = await call(`${app.url}/nowhere`, { headers: { 'X-Request-Id': 'edge-42.abc' } });
+    expect(sane.headers.get('x-request-id')).toBe('edge-42.abc');
+    const insane = await call(`${app.url}/nowhere`, { headers: { 'X-Request-Id': 'a b"c' } });
+    expect(insane.headers.get('x-request-id')).not.toBe('a b"c');
+    expect(insane.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers malformed JSON with 400 INVALID_FORM_BODY at path root', async () => {
+    for (const body of ['{"name": ', 'not json', '"a string"']) {
+      const answer = await postJson('/echo', body);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ code: 'INVALID_FORM_BODY', message: 'Invalid form body.' });
+      expect(answer.json?.['errors']).toEqual([expect.objectContaining({ path: 'root' })]);
+    }
+  });
+
+  it('answers a body over the limit with 413, with or without Content-Length', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(LIMIT_BYTES) });
+    const declared = await postJson('/echo', big);
+    expect(declared.status).toBe(413);
+    expect(declared.json).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large.' });
+
+    const chunked = await chunkedPost(`${app.url}/echo`, big);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers a body in another content type with 415', async () => {
+    const answer = await call(`${app.url}/echo`, {
+      method: 'POST',
+      body: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.json).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const noType = await call(`${app.url}/echo`, { method: 'POST', body: new TextEncoder().encode('{"name":"x"}') });
+    expect(noType.status).toBe(415);
+  });
+
+  it('answers JSON in a charset other than UTF-8 with 415', async () => {
+    const answer = await postJson('/echo', '{"name":"x"}', { 'Content-Type': 'application/json; charset=latin1' });
+    expect(answer.status).toBe(415);
+    expect(answer.json).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('treats a request without a body as {}', async () => {
+    const answer = await call(`${app.url}/raw`, { method: 'POST' });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ body: {} });
+  });
+
+  it('accepts the +json media types', async () => {
+    const answer = await postJson('/raw', '{"a":1}', { 'Content-Type': 'application/merge-patch+json' });
+    expect(answer.json).toEqual({ body: { a: 1 } });
+  });
+
+  it('reports every invalid field with a dot-joined path and an item code', async () => {
+    const answer = await postJson('/echo', JSON.stringify({ name: '', nested: { id: '0x10' } }));
+    expect(answer.status).toBe(400);
+    expect(answer.json?.['code']).toBe('INVALID_FORM_BODY');
+    const errors = answer.json?.['errors'] as Array<{ path: string; code: string; message: string }>;
+    expect(errors.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: 'name', code: 'INVALID_TYPE' },
+      { path: 'nested.id', code: 'INVALID_SNOWFLAKE_FORMAT' },
+    ]);
+    for (const error of errors) expect(error.message.length).toBeGreaterThan(0);
+  });
+
+  it('treats "" as absent for optional fields and strips unknown keys', async () => {
+    const answer = await postJson('/echo', JSON.stringify({ name: 'ok', note: '', admin: true, nested: { id: 42 } }));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ name: 'ok', nested: { id: '42' } });
+  });
+
+  it('maps a zod error thrown by a route to 400 INVALID_FORM_BODY', async () => {
+    const answer = await call(`${app.url}/zod`);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({
+      code: 'INVALID_FORM_BODY',
+      message: 'Invalid form body.',
+      errors: [expect.objectContaining({ path: 'limit', code: 'TOO_BIG' })],
+    });
+  });
+
+  it('sends an ApiError with its extra body fields and headers', async () => {
+    const answer = await call(`${app.url}/teapot`);
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('3');
+    expect(answer.json).toEqual({ code: 'RATE_LIMITED', message: "You're being rate limited.", retry_after: 3, global: false });
+  });
+
+  it('answers an unhandled error with a bare 500 and logs it with the request id', async () => {
+    for (const path of ['/boom', '/boom-async']) {
+      const answer = await call(`${app.url}${path}`, { headers: { 'X-Request-Id': `req-${path.slice(1)}` } });
+      expect(answer.status).toBe(500);
+      expect(answer.json).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.' });
+      expect(answer.text).not.toMatch(/hunter2|internals|Error|at /);
+      expect(answer.headers.get('x-request-id')).toBe(`req-${path.slice(1)}`);
+      const logged = captured.lines().find((line) => line['requestId'] === `req-${path.slice(1)}`);
+      expect(logged).toMatchObject({ level: 50, method: 'GET', route: path, status: 500 });
+      expect(JSON.stringify(logged?.['err'])).toMatch(/hunter2|async internals/);
+    }
+  });
+});
+
+/** A POST with Transfer-Encoding: chunked (fetch always declares the length of a string). */
+function chunkedPost(url: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    for (let offset = 0; offset < body.length; offset += 100) req.write(body.slice(offset, offset + 100));
+    req.end();
+  });
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError, dropEmptyStrings, issuesToItems, validate } from '../src/index.ts';
+
+describe('dropEmptyStrings', () => {
+  it('drops "" properties at any depth and keeps everything else', () => {
+    expect(
+      dropEmptyStrings({ a: '', b: 'x', c: { d: '', e: 0, f: null, g: false }, h: [{ i: '' }, '', 'y'] }),
+    ).toEqual({ b: 'x', c: { e: 0, f: null, g: false }, h: [{}, '', 'y'] });
+  });
+
+  it('leaves non-objects alone', () => {
+    expect(dropEmptyStrings('')).toBe('');
+    expect(dropEmptyStrings(null)).toBeNull();
+    expect(dropEmptyStrings(7)).toBe(7);
+  });
+});
+
+describe('validate', () => {
+  const schema = z.object({ limit: z.number().int().min(1).default(50), cursor: z.string().optional() });
+
+  it('applies defaults and treats "" as absent', () => {
+    expect(validate(schema, { cursor: '' })).toEqual({ limit: 50 });
+  });
+
+  it('throws a 400 INVALID_FORM_BODY ApiError listing the problems', () => {
+    let caught: unknown;
+    try {
+      validate(schema, { limit: 0, cursor: 5 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ApiError);
+    const apiError = caught as ApiError;
+    expect(apiError.status).toBe(400);
+    expect(apiError.toBody()).toMatchObject({
+      code: 'INVALID_FORM_BODY',
+      errors: [
+        { path: 'limit', code: 'TOO_SMALL' },
+        { path: 'cursor', code: 'INVALID_TYPE' },
+      ],
+    });
+  });
+});
+
+describe('issuesToItems', () => {
+  it('joins paths with dots, names the root, and drops duplicate (path, code) pairs', () => {
+    const items = issuesToItems([
+      { code: 'custom', path: [], message: 'bad', input: 1 },
+      { code: 'invalid_type', path: ['a', 0, 'b'], message: 'one', expected: 'string', input: 1 },
+      { code: 'invalid_type', path: ['a', 0, 'b'], message: 'two', expected: 'string', input: 1 },
+      { code: 'invalid_format', path: ['email'], message: 'Invalid email', format: 'email' },
+    ]);
+    expect(items).toEqual([
+      { path: 'root', message: 'bad', code: 'INVALID_FORMAT' },
+      { path: 'a.0.b', message: 'one', code: 'INVALID_TYPE' },
+      { path: 'email', message: 'Invalid email', code: 'INVALID_FORMAT' },
+    ]);
+  });
+});
