@@ -1,4 +1,5 @@
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { useContentMd5ForDeleteObjects } from './content-md5.ts';
 
 export interface StorageOptions {
   /** Unset means AWS itself; set for MinIO, s3rver or any other S3-compatible store. */
@@ -30,7 +31,7 @@ export function storageOptionsFromConfig(config: {
 }
 
 export function createS3Client(options: StorageOptions): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
@@ -39,6 +40,8 @@ export function createS3Client(options: StorageOptions): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  useContentMd5ForDeleteObjects(client);
+  return client;
 }
 
 /** Answers whether the bucket is reachable; used by readiness checks. */
