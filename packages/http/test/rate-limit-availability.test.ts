@@ -82,7 +82,7 @@ describe('enabled', () => {
   beforeAll(async () => {
     redis = await readyRedis(env.redisUrl);
   });
-  afterAll(() => redis.disconnect());
+  afterAll(() => redis?.disconnect());
 
   it('limits by default and stops only when explicitly disabled', async () => {
     const app = await startApp((server) => {

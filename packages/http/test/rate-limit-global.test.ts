@@ -28,8 +28,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app.close();
-  redis.disconnect();
+  await app?.close();
+  redis?.disconnect();
 });
 
 const call = (path: string, identity: string) => get(`${app.url}${path}`, { 'x-identity': identity });

@@ -33,8 +33,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app.close();
-  redis.disconnect();
+  await app?.close();
+  redis?.disconnect();
 });
 
 let identities = 0;
@@ -77,15 +77,16 @@ describe('GCRA', () => {
 
     // Wait exactly until the next emission, by the bucket's stored TAT and Redis time.
     const key = rateLimitKey(env.redisPrefix, `test:${identity}`, 'test:gcra');
-    const tat = Number(await redis.get(key));
-    const waitMicros = tat - 4 * T - (await redisMicros(redis));
-    await sleep(Math.max(0, waitMicros / 1000) + 15);
-    const before = await redisMicros(redis);
+    const nextEmission = Number(await redis.get(key)) - 4 * T;
+    await sleep(Math.max(0, (nextEmission - (await redisMicros(redis))) / 1000) + 15);
     const [next, after] = await burst('/fast', identity, 2);
-    const elapsed = (await redisMicros(redis)) - before;
+    const endedAt = await redisMicros(redis);
     expect(next?.status).toBe(200);
-    expect(header(next!, 'x-ratelimit-remaining')).toBe('0');
-    if (elapsed < T - 15_000) expect(after?.status).toBe(429);
+    // Exactly one slot came free, unless the machine stalled long enough for a second one.
+    if (endedAt - nextEmission < T) {
+      expect(header(next!, 'x-ratelimit-remaining')).toBe('0');
+      expect(after?.status).toBe(429);
+    }
   });
 
   it('reports reset as the Unix second the bucket drains and retry-after consistent with T', async () => {
@@ -217,7 +218,7 @@ describe('the default identity and bucket names', () => {
       server.post('/webhooks/:webhook_id/:token', execute, (_req, res) => void res.status(204).end());
     });
   });
-  afterAll(() => identityApp.close());
+  afterAll(() => identityApp?.close());
 
   const who = (headers: Record<string, string>) => get(`${identityApp.url}/who`, headers);
 
