@@ -1,0 +1,58 @@
+import { createAdminWithKey, MAX_KEY_LIFETIME_DAYS } from '@switchboard/auth';
+import { z } from '@switchboard/config';
+import { createPool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { intOption, parseOptions } from '../args.ts';
+import { defineCommand } from '../command.ts';
+
+// The same bounds as POST /admin/api-keys (reference §2.4).
+const MAX_ACLS = 100;
+const name = z.string().max(100).regex(/\S/, 'must contain a non-space character');
+const acl = z.string().regex(/^[^\s]{1,100}$/, 'an ACL is 1-100 characters without spaces');
+
+const optionsSchema = z
+  .object({
+    name,
+    acl: z.array(acl, { error: 'give at least one --acl' }).min(1, 'give at least one --acl').max(MAX_ACLS),
+    'key-name': name.optional(),
+    'expires-in-days': intOption(1, MAX_KEY_LIFETIME_DAYS).optional(),
+  })
+  .transform((o) => ({ name: o.name, acls: [...new Set(o.acl)], keyName: o['key-name'], expiresInDays: o['expires-in-days'] }));
+
+export const adminCreateCommand = defineCommand({
+  name: 'admin create',
+  usage:
+    "admin create --name NAME --acl ACL [--acl ACL …] [--key-name NAME] [--expires-in-days 1..365]: create (or reuse by name) an admin holding the ACLs, and a key with exactly those ACLs; the key is printed once",
+  parse: (args) =>
+    parseOptions(
+      args,
+      {
+        name: { type: 'string' },
+        acl: { type: 'string', multiple: true },
+        'key-name': { type: 'string' },
+        'expires-in-days': { type: 'string' },
+      },
+      optionsSchema,
+    ),
+  async run(options, config) {
+    const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
+    try {
+      const ids = createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
+      const result = await createAdminWithKey(pool, ids, options);
+      return {
+        admin_user_id: result.admin.id,
+        admin_created: result.adminCreated,
+        admin_acls: result.admin.acls,
+        key_id: result.record.id,
+        key: result.key,
+        name: result.admin.name,
+        key_name: result.record.name,
+        acls: result.record.acls,
+        created_at: result.record.createdAt.toISOString(),
+        expires_at: result.record.expiresAt?.toISOString() ?? null,
+      };
+    } finally {
+      await pool.end();
+    }
+  },
+});

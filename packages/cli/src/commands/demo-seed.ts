@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { z } from '@switchboard/config';
+import { createPool, summarizeChannelMessages, type Pool } from '@switchboard/db';
+import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
+import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import { intOption, parseOptions } from '../args.ts';
+import { defineCommand } from '../command.ts';
+import type { CliConfig } from '../config.ts';
+import { makeUser, planGuild, type GuildPlan, type SeedUser } from '../demo/plan.ts';
+import { writeGuild, writeUsers } from '../demo/write-guild.ts';
+import { writeMessages } from '../demo/write-messages.ts';
+
+const optionsSchema = z
+  .object({
+    guilds: intOption(1, 1000).default(1),
+    channels: intOption(1, 500).default(3),
+    members: intOption(0, 1_000_000).default(5),
+    messages: intOption(0, 100_000_000).default(50),
+    'non-members': intOption(0, 1000).default(2),
+  })
+  .transform((o) => ({ ...o, nonMembers: o['non-members'] }));
+
+type SeedOptions = z.infer<typeof optionsSchema>;
+
+const user = (u: SeedUser) => ({ id: u.id, username: u.username, token: u.token });
+
+async function describeGuild(pool: Pool, plan: GuildPlan, messagesMs: number) {
+  const perChannel = await summarizeChannelMessages(pool, plan.textChannelIds);
+  const image = (table: string) => plan.images.filter((i) => i.target.table === table);
+  return {
+    id: plan.id,
+    name: plan.name,
+    owner: user(plan.owner),
+    members: plan.members.map((m, i) => ({ ...user(m), role_ids: plan.memberRows[i + 1]!.roleIds })),
+    roles: Object.values(plan.roles).map((r) => ({ id: r.id, name: r.name, permissions: r.permissions.toString() })),
+    channels: plan.channels.map((c) => ({ id: c.id, name: c.name, type: c.type, position: c.position, parent_id: c.parentId ?? null })),
+    assets: image('guild_assets').map((i) => ({ id: i.id, kind: i.target.table === 'guild_assets' ? i.target.kind : null, hash: i.hash, storage_key: i.storageKey })),
+    emojis: image('emojis').map((i) => ({ id: i.id, name: 'name' in i.target ? i.target.name : null, storage_key: i.storageKey })),
+    stickers: image('stickers').map((i) => ({ id: i.id, name: 'name' in i.target ? i.target.name : null, storage_key: i.storageKey })),
+    messages: {
+      count: perChannel.reduce((sum, c) => sum + c.count, 0),
+      elapsed_ms: messagesMs,
+      channels: perChannel.map((c) => ({ channel_id: c.channelId, count: c.count, first_id: c.firstId, last_id: c.lastId })),
+    },
+  };
+}
+
+async function seed(pool: Pool, storage: Storage, ids: SnowflakeGenerator, options: SeedOptions, workerId: number) {
+  // A run tag keeps usernames and e-mail addresses of repeated seeds apart.
+  const tag = randomBytes(3).toString('hex');
+  const bot = makeUser(ids, `bot_${tag}`, 'bot');
+  const nonMembers = Array.from({ length: options.nonMembers }, (_, i) => makeUser(ids, `outsider_${tag}_${i + 1}`));
+  await writeUsers(pool, [bot, ...nonMembers]);
+  const guilds = [];
+  for (let index = 1; index <= options.guilds; index++) {
+    const plan = planGuild(ids, { tag, index, textChannels: options.channels, memberCount: options.members, bot });
+    await writeGuild(pool, storage, plan);
+    const started = performance.now();
+    await writeMessages(pool, ids, workerId, {
+      guildId: plan.id,
+      channelIds: plan.textChannelIds,
+      authorIds: [plan.owner.id, ...plan.members.map((m) => m.id)],
+      count: options.messages,
+    });
+    guilds.push(await describeGuild(pool, plan, Math.round(performance.now() - started)));
+  }
+  return { tag, bot: user(bot), non_members: nonMembers.map(user), guilds };
+}
+
+export const demoSeedCommand = defineCommand({
+  name: 'demo seed',
+  usage:
+    'demo seed [--guilds 1] [--channels 3] [--members 5] [--messages 50] [--non-members 2]: make guilds (counts are per guild) with an owner, members, a bot, roles, channels, emojis, stickers, images in S3 and messages; prints every id and token',
+  parse: (args) =>
+    parseOptions(
+      args,
+      {
+        guilds: { type: 'string' },
+        channels: { type: 'string' },
+        members: { type: 'string' },
+        messages: { type: 'string' },
+        'non-members': { type: 'string' },
+      },
+      optionsSchema,
+    ),
+  async run(options, config: CliConfig) {
+    const started = performance.now();
+    const pool = createPool({ connectionString: config.DATABASE_URL, max: 2, applicationName: 'switchboard-cli' });
+    const storage = createStorage(storageOptionsFromConfig(config));
+    try {
+      await storage.ensureBucket();
+      const ids = createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
+      const result = await seed(pool, storage, ids, options, config.SNOWFLAKE_WORKER_ID);
+      return { ...result, bucket: storage.bucket, elapsed_ms: Math.round(performance.now() - started) };
+    } finally {
+      storage.close();
+      await pool.end();
+    }
+  },
+});

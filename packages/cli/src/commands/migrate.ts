@@ -1,0 +1,11 @@
+import { z } from '@switchboard/config';
+import { migrate } from '@switchboard/db';
+import { parseOptions } from '../args.ts';
+import { defineCommand } from '../command.ts';
+
+export const migrateCommand = defineCommand({
+  name: 'migrate',
+  usage: 'migrate: apply pending database migrations; prints {"applied": [file names]}',
+  parse: (args) => parseOptions(args, {}, z.object({})),
+  run: async (_options, config) => migrate(config.DATABASE_URL),
+});

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { env, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+
+/** The repository root: packages/cli/src/ is three levels below it. */
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * What the CLI reads. S3_* is only used by `demo seed`; its defaults suit the dev stack.
+ * SNOWFLAKE_WORKER_ID defaults to 1023, kept for operator tools, so ids the CLI makes never
+ * collide with those of a gateway or worker running beside it (they count up from 0).
+ */
+export const cliConfigSchema = z.object({
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  SNOWFLAKE_WORKER_ID: env.int(0, 1023).default(1023),
+  ...s3Schema.shape,
+});
+
+export type CliConfig = z.infer<typeof cliConfigSchema>;
+
+/** The variables that, all set, mean "use the environment only". */
+const STACK_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'S3_ENDPOINT'] as const;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Where a running `npm start` writes its connection settings (KEY=VALUE lines):
+ * `<repo>/<DEVSTACK_DATA_DIR or .data>/devstack.env`, as the dev stack computes it.
+ */
+export function devstackEnvPath(processEnv: Env): string {
+  return resolve(REPO_ROOT, processEnv.DEVSTACK_DATA_DIR || '.data', 'devstack.env');
+}
+
+/**
+ * The environment the CLI parses: the process environment, and when any of DATABASE_URL,
+ * REDIS_URL or S3_ENDPOINT is unset there, the dev stack's file beneath it. A variable set
+ * (non-empty) in the environment always wins over the file.
+ */
+export function mergeDevstackEnv(processEnv: Env, filePath = devstackEnvPath(processEnv)): Env {
+  if (STACK_VARIABLES.every((name) => processEnv[name])) return processEnv;
+  let fileEnv: Env;
+  try {
+    fileEnv = parseEnv(readFileSync(filePath, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return processEnv;
+    throw error;
+  }
+  const fromEnv = Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''));
+  return { ...fileEnv, ...fromEnv };
+}
+
+/** Parses the CLI's configuration once, at start (the only reader of process.env here). */
+export function loadCliConfig(processEnv: Env = process.env): ParsedConfig<CliConfig> {
+  return parseConfig(cliConfigSchema, mergeDevstackEnv(processEnv));
+}

@@ -1,0 +1,33 @@
+/** An expected failure with a stable code: printed as one JSON line on stderr. */
+export class CliError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  readonly details: unknown;
+
+  constructor(code: string, message: string, { exitCode = 1, details }: { exitCode?: number; details?: unknown } = {}) {
+    super(message);
+    this.name = 'CliError';
+    this.code = code;
+    this.exitCode = exitCode;
+    this.details = details;
+  }
+}
+
+/** Usage errors exit 2, configuration errors 78 (EX_CONFIG), everything else 1. */
+export const EXIT = { failure: 1, usage: 2, config: 78 } as const;
+
+export function writeResult(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+/** One line, so scripts can parse it; never a stack trace (it may hold connection strings). */
+export function writeError(error: unknown): number {
+  const failure =
+    error instanceof CliError
+      ? error
+      : new CliError('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
+  const line: Record<string, unknown> = { error: failure.code, message: failure.message };
+  if (failure.details !== undefined) line.details = failure.details;
+  process.stderr.write(`${JSON.stringify(line)}\n`);
+  return failure.exitCode;
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { useTestEnvironment } from '@switchboard/testkit';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorLine, runCli } from './run-cli.ts';
+
+const environment = useTestEnvironment();
+let db: pg.Client;
+
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: environment.databaseUrl });
+  await db.connect();
+});
+afterAll(async () => {
+  await db.end();
+});
+
+describe('cli migrate', () => {
+  it('reports nothing to apply on a migrated database', async () => {
+    const run = await runCli(['migrate'], environment.processEnv());
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ applied: [] });
+  });
+});
+
+describe('cli admin create', () => {
+  it('creates the admin and a key, prints the key once and stores only its SHA-256', async () => {
+    const run = await runCli(
+      ['admin', 'create', '--name', 'ops', '--acl', '*', '--acl', 'audit_log:view', '--expires-in-days', '30'],
+      environment.processEnv(),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ name: 'ops', acls: ['*', 'audit_log:view'], admin_created: true });
+    expect(out.key).toMatch(new RegExp(`^fa_${out.key_id}_[A-Za-z0-9]{32}$`));
+    const days = (Date.parse(out.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+
+    const { rows: admins } = await db.query('SELECT name, acls FROM admin_users WHERE id = $1', [out.admin_user_id]);
+    expect(admins).toEqual([{ name: 'ops', acls: ['*', 'audit_log:view'] }]);
+    const { rows: keys } = await db.query<{ key_hash: Buffer; admin_user_id: string; acls: string[] }>(
+      'SELECT key_hash, admin_user_id, acls FROM admin_api_keys WHERE id = $1',
+      [out.key_id],
+    );
+    expect(keys[0]!.admin_user_id).toBe(out.admin_user_id);
+    expect(keys[0]!.key_hash.equals(createHash('sha256').update(out.key).digest())).toBe(true);
+    expect(keys[0]!.acls).toEqual(['*', 'audit_log:view']);
+  });
+
+  it('reuses an admin by name, adding the new ACLs, with a new key', async () => {
+    const first = JSON.parse((await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check'], environment.processEnv())).stdout);
+    const run = await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:email:check'], environment.processEnv());
+    const second = JSON.parse(run.stdout);
+    expect(second.admin_user_id).toBe(first.admin_user_id);
+    expect(second.admin_created).toBe(false);
+    expect(second.admin_acls).toEqual(['ban:email:check', 'ban:ip:check']);
+    expect(second.acls).toEqual(['ban:email:check']);
+    expect(second.key_id).not.toBe(first.key_id);
+    expect(second.expires_at).toBeNull();
+  });
+
+  it('answers bad options with one JSON line on stderr, nothing on stdout and exit 2', async () => {
+    const cases = [
+      ['admin', 'create', '--name', 'x'],
+      ['admin', 'create', '--name', 'x', '--acl', '*', '--expires-in-days', '366'],
+      ['admin', 'create', '--name', 'x', '--acl', '*', '--bogus'],
+      ['admin', 'delete'],
+    ];
+    const runs = await Promise.all(cases.map((args) => runCli(args, environment.processEnv())));
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, cases[i]!.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(errorLine(run).error).toMatch(/^(INVALID_ARGUMENTS|UNKNOWN_COMMAND)$/);
+    }
+  });
+
+  it('answers a bad configuration with exit 78 and names the variable', async () => {
+    const run = await runCli(['migrate'], environment.processEnv({ DATABASE_URL: 'mysql://nope' }));
+    expect(run.code).toBe(78);
+    const line = errorLine(run);
+    expect(line.error).toBe('INVALID_CONFIG');
+    expect(JSON.stringify(line.details)).toContain('DATABASE_URL');
+  });
+});
