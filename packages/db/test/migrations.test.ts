@@ -11,7 +11,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
 const drops: Array<() => Promise<void>> = [];
 
 async function emptyDatabase(): Promise<string> {
-  const database = await createTestDatabase(inject('services').databaseUrl, { migrated: false });
+  const database = await createTestDatabase(inject('services').databaseUrl);
   drops.push(database.drop);
   return database.url;
 }

@@ -22,7 +22,7 @@ export function useTestEnvironment(): TestEnvironment {
 
   beforeAll(async () => {
     const services = inject('services');
-    const database = await createTestDatabase(services.databaseUrl);
+    const database = await createTestDatabase(services.databaseUrl, { template: inject('templateDatabase') });
     drop = database.drop;
     const tag = uniqueTag();
     const s3 = { ...services.s3, bucket: `sb-test-${tag}` };

@@ -5,13 +5,24 @@ import { startTestServices, type TestServices } from './services.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     services: TestServices;
+    /** The run's migrated template database, cloned by every test file. */
+    templateDatabase: string;
   }
 }
 
 /** Vitest global setup: resolve the real services once per run and share them with every file. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = await startTestServices();
-  await prepareTemplateDatabase(started.services.databaseUrl);
-  project.provide('services', started.services);
-  return started.stop;
+  try {
+    const template = await prepareTemplateDatabase(started.services.databaseUrl);
+    project.provide('services', started.services);
+    project.provide('templateDatabase', template.name);
+    return async () => {
+      await template.drop();
+      await started.stop();
+    };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
 }

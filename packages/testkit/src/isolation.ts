@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '@switchboard/db';
 
-const TEMPLATE_DATABASE = 'switchboard_test_template';
 
 /** A short random tag for names that must not collide between test files or runs. */
 export function uniqueTag(): string {
@@ -26,28 +25,34 @@ async function onAdminConnection<T>(serverUrl: string, work: (client: pg.Client)
 }
 
 /**
- * Builds the migrated template database once per run (global setup). Every test file then
- * clones it, which takes milliseconds instead of re-running migrations.
+ * Builds a migrated template database once per run (global setup), named per run so that
+ * concurrent runs on one server never touch each other's. Every test file then clones it,
+ * which takes milliseconds instead of re-running migrations. Returns its name and a drop.
  */
-export async function prepareTemplateDatabase(serverUrl: string): Promise<void> {
-  await onAdminConnection(serverUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
-  });
-  await migrate(withDatabase(serverUrl, TEMPLATE_DATABASE));
+export async function prepareTemplateDatabase(serverUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `switchboard_template_${uniqueTag()}`;
+  await onAdminConnection(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const drop = () =>
+    onAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
+  try {
+    await migrate(withDatabase(serverUrl, name));
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { name, drop };
 }
 
 /**
- * A fresh, migrated database of its own for one test file; `drop` removes it. Also usable
- * for an empty database (`{ migrated: false }`) to test migrations themselves.
+ * A fresh database of its own for one test file, cloned from `template` (the run's migrated
+ * template, see prepareTemplateDatabase; by default an empty database); `drop` removes it.
  */
 export async function createTestDatabase(
   serverUrl: string,
-  { migrated = true }: { migrated?: boolean } = {},
+  { template = 'template0' }: { template?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `switchboard_test_${uniqueTag()}`;
   await onAdminConnection(serverUrl, async (client) => {
-    const template = migrated ? TEMPLATE_DATABASE : 'template0';
     // Two files cloning the template at the same instant can briefly collide; try again.
     for (let attempt = 0; ; attempt++) {
       try {
