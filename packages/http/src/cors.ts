@@ -18,6 +18,7 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
   'X-RateLimit-Global',
+  'X-RateLimit-Bucket',
 ].join(', ');
 
 /**

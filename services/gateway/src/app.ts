@@ -1,0 +1,52 @@
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Pool } from '@switchboard/db';
+import { errorMiddleware, notFound, rateLimit, requestId } from '@switchboard/http';
+import type { Logger } from '@switchboard/logger';
+import type { Storage } from '@switchboard/storage';
+import type { GatewayConfig } from './config.ts';
+import { discoveryRouter } from './routes/discovery/index.ts';
+import { healthRouter } from './routes/health.ts';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  /** A request-path client (`createRedis(url, { role: 'client' })`): fails fast, never queues. */
+  redis: Redis;
+  storage: Storage;
+  /** True once graceful shutdown began; /readyz then answers 503. */
+  isDraining?: () => boolean;
+}
+
+/** The gateway's HTTP application: middleware, every route, then the 404 and error handlers. */
+export function createApp(deps: GatewayDeps): Express {
+  const { config, logger, pool, redis, storage } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  // Responses set their own validators (discovery); API responses are dynamic and not hashed.
+  app.set('etag', false);
+  // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
+
+  app.use(requestId());
+  app.use(
+    healthRouter({ pool, redis, storage, checkTimeoutMs: config.READY_CHECK_TIMEOUT_MS, isDraining: deps.isDraining }),
+  );
+  app.use(
+    discoveryRouter({
+      config,
+      limiter: rateLimit({
+        redis,
+        prefix: config.REDIS_PREFIX,
+        bucket: 'instance:info',
+        enabled: config.RATE_LIMITS_ENABLED,
+        trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+        logger,
+      }),
+    }),
+  );
+
+  app.use(notFound());
+  app.use(errorMiddleware(logger));
+  return app;
+}

@@ -1,0 +1,108 @@
+import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+
+const httpUrl = () => env.url(['http', 'https']);
+const flag = (fallback: boolean) => env.bool().default(fallback);
+
+/** The gateway's variables. Every one is parsed here, once; nothing else reads the environment. */
+const variables = z.object({
+  ...commonSchema.shape,
+  ...s3Schema.shape,
+  PORT: env.int(0, 65_535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where clients reach this gateway (the origin `/v1` hangs off); default `http://localhost:<PORT>`. */
+  PUBLIC_BASE_URL: httpUrl().optional(),
+  /** Reverse proxies in front of the gateway whose `X-Forwarded-For` entries are trusted. */
+  TRUSTED_PROXY_HOPS: env.int(0, 16).default(0),
+  RATE_LIMITS_ENABLED: flag(true),
+  /** How long in-flight requests may run after SIGTERM before connections are cut. */
+  SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
+  /** Bound on each dependency check of /readyz. */
+  READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
+
+  // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
+  GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),
+  MEDIA_URL: httpUrl().optional(),
+  STATIC_CDN_URL: httpUrl().optional(),
+  WEBAPP_URL: httpUrl().optional(),
+  ADMIN_URL: httpUrl().optional(),
+  INVITE_URL: httpUrl().optional(),
+  GIFT_URL: httpUrl().optional(),
+  MARKETING_URL: httpUrl().optional(),
+  CAPTCHA_PROVIDER: z.enum(['none', 'hcaptcha', 'turnstile']).default('none'),
+  HCAPTCHA_SITE_KEY: z.string().optional(),
+  TURNSTILE_SITE_KEY: z.string().optional(),
+  VOICE_ENABLED: flag(false),
+  SMS_MFA_ENABLED: flag(false),
+  STRIPE_ENABLED: flag(false),
+  SELF_HOSTED: flag(true),
+  MANUAL_REVIEW_ENABLED: flag(false),
+  GIF_PROVIDER: z.enum(['klipy', 'tenor']).default('klipy'),
+  PUSH_PUBLIC_VAPID_KEY: z.string().optional(),
+  APP_PUBLIC_SENTRY_DSN: z.string().default(''),
+  FEDERATION_ENABLED: flag(false),
+});
+
+type Variables = z.infer<typeof variables>;
+
+/**
+ * A site key is required by the provider that uses it. Reads only these three variables, so it
+ * is safe on a partly invalid environment.
+ */
+function checkCaptcha(config: Variables, ctx: z.RefinementCtx): void {
+  if (config.CAPTCHA_PROVIDER === 'hcaptcha' && !config.HCAPTCHA_SITE_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['HCAPTCHA_SITE_KEY'], message: 'required when CAPTCHA_PROVIDER is hcaptcha' });
+  }
+  if (config.CAPTCHA_PROVIDER === 'turnstile' && !config.TURNSTILE_SITE_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['TURNSTILE_SITE_KEY'], message: 'required when CAPTCHA_PROVIDER is turnstile' });
+  }
+}
+
+export interface Endpoints {
+  api: string;
+  gateway: string;
+  media: string;
+  staticCdn: string;
+  marketing: string;
+  admin: string;
+  invite: string;
+  gift: string;
+  webapp: string;
+}
+
+/**
+ * The public URLs of the deployment. The API is PUBLIC_BASE_URL itself (it may carry a path
+ * prefix such as `/api`); the others hang off its origin, so `https://example.com/api` gives
+ * `wss://example.com/gateway`, `https://example.com/media`, the web app at the origin, …
+ */
+function resolveEndpoints(config: Variables): Endpoints {
+  const api = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const origin = new URL(api).origin;
+  const wsOrigin = origin.replace(/^http/, 'ws');
+  return {
+    api,
+    gateway: config.GATEWAY_WS_URL ?? `${wsOrigin}/gateway`,
+    media: config.MEDIA_URL ?? `${origin}/media`,
+    staticCdn: config.STATIC_CDN_URL ?? `${origin}/static`,
+    marketing: config.MARKETING_URL ?? origin,
+    admin: config.ADMIN_URL ?? `${origin}/admin`,
+    invite: config.INVITE_URL ?? `${origin}/invite`,
+    gift: config.GIFT_URL ?? `${origin}/gift`,
+    webapp: config.WEBAPP_URL ?? origin,
+  };
+}
+
+export const gatewayConfigSchema = variables
+  // Run even when other variables are bad, so one start reports every problem.
+  .superRefine(checkCaptcha, { when: () => true })
+  .transform((config) => ({ ...config, endpoints: resolveEndpoints(config) }));
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+/** Parses the environment, or prints every bad variable and exits non-zero. */
+export function loadGatewayConfig(environment: Record<string, string | undefined> = process.env): GatewayConfig {
+  return loadConfig(gatewayConfigSchema, environment, 'gateway');
+}
+
+export function parseGatewayConfig(environment: Record<string, string | undefined>): ParsedConfig<GatewayConfig> {
+  return parseConfig(gatewayConfigSchema, environment);
+}

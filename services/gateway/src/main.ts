@@ -1,0 +1,70 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPool } from '@switchboard/db';
+import { createLogger } from '@switchboard/logger';
+import { closeRedis, createRedis } from '@switchboard/queue';
+import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
+import { createApp } from './app.ts';
+import { loadGatewayConfig } from './config.ts';
+import { settlesWithin, trackForDrain } from './shutdown.ts';
+
+const REDIS_STARTUP_WAIT_MS = 5_000;
+const RESOURCE_CLOSE_TIMEOUT_MS = 2_000;
+
+const config = loadGatewayConfig();
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const pool = createPool({
+  connectionString: config.DATABASE_URL,
+  max: config.DATABASE_POOL_SIZE,
+  applicationName: 'switchboard-gateway',
+});
+const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'gateway', logger });
+const storage = createStorage(storageOptionsFromConfig(config));
+
+let draining = false;
+const server = createServer();
+// Tracking is attached before the app, so it sees every response before the app can finish it.
+const drain = trackForDrain(server, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+server.on('request', createApp({ config, logger, pool, redis, storage, isDraining: () => draining }));
+
+/**
+ * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
+ * then close the pool, Redis and S3. Exit 0 when everything finished in time, 1 when
+ * connections had to be cut. A second signal exits at once.
+ */
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (draining) {
+    logger.warn({ signal }, 'second signal, exiting now');
+    process.exit(1);
+  }
+  draining = true;
+  logger.info({ signal }, 'shutting down');
+  const drained = await drain();
+  // A pool stuck connecting to a dead database must not hold the exit.
+  await settlesWithin(Promise.allSettled([pool.end(), closeRedis(redis)]), RESOURCE_CLOSE_TIMEOUT_MS);
+  storage.close();
+  logger.info({ drained }, 'gateway stopped');
+  process.exit(drained ? 0 : 1);
+}
+
+process.on('SIGTERM', (signal) => void shutdown(signal));
+process.on('SIGINT', (signal) => void shutdown(signal));
+
+/** Listen once Redis is up (rate limits work from the first request), or after a bound anyway. */
+async function redisReady(timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  // Not events.once: it would reject on the 'error' events a reconnecting client emits.
+  const ready = new Promise<true>((resolve) => redis.once('ready', () => resolve(true)));
+  const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
+  if (!(await Promise.race([ready, timedOut]))) logger.warn('redis not ready, listening anyway');
+}
+
+server.on('error', (error) => {
+  logger.fatal({ reason: error.message }, 'gateway could not listen');
+  process.exit(1);
+});
+await redisReady(REDIS_STARTUP_WAIT_MS);
+server.listen(config.PORT, config.HOST, () => {
+  const { port } = server.address() as AddressInfo;
+  logger.info({ host: config.HOST, port, publicBaseUrl: config.endpoints.api }, 'gateway listening');
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { parseGatewayConfig } from '../src/index.ts';
+import { spawnGateway } from './helpers.ts';
+
+const REQUIRED = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379' };
+
+const BAD = {
+  DATABASE_URL: 'mysql://nope',
+  PORT: 'eighty',
+  TRUSTED_PROXY_HOPS: '-1',
+  RATE_LIMITS_ENABLED: 'maybe',
+  PUBLIC_BASE_URL: 'ftp://example.com',
+  GATEWAY_WS_URL: 'https://example.com/gateway',
+  CAPTCHA_PROVIDER: 'hcaptcha',
+  GIF_PROVIDER: 'giphy',
+  FEDERATION_ENABLED: 'sometimes',
+};
+/**
+ * REDIS_URL is left out on purpose (a missing variable is reported like a bad one), and
+ * CAPTCHA_PROVIDER is valid but makes the absent HCAPTCHA_SITE_KEY required.
+ */
+const BAD_NAMES = [...Object.keys(BAD).filter((name) => name !== 'CAPTCHA_PROVIDER'), 'REDIS_URL', 'HCAPTCHA_SITE_KEY'];
+
+describe('gateway configuration', () => {
+  it('applies the documented defaults', () => {
+    const parsed = parseGatewayConfig(REQUIRED);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.config).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      TRUSTED_PROXY_HOPS: 0,
+      RATE_LIMITS_ENABLED: true,
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+      CAPTCHA_PROVIDER: 'none',
+      SELF_HOSTED: true,
+      VOICE_ENABLED: false,
+      GIF_PROVIDER: 'klipy',
+      APP_PUBLIC_SENTRY_DSN: '',
+      FEDERATION_ENABLED: false,
+    });
+    expect(parsed.config.endpoints.api).toBe('http://localhost:8080');
+    expect(parsed.config.endpoints.gateway).toBe('ws://localhost:8080/gateway');
+  });
+
+  it('derives endpoints from the origin of PUBLIC_BASE_URL unless overridden', () => {
+    const parsed = parseGatewayConfig({
+      ...REQUIRED,
+      PUBLIC_BASE_URL: 'https://chat.example.com/api/',
+      MEDIA_URL: 'https://media.example.net',
+    });
+    expect(parsed.ok && parsed.config.endpoints).toEqual({
+      api: 'https://chat.example.com/api',
+      gateway: 'wss://chat.example.com/gateway',
+      media: 'https://media.example.net',
+      staticCdn: 'https://chat.example.com/static',
+      marketing: 'https://chat.example.com',
+      admin: 'https://chat.example.com/admin',
+      invite: 'https://chat.example.com/invite',
+      gift: 'https://chat.example.com/gift',
+      webapp: 'https://chat.example.com',
+    });
+  });
+
+  it('reports every bad variable at once', () => {
+    const parsed = parseGatewayConfig({ ...BAD });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    const named = parsed.problems.map((problem) => problem.split(':')[0]);
+    expect(named.sort()).toEqual([...BAD_NAMES].sort());
+  });
+
+  it('requires the site key of the chosen captcha provider', () => {
+    const parsed = parseGatewayConfig({ ...REQUIRED, CAPTCHA_PROVIDER: 'turnstile' });
+    expect(parsed).toEqual({ ok: false, problems: [expect.stringMatching(/^TURNSTILE_SITE_KEY: /)] });
+    expect(parseGatewayConfig({ ...REQUIRED, CAPTCHA_PROVIDER: 'turnstile', TURNSTILE_SITE_KEY: 'k' }).ok).toBe(true);
+  });
+
+  it('makes the process exit non-zero naming each bad variable, and never echoing a value', async () => {
+    const gateway = spawnGateway({ ...BAD, S3_SECRET_ACCESS_KEY: 'x', DATABASE_URL: 'mysql://user:s3cret@db/x' });
+    const code = await gateway.exit;
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    for (const name of BAD_NAMES) expect(gateway.stderr()).toContain(name);
+    expect(gateway.stderr()).not.toContain('s3cret');
+  });
+});

@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { buildDiscoveryDocument, DISCOVERY_PATHS } from '../src/index.ts';
+import { gatewayConfig, startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+let gateway: RunningGateway;
+
+const CONFIG = {
+  PUBLIC_BASE_URL: 'https://chat.example.com/api',
+  INVITE_URL: 'https://inv.example.net',
+  CAPTCHA_PROVIDER: 'hcaptcha',
+  HCAPTCHA_SITE_KEY: 'site-key-1',
+  VOICE_ENABLED: 'true',
+  GIF_PROVIDER: 'tenor',
+  PUSH_PUBLIC_VAPID_KEY: 'vapid-public',
+  APP_PUBLIC_SENTRY_DSN: 'https://public@sentry.example.com/1',
+  TRUSTED_PROXY_HOPS: '1',
+};
+
+/** Reference §3, written out independently of the implementation. */
+const nullableString = z.string().nullable();
+const referenceShape = z.object({
+  api_code_version: z.number().int(),
+  endpoints: z.strictObject({
+    api: z.string(),
+    api_client: z.string(),
+    api_public: z.string(),
+    gateway: z.string(),
+    media: z.string(),
+    static_cdn: z.string(),
+    marketing: z.string(),
+    admin: z.string(),
+    invite: z.string(),
+    gift: z.string(),
+    webapp: z.string(),
+  }),
+  captcha: z.strictObject({
+    provider: z.enum(['hcaptcha', 'turnstile', 'none']),
+    hcaptcha_site_key: nullableString,
+    turnstile_site_key: nullableString,
+  }),
+  features: z.object({
+    sms_mfa_enabled: z.boolean(),
+    voice_enabled: z.boolean(),
+    stripe_enabled: z.boolean(),
+    self_hosted: z.boolean(),
+    manual_review_enabled: z.boolean(),
+  }),
+  gif: z.strictObject({ provider: z.enum(['klipy', 'tenor']) }),
+  sso: z.strictObject({ enabled: z.boolean(), enforced: z.boolean(), display_name: nullableString, redirect_uri: z.string() }),
+  limits: z.strictObject({
+    version: z.literal(2),
+    traitDefinitions: z.array(z.string()),
+    rules: z.array(
+      z.strictObject({
+        id: z.string(),
+        filters: z.object({ traits: z.array(z.string()).optional(), guildFeatures: z.array(z.string()).optional() }).optional(),
+        overrides: z.record(z.string(), z.number()),
+      }),
+    ),
+    defaultsHash: z.string().regex(/^[0-9a-z]+$/),
+  }),
+  push: z.strictObject({ public_vapid_key: nullableString }),
+  app_public: z.strictObject({ sentry_dsn: z.string() }),
+  federation: z.strictObject({ enabled: z.literal(true), version: z.number().int() }).optional(),
+});
+
+beforeAll(async () => {
+  gateway = await startGateway(environment, CONFIG);
+});
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+function discovery(path: string = DISCOVERY_PATHS[0], init: RequestInit = {}): Promise<Response> {
+  return fetch(`${gateway.url}${path}`, { ...init, headers: { ...uniqueClient(), ...(init.headers as Record<string, string>) } });
+}
+
+describe('discovery document', () => {
+  it('is served identically at /v1/.well-known/service and /.well-known/service', async () => {
+    const [versioned, root] = await Promise.all(DISCOVERY_PATHS.map((path) => discovery(path)));
+    expect(versioned!.status).toBe(200);
+    expect(root!.status).toBe(200);
+    expect(versioned!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await root!.text()).toBe(await versioned!.text());
+    expect(root!.headers.get('etag')).toBe(versioned!.headers.get('etag'));
+  });
+
+  it('has the shape of the reference and the values of the configuration', async () => {
+    const document = (await (await discovery()).json()) as Record<string, unknown>;
+    const parsed = referenceShape.parse(document);
+    expect(parsed.api_code_version).toBe(1);
+    expect(parsed.endpoints).toEqual({
+      api: 'https://chat.example.com/api',
+      api_client: 'https://chat.example.com/api',
+      api_public: 'https://chat.example.com/api',
+      gateway: 'wss://chat.example.com/gateway',
+      media: 'https://chat.example.com/media',
+      static_cdn: 'https://chat.example.com/static',
+      marketing: 'https://chat.example.com',
+      admin: 'https://chat.example.com/admin',
+      invite: 'https://inv.example.net',
+      gift: 'https://chat.example.com/gift',
+      webapp: 'https://chat.example.com',
+    });
+    expect(parsed.captcha).toEqual({ provider: 'hcaptcha', hcaptcha_site_key: 'site-key-1', turnstile_site_key: null });
+    expect(document['features']).toEqual({
+      sms_mfa_enabled: false,
+      voice_enabled: true,
+      stripe_enabled: false,
+      self_hosted: true,
+      manual_review_enabled: false,
+      webhook_formats: ['codehost', 'errortracker', 'chatapp'],
+      archives: true,
+      asset_purge: true,
+      bulk_operations: true,
+    });
+    expect(parsed.gif).toEqual({ provider: 'tenor' });
+    expect(parsed.sso).toEqual({
+      enabled: false,
+      enforced: false,
+      display_name: null,
+      redirect_uri: 'https://chat.example.com/auth/sso/callback',
+    });
+    expect(parsed.push).toEqual({ public_vapid_key: 'vapid-public' });
+    expect(parsed.app_public).toEqual({ sentry_dsn: 'https://public@sentry.example.com/1' });
+    expect(document).not.toHaveProperty('federation');
+  });
+
+  it('publishes the limits the service enforces, from the limits and rate-limit tables', async () => {
+    const document = (await (await discovery()).json()) as ReturnType<typeof buildDiscoveryDocument>;
+    expect(document.limits.traitDefinitions).toEqual([]);
+    expect(document.limits.rules).toEqual([
+      {
+        id: 'default',
+        overrides: {
+          max_message_length: LIMITS.messages.maxContentLength,
+          max_embeds_per_message: LIMITS.messages.maxEmbeds,
+          max_webhooks_per_channel: LIMITS.webhooks.perChannel,
+          max_webhooks_per_guild: LIMITS.webhooks.perGuild,
+          avatar_max_size: LIMITS.webhooks.avatarMaxBytes,
+        },
+      },
+    ]);
+    expect(document.limits.rules[0]!.overrides).toMatchObject({
+      max_message_length: 2000,
+      max_embeds_per_message: 10,
+      max_webhooks_per_channel: 15,
+      max_webhooks_per_guild: 1000,
+    });
+    const limits = document.service_limits as Record<string, Record<string, unknown>>;
+    expect(limits['body']).toEqual({ admin_bytes: 1_048_576, management_bytes: 1_048_576, inbound_webhook_bytes: 26_214_400 });
+    expect(limits['bans']).toMatchObject({ list: { min: 1, max: 500, default: 200 }, max_values_per_request: 1000 });
+    expect(limits['audit_logs']).toMatchObject({ list: { min: 1, max: 200, default: 50 } });
+    expect(limits['bulk']).toEqual({ max_user_ids: LIMITS.bulk.maxUserIds });
+    expect(limits['api_keys']).toEqual({
+      name_min_length: 1,
+      name_max_length: 100,
+      expires_in_days: { min: 1, max: 365 },
+      max_acls: 100,
+    });
+    const rateLimits = limits['rate_limits'] as { enabled: boolean; global: unknown; buckets: Record<string, unknown> };
+    expect(rateLimits.enabled).toBe(true);
+    expect(rateLimits.global).toEqual({ limit: GLOBAL_RATE_LIMIT.limit, window_ms: GLOBAL_RATE_LIMIT.windowMs });
+    expect(Object.keys(rateLimits.buckets).sort()).toEqual(Object.keys(RATE_LIMIT_BUCKETS).sort());
+    expect(rateLimits.buckets['instance:info']).toEqual({ limit: 60, window_ms: 60_000, counts_toward_global: true });
+  });
+
+  it('reports federation only when it is enabled; the limits hash does not depend on it', () => {
+    const off = buildDiscoveryDocument(gatewayConfig(environment));
+    const on = buildDiscoveryDocument(gatewayConfig(environment, { FEDERATION_ENABLED: 'true' }));
+    expect(off).not.toHaveProperty('federation');
+    expect(on.federation).toEqual({ enabled: true, version: 1 });
+    expect(on.limits.defaultsHash).toBe(off.limits.defaultsHash);
+  });
+});
+
+describe('discovery caching', () => {
+  it('is publicly cacheable for 60 s with a strong ETag', async () => {
+    const response = await discovery();
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(response.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{20,}"$/);
+  });
+
+  it('answers 304 when If-None-Match holds the ETag, in any accepted form', async () => {
+    const etag = (await discovery()).headers.get('etag')!;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, `W/"other",W/${etag}`, '*']) {
+      const response = await discovery(DISCOVERY_PATHS[1], { headers: { 'If-None-Match': header } });
+      expect(response.status, header).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    }
+  });
+
+  it('answers 200 when If-None-Match holds other tags', async () => {
+    const response = await discovery(DISCOVERY_PATHS[0], { headers: { 'If-None-Match': '"stale", W/"older"' } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { api_code_version: number }).api_code_version).toBe(1);
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const get = await discovery();
+    const head = await discovery(DISCOVERY_PATHS[0], { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    expect(await head.text()).toBe('');
+  });
+});
+
+describe('discovery CORS and methods', () => {
+  it('allows any origin', async () => {
+    const response = await discovery(DISCOVERY_PATHS[1], { headers: { Origin: 'https://client.example.org' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('ETag');
+  });
+
+  it('answers a preflight with 204 and the allowed methods', async () => {
+    for (const path of DISCOVERY_PATHS) {
+      const response = await discovery(path, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://client.example.org',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'if-none-match',
+        },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+      expect(response.headers.get('access-control-allow-headers')).toBe('if-none-match');
+      expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
+  it('refuses other methods with 405 and an Allow header', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const response = await discovery(DISCOVERY_PATHS[0], { method, body: '{}', headers: { 'Content-Type': 'application/json' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(await response.json()).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' });
+    }
+  });
+});
+
+describe('discovery rate limit', () => {
+  it('carries the instance:info bucket headers on every answer', async () => {
+    const client = uniqueClient();
+    const first = await discovery(DISCOVERY_PATHS[0], { headers: client });
+    expect(first.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    const etag = first.headers.get('etag')!;
+    const notModified = await discovery(DISCOVERY_PATHS[1], { headers: { ...client, 'If-None-Match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('x-ratelimit-remaining')).toBe('58');
+  });
+
+  it('answers 429 RATE_LIMITED once a client used its 60 requests a minute', async () => {
+    const client = uniqueClient();
+    // Two bursts a second apart stay under the global 50/s limit, so the route bucket decides.
+    // The bucket refills one request a second, so a few more may pass before the refusal.
+    for (const [index, burst] of [45, 15].entries()) {
+      if (index > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+      const answers = await Promise.all(Array.from({ length: burst }, () => discovery(DISCOVERY_PATHS[0], { headers: client })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(burst).fill(200));
+    }
+    let limited: Response | undefined;
+    for (let attempt = 0; attempt < 4 && !limited; attempt++) {
+      const answer = await discovery(DISCOVERY_PATHS[1], { headers: client });
+      if (answer.status === 429) limited = answer;
+    }
+    expect(limited?.status).toBe(429);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited!.headers.get('x-ratelimit-global')).toBe('false');
+    expect(limited!.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(limited!.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await limited!.json()).toMatchObject({ code: 'RATE_LIMITED', global: false, retry_after: expect.any(Number) });
+    const other = await discovery();
+    expect(other.status).toBe(200);
+  });
+});

@@ -1,0 +1,111 @@
+import type { Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '@switchboard/db';
+import { createLogger } from '@switchboard/logger';
+import { closeRedis, createRedis } from '@switchboard/queue';
+import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { createApp } from '../src/index.ts';
+import { closedPort, gatewayConfig, silentServer, startGateway, type RunningGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  gateway = await startGateway(environment);
+});
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+/**
+ * A gateway whose dependencies point where the test says; each is a real client, so a
+ * closed port is a refused connection and a silent server is a hang.
+ */
+async function gatewayWith(urls: { database?: string; redis?: string; s3?: string }, isDraining?: () => boolean) {
+  const config = gatewayConfig(environment, { READY_CHECK_TIMEOUT_MS: '300' });
+  const pool = createPool({ connectionString: urls.database ?? config.DATABASE_URL, max: 1 });
+  const redis = createRedis(urls.redis ?? config.REDIS_URL, { role: 'client' });
+  // As main.ts does: a fresh request-path client refuses commands until it is connected.
+  if (!urls.redis) await once(redis, 'ready');
+  const storage = createStorage({ ...storageOptionsFromConfig(config), ...(urls.s3 ? { endpoint: urls.s3 } : {}) });
+  const app = createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, isDraining });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([pool.end(), closeRedis(redis)]);
+      storage.close();
+    },
+  };
+}
+
+describe('health', () => {
+  it('answers /healthz while the process is up', async () => {
+    const response = await fetch(`${gateway.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz 200 when PostgreSQL, Redis and the bucket answer', async () => {
+    const response = await fetch(`${gateway.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers /readyz 503 naming each dependency that is down', async () => {
+    const port = await closedPort();
+    const broken = await gatewayWith({
+      database: `postgres://postgres@127.0.0.1:${port}/none`,
+      redis: `redis://127.0.0.1:${port}`,
+      s3: `http://127.0.0.1:${port}`,
+    });
+    try {
+      const response = await fetch(`${broken.url}/readyz`);
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as { code: string; status: string; checks: Record<string, string> };
+      expect(body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 'unavailable' });
+      expect(body.checks.postgres).not.toBe('ok');
+      expect(body.checks.redis).not.toBe('ok');
+      expect(body.checks.s3).not.toBe('ok');
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+      // Liveness does not depend on them.
+      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('reports only the failing dependency, and a hung one within the timeout', async () => {
+    const silent = await silentServer();
+    const hung = await gatewayWith({ s3: `http://127.0.0.1:${silent.port}` });
+    try {
+      const started = Date.now();
+      const response = await fetch(`${hung.url}/readyz`);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { checks: unknown }).checks).toEqual({ postgres: 'ok', redis: 'ok', s3: 'timeout' });
+    } finally {
+      await hung.close();
+      await silent.close();
+    }
+  });
+
+  it('answers /readyz 503 while draining, so load balancers stop sending traffic', async () => {
+    const draining = await gatewayWith({}, () => true);
+    try {
+      const response = await fetch(`${draining.url}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ status: 'draining', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+    } finally {
+      await draining.close();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { createPool, type Pool } from '@switchboard/db';
+import { createLogger } from '@switchboard/logger';
+import { closeRedis, createRedis } from '@switchboard/queue';
+import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import type { TestEnvironment } from '@switchboard/testkit';
+import { createApp, parseGatewayConfig, type GatewayConfig } from '../src/index.ts';
+
+export const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface RunningGateway {
+  url: string;
+  config: GatewayConfig;
+  pool: Pool;
+  redis: Redis;
+  storage: Storage;
+  close(): Promise<void>;
+}
+
+export function gatewayConfig(environment: TestEnvironment, extra: Record<string, string> = {}): GatewayConfig {
+  const parsed = parseGatewayConfig(environment.processEnv(extra));
+  if (!parsed.ok) throw new Error(`bad test configuration: ${parsed.problems.join('; ')}`);
+  return parsed.config;
+}
+
+/** A real gateway (createApp) on this file's PostgreSQL, Redis and bucket, on an ephemeral port. */
+export async function startGateway(environment: TestEnvironment, extra: Record<string, string> = {}): Promise<RunningGateway> {
+  const config = gatewayConfig(environment, extra);
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: 2 });
+  const redis = createRedis(config.REDIS_URL, { role: 'client' });
+  await once(redis, 'ready');
+  const storage = createStorage(storageOptionsFromConfig(config));
+  const logger = createLogger('gateway-test', 'silent');
+  const server: Server = createApp({ config, logger, pool, redis, storage }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    pool,
+    redis,
+    storage,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([pool.end(), closeRedis(redis)]);
+      storage.close();
+    },
+  };
+}
+
+let nextAddress = 1;
+/**
+ * A client address of its own (sent as X-Forwarded-For to a gateway trusting one proxy hop),
+ * so that tests do not share rate-limit budgets.
+ */
+export function uniqueClient(): Record<string, string> {
+  const n = nextAddress++;
+  return { 'X-Forwarded-For': `203.0.${Math.floor(n / 250) % 256}.${(n % 250) + 1}` };
+}
+
+/** A port with nothing listening on it. */
+export async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A TCP server that accepts connections and never answers: a hung dependency. */
+export async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => sockets.add(socket)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface SpawnedGateway {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<number | null>;
+}
+
+/** `node services/gateway/src/main.ts` with exactly `env` (plus PATH). */
+export function spawnGateway(env: Record<string, string>): SpawnedGateway {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+/** Resolves with the port once the spawned gateway logs that it listens. */
+export async function listeningPort(gateway: SpawnedGateway, timeoutMs = 15_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const line of gateway.stdout().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const entry = JSON.parse(line) as { msg?: string; port?: number };
+      if (entry.msg === 'gateway listening' && typeof entry.port === 'number') return entry.port;
+    }
+    if (gateway.child.exitCode !== null) throw new Error(`gateway exited: ${gateway.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('gateway did not start listening in time');
+}
