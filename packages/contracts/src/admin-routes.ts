@@ -1,0 +1,83 @@
+import type { RateLimitBucketName } from './rate-limits.ts';
+
+/**
+ * ACL strings (Fluxer's vocabulary, admin reference §2.3). Only the literal `*` is special:
+ * there is no prefix wildcard such as `ban:*`.
+ */
+export const ACL = {
+  wildcard: '*',
+  authenticate: 'admin:authenticate',
+  apiKeyManage: 'admin_api_key:manage',
+  archiveTriggerUser: 'archive:trigger:user',
+  archiveTriggerGuild: 'archive:trigger:guild',
+  archiveViewAll: 'archive:view_all',
+  assetPurge: 'asset:purge',
+  auditLogView: 'audit_log:view',
+  banEmailAdd: 'ban:email:add',
+  banEmailCheck: 'ban:email:check',
+  banEmailRemove: 'ban:email:remove',
+  banIpAdd: 'ban:ip:add',
+  banIpCheck: 'ban:ip:check',
+  banIpRemove: 'ban:ip:remove',
+  banPhoneAdd: 'ban:phone:add',
+  banPhoneCheck: 'ban:phone:check',
+  banPhoneRemove: 'ban:phone:remove',
+  bulkAddGuildMembers: 'bulk:add:guild_members',
+} as const;
+
+export type AclName = (typeof ACL)[keyof typeof ACL];
+
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Express path under `/v1`. */
+  path: string;
+  /** The caller needs one of these (most routes name one). */
+  anyOf: readonly AclName[];
+  /** Rate-limit bucket, or null for the one route Fluxer leaves unlimited. */
+  bucket: RateLimitBucketName | null;
+}
+
+const ARCHIVE_VIEW = [ACL.archiveViewAll, ACL.archiveTriggerUser, ACL.archiveTriggerGuild] as const;
+
+function route(method: AdminRoute['method'], path: string, anyOf: AclName | readonly AclName[], bucket: RateLimitBucketName | null): AdminRoute {
+  return { method, path, anyOf: typeof anyOf === 'string' ? [anyOf] : anyOf, bucket };
+}
+
+function banRoutes(kind: 'email' | 'ip' | 'phone', acls: { add: AclName; check: AclName; remove: AclName }): AdminRoute[] {
+  const prefix = `/v1/admin/bans/${kind}`;
+  return [
+    route('POST', `${prefix}/add`, acls.add, 'admin:ban:operation'),
+    route('POST', `${prefix}/check`, acls.check, 'admin:ban:operation'),
+    // Listing needs the check ACL, as in Fluxer: there is no separate list ACL.
+    route('POST', `${prefix}/list`, acls.check, 'admin:ban:operation'),
+    route('POST', `${prefix}/remove`, acls.remove, 'admin:ban:operation'),
+  ];
+}
+
+/**
+ * Every admin route of the interface with the ACL it requires and its rate-limit bucket
+ * (reference §1.4, §2.3). The auth middleware, the router and the 401/403 walker test all read
+ * this one table, so a route cannot exist without its ACL.
+ */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  route('POST', '/v1/admin/api-keys', ACL.apiKeyManage, 'admin:code:generation'),
+  route('GET', '/v1/admin/api-keys', ACL.apiKeyManage, null),
+  route('DELETE', '/v1/admin/api-keys/:keyId', ACL.apiKeyManage, 'admin:user:modify'),
+  route('POST', '/v1/admin/archives/user', ACL.archiveTriggerUser, 'admin:lookup'),
+  route('POST', '/v1/admin/archives/guild', ACL.archiveTriggerGuild, 'admin:lookup'),
+  route('POST', '/v1/admin/archives/list', ARCHIVE_VIEW, 'admin:lookup'),
+  route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId', ARCHIVE_VIEW, 'admin:lookup'),
+  route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId/download', ARCHIVE_VIEW, 'admin:lookup'),
+  route('POST', '/v1/admin/assets/purge', ACL.assetPurge, 'admin:guild:modify'),
+  route('POST', '/v1/admin/audit-logs', ACL.auditLogView, 'admin:audit_log'),
+  route('POST', '/v1/admin/audit-logs/search', ACL.auditLogView, 'admin:audit_log'),
+  ...banRoutes('email', { add: ACL.banEmailAdd, check: ACL.banEmailCheck, remove: ACL.banEmailRemove }),
+  ...banRoutes('ip', { add: ACL.banIpAdd, check: ACL.banIpCheck, remove: ACL.banIpRemove }),
+  ...banRoutes('phone', { add: ACL.banPhoneAdd, check: ACL.banPhoneCheck, remove: ACL.banPhoneRemove }),
+  route('POST', '/v1/admin/bulk/add-guild-members', ACL.bulkAddGuildMembers, 'admin:bulk:operation'),
+];
+
+/** True when an ACL set grants `required` (holding `*` grants everything). */
+export function aclsGrant(held: readonly string[], required: string): boolean {
+  return held.includes(ACL.wildcard) || held.includes(required);
+}
