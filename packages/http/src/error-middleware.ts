@@ -29,8 +29,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     const apiError = toApiError(error);
     const context = { requestId: req.requestId, method: req.method, route: routeOf(req), status: apiError.status };
-    if (apiError.status >= 500) {
+    if (!(error instanceof ApiError) && apiError.status >= 500) {
       logger.error({ ...context, err: error }, 'request failed');
+    } else if (apiError.status >= 500) {
+      // Deliberate 5xx answers (503 from readiness while a dependency is down): no stack.
+      logger.warn({ ...context, code: apiError.code }, 'request not served');
     } else {
       logger.debug({ ...context, code: apiError.code }, 'request rejected');
     }
