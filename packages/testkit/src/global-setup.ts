@@ -1,14 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { prepareTemplateDatabase } from './isolation.ts';
-import { startTestServices, type TestServices } from './services.ts';
+import { startTestServices } from './services.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    services: TestServices;
-    /** The run's migrated template database, cloned by every test file. */
-    templateDatabase: string;
-  }
-}
+import './provided-context.ts';
 
 /** Vitest global setup: resolve the real services once per run and share them with every file. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

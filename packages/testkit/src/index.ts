@@ -1,3 +1,4 @@
+import './provided-context.ts';
 export { startTestServices, type TestServices, type StartedServices } from './services.ts';
 export { startLocalS3 } from './local-s3.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';

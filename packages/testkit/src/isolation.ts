@@ -16,6 +16,8 @@ function withDatabase(url: string, database: string): string {
 
 async function onAdminConnection<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
+  // A server-side disconnect must reject the query in flight, not crash the run.
+  client.on('error', () => {});
   await client.connect();
   try {
     return await work(client);
