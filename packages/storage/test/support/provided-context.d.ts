@@ -1,9 +1,3 @@
-// testkit declares this augmentation in its global-setup.ts, which a package's own type-check
-// does not include; repeated here so `tsc -p packages/storage` sees testkit's inject() typed.
-import type { TestServices } from '@switchboard/testkit';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    services: TestServices;
-  }
-}
+// testkit declares its vitest ProvidedContext augmentation in global-setup.ts, which this
+// package's type-check would not otherwise include; referenced (not copied) so it stays in step.
+/// <reference path="../../../testkit/src/global-setup.ts" />
