@@ -1,0 +1,18 @@
+import type { Benchmark } from '../types.ts';
+import { discovery } from './discovery.ts';
+
+/**
+ * Every benchmark, by the name `npm run bench -- <name>` takes. A new one is a module in this
+ * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
+ * audit search, …).
+ */
+export const BENCHMARKS: readonly Benchmark[] = [discovery];
+
+export function findBenchmarks(names: string[]): Benchmark[] {
+  if (names.length === 0) return [...BENCHMARKS];
+  return names.map((name) => {
+    const benchmark = BENCHMARKS.find((candidate) => candidate.name === name);
+    if (!benchmark) throw new Error(`unknown benchmark "${name}"; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+    return benchmark;
+  });
+}

@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+import { z } from '@switchboard/config';
+import type { LoadOptions } from './types.ts';
+
+export interface CliOptions {
+  benchmarks: string[];
+  load: LoadOptions;
+  list: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [name ...] [--duration <s>] [--connections <n>] [--warmup <s>] [--list]
+  name           benchmarks to run (default: all); --list shows them
+  --duration     measured seconds per target (default 10)
+  --connections  concurrent connections (default 50)
+  --warmup       discarded warm-up seconds before each measurement (default 3)`;
+
+const optionsSchema = z.object({
+  duration: z.coerce.number().int().min(1).max(3_600).default(10),
+  connections: z.coerce.number().int().min(1).max(10_000).default(50),
+  warmup: z.coerce.number().int().min(0).max(600).default(3),
+  list: z.boolean().default(false),
+});
+
+/** Parses the command line; throws with a readable message on anything unknown or out of range. */
+export function parseCli(argv: string[]): CliOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      duration: { type: 'string', short: 'd' },
+      connections: { type: 'string', short: 'c' },
+      warmup: { type: 'string', short: 'w' },
+      list: { type: 'boolean', short: 'l' },
+    },
+  });
+  const parsed = optionsSchema.safeParse(values);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
+  }
+  const { duration, connections, warmup, list } = parsed.data;
+  return { benchmarks: positionals, load: { durationSeconds: duration, connections, warmupSeconds: warmup }, list };
+}

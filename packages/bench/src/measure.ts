@@ -1,0 +1,51 @@
+import autocannon from 'autocannon';
+import type { LoadOptions } from './types.ts';
+
+export interface Measurement {
+  /** Mean of the per-second request counts. */
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+  requests: number;
+  /** Responses outside 2xx: a throughput number is only meaningful when this is 0. */
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  bytesPerSecond: number;
+  durationSeconds: number;
+}
+
+function toMeasurement(result: autocannon.Result): Measurement {
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
+  );
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      mean: result.latency.average,
+      max: result.latency.max,
+    },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    bytesPerSecond: result.throughput.average,
+    durationSeconds: result.duration,
+  };
+}
+
+/** Drives `url` with a warm-up run first (discarded: JIT, connection setup, caches), then measures. */
+export async function measure(url: string, load: LoadOptions, headers: Record<string, string> = {}): Promise<Measurement> {
+  const base = { url, connections: load.connections, headers };
+  if (load.warmupSeconds > 0) await autocannon({ ...base, duration: load.warmupSeconds });
+  return toMeasurement(await autocannon({ ...base, duration: load.durationSeconds }));
+}
+
+/** a / b, or NaN (JSON null) when b is 0: a ratio to nothing is not a number to quote. */
+export function ratio(a: number, b: number): number {
+  return b === 0 ? Number.NaN : a / b;
+}

@@ -1,0 +1,51 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BenchReport, LoadOptions } from './types.ts';
+
+const number = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The human table: one row per target, then the ratios and notes. */
+export function formatReport(report: BenchReport, load: LoadOptions): string {
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'];
+  const rows = report.targets.map(({ target, measurement: m }) => [
+    target,
+    number(m.requestsPerSecond),
+    number(m.latencyMs.p50, 2),
+    number(m.latencyMs.p99, 2),
+    number(m.requests),
+    number(m.non2xx),
+    number(m.errors + m.timeouts),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [
+    `${report.benchmark}: ${load.connections} connections, ${load.durationSeconds} s measured after ${load.warmupSeconds} s warm-up`,
+    line(header),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...rows.map(line),
+    ...Object.entries(report.ratios).map(([name, value]) => `${name}: ${Number.isNaN(value) ? 'n/a' : number(value, 3)}`),
+    ...report.notes.map((note) => `note: ${note}`),
+    ...warnings(report),
+  ].join('\n');
+}
+
+/** Failed responses make a throughput number meaningless: say so next to it. */
+function warnings(report: BenchReport): string[] {
+  return report.targets.flatMap(({ target, measurement: m }) => {
+    const failed = Object.entries(m.statusCodes).filter(([code]) => !code.startsWith('2'));
+    if (m.non2xx === 0 && m.errors === 0 && m.timeouts === 0) return [];
+    const codes = failed.map(([code, count]) => `${count}× ${code}`).join(', ');
+    return [`WARNING: ${target} had ${m.non2xx} non-2xx responses (${codes || 'none'}), ${m.errors} errors, ${m.timeouts} timeouts`];
+  });
+}
+
+/** Writes `<directory>/<benchmark>.json` and answers its path. */
+export async function writeReport(directory: string, report: BenchReport, load: LoadOptions): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  const path = join(directory, `${report.benchmark}.json`);
+  const document = { ...report, load, node: process.version, finishedAt: new Date().toISOString() };
+  await writeFile(path, `${JSON.stringify(document, null, 2)}\n`);
+  return path;
+}

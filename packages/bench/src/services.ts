@@ -1,0 +1,55 @@
+import { DeleteBucketCommand } from '@aws-sdk/client-s3';
+import { migrate } from '@switchboard/db';
+import { createStorage } from '@switchboard/storage';
+import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
+import type { CleanupStack } from './cleanup.ts';
+import type { BenchConfig } from './config.ts';
+
+export interface BenchServices {
+  /** The environment one of our processes needs to run against the bench's own data. */
+  processEnv(extra?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * Resolves PostgreSQL, Redis and S3 as the tests do, then gives this run its own migrated
+ * database (dropped afterwards), Redis prefix and bucket, so a bench never touches test or
+ * development data. The shared test template database is not used (a test run may be
+ * rebuilding it).
+ */
+export async function startBenchServices(config: BenchConfig, cleanup: CleanupStack): Promise<BenchServices> {
+  const started = await startTestServices(config);
+  cleanup.defer('services', started.stop);
+  const { services } = started;
+  const database = await createTestDatabase(services.databaseUrl);
+  cleanup.defer('bench database', database.drop);
+  await migrate(database.url);
+
+  const tag = uniqueTag();
+  const bucket = `sb-bench-${tag}`;
+  const storage = createStorage({ ...services.s3, bucket, forcePathStyle: true });
+  await storage.ensureBucket();
+  // Benchmarks that write objects delete them; a bucket left non-empty is reported, not emptied blindly.
+  cleanup.defer('bench bucket', async () => {
+    await storage.client.send(new DeleteBucketCommand({ Bucket: bucket })).catch((error: Error) => {
+      process.stderr.write(`bench: bucket ${bucket} left behind: ${error.message}\n`);
+    });
+    storage.close();
+  });
+
+  return {
+    processEnv: (extra = {}) => ({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database.url,
+      REDIS_URL: services.redisUrl,
+      REDIS_PREFIX: `sbb-${tag}`,
+      S3_ENDPOINT: services.s3.endpoint,
+      S3_REGION: services.s3.region,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: services.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+      ...extra,
+    }),
+  };
+}
