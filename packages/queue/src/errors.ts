@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+
+export interface PayloadProblem {
+  path: string;
+  message: string;
+  code: string;
+}
+
+/** Where and why a payload is invalid; zod messages describe the rule, never the value. */
+export function payloadProblems(error: z.ZodError): PayloadProblem[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length > 0 ? issue.path.join('.') : 'root',
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+export function describeProblems(problems: PayloadProblem[]): string {
+  return problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
+}
+
+/** A producer tried to enqueue a payload its contract rejects; nothing was added. */
+export class InvalidJobPayloadError extends Error {
+  override readonly name = 'InvalidJobPayloadError';
+  readonly jobName: string;
+  readonly problems: PayloadProblem[];
+
+  constructor(jobName: string, error: z.ZodError) {
+    const problems = payloadProblems(error);
+    super(`Invalid payload for job "${jobName}": ${describeProblems(problems)}`);
+    this.jobName = jobName;
+    this.problems = problems;
+  }
+}
+
+/** Redis is not reachable right now; the job was not added. */
+export class QueueUnavailableError extends Error {
+  override readonly name = 'QueueUnavailableError';
+  readonly queue: string;
+
+  constructor(queue: string, cause?: unknown) {
+    super(`Queue "${queue}" is unavailable: Redis is not connected`, { cause });
+    this.queue = queue;
+  }
+}

@@ -1,0 +1,31 @@
+export { createRedis, duplicateRedis, closeRedis, whenRedisReady, type RedisRole, type RedisClientOptions } from './redis.ts';
+export {
+  bullPrefix,
+  toJobOptions,
+  jobIdFor,
+  COMPLETED_JOB_RETENTION,
+  FAILED_JOB_RETENTION,
+  DEFAULT_JOB_ATTEMPTS,
+  DEFAULT_JOB_BACKOFF,
+  type EnqueueOptions,
+} from './options.ts';
+export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
+export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob } from './producer.ts';
+export type { WaitOutcome } from './wait.ts';
+export type { JobContext, JobHandler, HandlersFor } from './registry.ts';
+export {
+  startWorker,
+  DEFAULT_WORKER_TIMINGS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type StartWorkerOptions,
+  type RunningWorker,
+  type WorkerTimings,
+} from './worker.ts';
+export {
+  runWorkerService,
+  workerConfigSchema,
+  type WorkerConfig,
+  type WorkerService,
+  type WorkerServiceOptions,
+  type WorkerSetup,
+} from './service.ts';

@@ -1,0 +1,56 @@
+import type { JobsOptions } from 'bullmq';
+import type { AnyJobContract, RetentionPolicy } from '@switchboard/contracts';
+
+export {
+  COMPLETED_JOB_RETENTION,
+  FAILED_JOB_RETENTION,
+  DEFAULT_JOB_ATTEMPTS,
+  DEFAULT_JOB_BACKOFF,
+} from '@switchboard/contracts';
+
+/**
+ * BullMQ's key prefix for a deployment: `${REDIS_PREFIX}:bull`. Producers and workers both
+ * derive it here from REDIS_PREFIX, so they always agree, and deployments (or test files)
+ * sharing one Redis never see each other's queues.
+ */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
+/** Per-call options of an enqueue; everything else comes from the contract. */
+export interface EnqueueOptions {
+  /** Wait this long before the job may run. */
+  delayMs?: number;
+  /** Overrides the contract's derived id (still prefixed with the job name). */
+  jobId?: string;
+}
+
+function retention({ ageSeconds, count }: RetentionPolicy): { age: number; count: number } {
+  return { age: ageSeconds, count };
+}
+
+/**
+ * `<job name>-<derived id>`: BullMQ rejects all-digit custom ids (snowflakes are) and ids
+ * with `:`; the name also keeps two jobs derived from the same row apart.
+ */
+export function jobIdFor(contract: AnyJobContract, payload: unknown, override?: string): string | undefined {
+  const derived = override ?? contract.jobId?.(payload);
+  if (derived === undefined) return undefined;
+  if (derived === '' || derived.includes(':')) {
+    throw new Error(`Job "${contract.name}": derived job id must be non-empty and contain no ':'`);
+  }
+  return `${contract.name}-${derived}`;
+}
+
+export function toJobOptions(contract: AnyJobContract, payload: unknown, options: EnqueueOptions = {}): JobsOptions {
+  const { attempts, backoff, removeOnComplete, removeOnFail } = contract.defaults;
+  const jobId = jobIdFor(contract, payload, options.jobId);
+  return {
+    attempts,
+    backoff: { type: backoff.type, delay: backoff.delayMs },
+    removeOnComplete: retention(removeOnComplete),
+    removeOnFail: retention(removeOnFail),
+    ...(options.delayMs ? { delay: options.delayMs } : {}),
+    ...(jobId ? { jobId } : {}),
+  };
+}

@@ -1,0 +1,99 @@
+import type { JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AnyJobContract, JobContract } from '@switchboard/contracts';
+import type { Logger } from '@switchboard/logger';
+import { InvalidJobPayloadError, QueueUnavailableError } from './errors.ts';
+import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
+import { createQueueCache } from './queue-cache.ts';
+import { whenRedisReady } from './redis.ts';
+import { waitForJob, type WaitHandle, type WaitOutcome } from './wait.ts';
+
+export interface ProducerOptions {
+  /** A `producer` client from createRedis; the caller owns it and closes it after the producer. */
+  connection: Redis;
+  /** The deployment's REDIS_PREFIX (not the BullMQ prefix, which is derived from it). */
+  redisPrefix: string;
+  logger?: Logger;
+}
+
+export interface EnqueuedJob {
+  jobId: string;
+}
+
+export interface Producer {
+  /**
+   * Parses the payload (InvalidJobPayloadError, nothing added), then adds the job; with a
+   * derived job id, adding the same work twice adds it once. QueueUnavailableError, without
+   * waiting, when Redis is down.
+   */
+  enqueue<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input, options?: EnqueueOptions): Promise<EnqueuedJob>;
+  /** Enqueues, then waits at most `timeoutMs` for the job to finish. */
+  enqueueAndWait<Payload, Input>(
+    contract: JobContract<Payload, Input>,
+    payload: Input,
+    options: EnqueueOptions & { timeoutMs: number },
+  ): Promise<WaitOutcome>;
+  /** Ends pending waits (as `pending`) and closes queues; the connection stays the caller's. */
+  close(): Promise<void>;
+}
+
+interface PreparedJob {
+  contract: AnyJobContract;
+  data: unknown;
+  options: JobsOptions;
+}
+
+function prepare<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input, options: EnqueueOptions): PreparedJob {
+  const parsed = contract.payload.safeParse(payload);
+  if (!parsed.success) throw new InvalidJobPayloadError(contract.name, parsed.error);
+  return { contract, data: parsed.data, options: toJobOptions(contract, parsed.data, options) };
+}
+
+export function createProducer({ connection, redisPrefix, logger }: ProducerOptions): Producer {
+  const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
+  const waits = new Set<WaitHandle>();
+
+  async function add({ contract, data, options }: PreparedJob): Promise<EnqueuedJob> {
+    await whenRedisReady(connection).catch((error: unknown) => {
+      throw new QueueUnavailableError(contract.queue, error);
+    });
+    try {
+      const job = await cache.queueFor(contract.queue).add(contract.name, data, options);
+      if (!job.id) throw new Error(`Queue "${contract.queue}" returned a job without id`);
+      return { jobId: job.id };
+    } catch (error) {
+      if (connection.status === 'ready') throw error;
+      cache.evict(contract.queue);
+      throw new QueueUnavailableError(contract.queue, error);
+    }
+  }
+
+  async function enqueueAndWait<Payload, Input>(
+    contract: JobContract<Payload, Input>,
+    payload: Input,
+    { timeoutMs, ...options }: EnqueueOptions & { timeoutMs: number },
+  ): Promise<WaitOutcome> {
+    const prepared = prepare(contract, payload, options);
+    // Listening starts before the job exists, so its events cannot be missed.
+    const events = await cache.eventsFor(contract.queue).catch((error: unknown) => {
+      throw new QueueUnavailableError(contract.queue, error);
+    });
+    const { jobId } = await add(prepared);
+    const wait = waitForJob(cache.queueFor(contract.queue), events, jobId, timeoutMs);
+    waits.add(wait);
+    try {
+      return await wait.outcome;
+    } finally {
+      waits.delete(wait);
+    }
+  }
+
+  return {
+    enqueue: async (contract, payload, options = {}) => add(prepare(contract, payload, options)),
+    enqueueAndWait,
+    close: async () => {
+      for (const wait of waits) wait.abandon();
+      await cache.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { QueueName } from '@switchboard/contracts';
+import type { Logger } from '@switchboard/logger';
+import { closeRedis, duplicateRedis, whenRedisReady } from './redis.ts';
+
+export interface QueueCache {
+  /** One BullMQ Queue per queue name, on the producer's connection. */
+  queueFor(name: QueueName): Queue;
+  /** Drops a Queue that failed (its first connection attempt failed: it stays broken). */
+  evict(name: QueueName): void;
+  /** One event listener per queue name, created on first use. */
+  eventsFor(name: QueueName): Promise<QueueEvents>;
+  close(): Promise<void>;
+}
+
+interface EventsEntry {
+  events: Promise<QueueEvents>;
+  template: Redis;
+}
+
+export function createQueueCache(connection: Redis, prefix: string, logger?: Logger): QueueCache {
+  const queues = new Map<QueueName, Queue>();
+  const listeners = new Map<QueueName, EventsEntry>();
+  const warn = (queue: QueueName, what: string) => (error: Error) => logger?.warn({ queue, reason: error.message }, what);
+
+  function queueFor(name: QueueName): Queue {
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection, prefix });
+      // An EventEmitter without an error listener would crash the process.
+      queue.on('error', warn(name, 'queue error'));
+      queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  function evict(name: QueueName): void {
+    const queue = queues.get(name);
+    queues.delete(name);
+    void queue?.close().catch(() => {});
+  }
+
+  /**
+   * Listening blocks on Redis, so it gets a blocking (worker-role) connection. It starts from
+   * the stream's end as read before any job it waits for is added, so no event is missed
+   * however late the listener's first read is.
+   */
+  function startListener(name: QueueName): EventsEntry {
+    // BullMQ duplicates this client for the listener; the template itself never connects.
+    const template = duplicateRedis(connection, { role: 'worker', name: `${name}-events`, logger, lazyConnect: true });
+    const streamKey = queueFor(name).toKey('events');
+    const events = whenRedisReady(connection)
+      .then(() => connection.xrevrange(streamKey, '+', '-', 'COUNT', 1))
+      .then((entries) => {
+        const listener = new QueueEvents(name, { connection: template, prefix, lastEventId: entries[0]?.[0] ?? '0-0' });
+        listener.on('error', warn(name, 'queue events error'));
+        return listener;
+      });
+    return { events, template };
+  }
+
+  function eventsFor(name: QueueName): Promise<QueueEvents> {
+    let entry = listeners.get(name);
+    if (!entry) {
+      const started = startListener(name);
+      listeners.set(name, started);
+      // A failed start (Redis away) is tried again on the next call.
+      started.events.catch(() => {
+        if (listeners.get(name) === started) listeners.delete(name);
+        void closeRedis(started.template);
+      });
+      entry = started;
+    }
+    return entry.events;
+  }
+
+  async function close(): Promise<void> {
+    const closing = [...queues.values()].map((queue) => queue.close());
+    for (const { events, template } of listeners.values()) {
+      closing.push(events.then((listener) => listener.close()).finally(() => closeRedis(template)));
+    }
+    queues.clear();
+    listeners.clear();
+    await Promise.allSettled(closing);
+  }
+
+  return { queueFor, evict, eventsFor, close };
+}

@@ -1,0 +1,121 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '@switchboard/logger';
+
+/**
+ * `worker`: long-lived and blocking (BullMQ workers, queue event listeners, subscribers):
+ * commands wait for Redis to come back. `producer` and `client`: used on request paths
+ * (enqueue, rate limits, caches): commands fail at once when Redis is away, so an HTTP
+ * request never hangs on it.
+ */
+export type RedisRole = 'worker' | 'producer' | 'client';
+
+export interface RedisClientOptions {
+  role: RedisRole;
+  /** Shown by `CLIENT LIST`, to tell connections apart when debugging. */
+  name?: string;
+  /** Connection errors are logged here (reason only); ioredis repeats them while reconnecting. */
+  logger?: Logger;
+  /** Connect on first command instead of now. */
+  lazyConnect?: boolean;
+}
+
+/** Reconnect forever, backing off to one attempt every 2 s. */
+function retryStrategy(times: number): number {
+  return Math.min(times * 100, 2000);
+}
+
+function roleOptions(role: RedisRole): RedisOptions {
+  if (role === 'worker') {
+    // BullMQ requires it for blocking connections: a blocking command must not be cut off.
+    return { maxRetriesPerRequest: null, enableOfflineQueue: true };
+  }
+  return {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2000,
+  };
+}
+
+function optionsFor({ role, name, lazyConnect }: RedisClientOptions): RedisOptions {
+  return {
+    ...roleOptions(role),
+    retryStrategy,
+    lazyConnect: lazyConnect ?? false,
+    ...(name ? { connectionName: name } : {}),
+  };
+}
+
+function watchErrors(client: Redis, { role, name, logger }: RedisClientOptions): Redis {
+  // Without a listener ioredis prints every reconnect failure to stderr.
+  client.on('error', (error: Error) => {
+    logger?.warn({ redisClient: name ?? role, reason: error.message }, 'redis connection error');
+  });
+  return client;
+}
+
+/** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
+export function createRedis(url: string, options: RedisClientOptions): Redis {
+  return watchErrors(new Redis(url, optionsFor(options)), options);
+}
+
+/** A new connection to the same server as `client`, with the options of another role. */
+export function duplicateRedis(client: Redis, options: RedisClientOptions): Redis {
+  return watchErrors(client.duplicate(optionsFor(options)), options);
+}
+
+/** One pending wait per client, however many requests arrive while it connects. */
+const readyWaits = new WeakMap<Redis, Promise<void>>();
+
+function waitForReady(client: Redis, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  let onClose: (() => void) | undefined;
+  return new Promise<void>((resolve, reject) => {
+    onReady = resolve;
+    // The connection attempt failed: fail now rather than at the bound.
+    onClose = () => reject(new Error('Redis connection closed while connecting'));
+    client.once('ready', onReady);
+    client.once('close', onClose);
+    timer = setTimeout(() => reject(new Error(`Redis not ready within ${timeoutMs} ms`)), timeoutMs);
+  }).finally(() => {
+    clearTimeout(timer);
+    if (onReady) client.off('ready', onReady);
+    if (onClose) client.off('close', onClose);
+    readyWaits.delete(client);
+  });
+}
+
+/**
+ * Resolves once the client is ready, waiting at most `timeoutMs` while it is connecting;
+ * rejects at once when it is down and waiting to retry. For request paths, which must not
+ * hang on Redis but should not fail just because the process started a moment ago.
+ */
+export async function whenRedisReady(client: Redis, timeoutMs = 1000): Promise<void> {
+  if (client.status === 'ready') return;
+  if (client.status === 'wait') client.connect().catch(() => {});
+  else if (client.status !== 'connecting' && client.status !== 'connect') {
+    throw new Error(`Redis connection is ${client.status}`);
+  }
+  let wait = readyWaits.get(client);
+  if (!wait) {
+    wait = waitForReady(client, timeoutMs);
+    readyWaits.set(client, wait);
+  }
+  return wait;
+}
+
+/** Closes a client politely, or drops it if Redis does not answer within the bound. */
+export async function closeRedis(client: Redis, timeoutMs = 1000): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const outcome = await Promise.race([client.quit().catch(() => 'failed' as const), timedOut]);
+  clearTimeout(timer);
+  if (outcome !== 'OK') client.disconnect();
+}

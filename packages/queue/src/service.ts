@@ -1,0 +1,104 @@
+import type { AnyJobContract, QueueName } from '@switchboard/contracts';
+import { commonSchema, env, loadConfig, type z } from '@switchboard/config';
+import { createLogger, type Logger } from '@switchboard/logger';
+import type { HandlersFor } from './registry.ts';
+import { startWorker } from './worker.ts';
+
+/** Variables of every worker process. */
+export const workerConfigSchema = commonSchema.extend({
+  /** Jobs one process runs at once. */
+  WORKER_CONCURRENCY: env.int(1, 256).default(4),
+  /** A crashed worker's jobs are retried after at most this long (plus one stalled check). */
+  QUEUE_LOCK_DURATION_MS: env.int(100, 3_600_000).default(30_000),
+  QUEUE_STALLED_INTERVAL_MS: env.int(100, 3_600_000).default(30_000),
+  /** Stalls a job survives before it is failed. */
+  QUEUE_MAX_STALLED_COUNT: env.int(0, 100).default(1),
+  /** Time active jobs get to finish on SIGTERM; keep it under the orchestrator's grace period. */
+  WORKER_SHUTDOWN_TIMEOUT_MS: env.int(0, 3_600_000).default(25_000),
+});
+
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+
+export interface WorkerSetup<Contracts extends readonly AnyJobContract[]> {
+  handlers: HandlersFor<Contracts>;
+  /** Releases what the handlers hold (database pool …), after the worker has stopped. */
+  close?: () => Promise<void>;
+}
+
+type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (context: {
+  config: Config;
+  logger: Logger;
+}) => WorkerSetup<Contracts> | Promise<WorkerSetup<Contracts>>;
+
+export interface WorkerServiceOptions<Contracts extends readonly AnyJobContract[], Config extends WorkerConfig> {
+  /** Process name, for logs and Redis client names. */
+  name: string;
+  queue: QueueName;
+  contracts: Contracts;
+  /** Handlers, or a function building them (and what to close) from the loaded config. */
+  handlers: NoInfer<HandlersFor<Contracts> | HandlerFactory<Contracts, Config>>;
+  /** The process's schema: workerConfigSchema or an extension of it (S3, …). */
+  config?: z.ZodType<Config>;
+}
+
+export interface WorkerService<Config> {
+  config: Config;
+  logger: Logger;
+  /** What SIGTERM does, without exiting. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Entry point of a worker process: loads config (exits 78 when invalid), starts the worker
+ * and, on SIGTERM or SIGINT, closes gracefully and exits 0. A second signal exits at once.
+ */
+export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
+  options: WorkerServiceOptions<Contracts, Config>,
+): Promise<WorkerService<Config>> {
+  const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
+  const config = loadConfig(schema, undefined, options.name);
+  const logger = createLogger(options.name, config.LOG_LEVEL);
+  const setup: WorkerSetup<Contracts> =
+    typeof options.handlers === 'function' ? await options.handlers({ config, logger }) : { handlers: options.handlers };
+  const worker = await startWorker({
+    queue: options.queue,
+    contracts: options.contracts,
+    handlers: setup.handlers,
+    connection: config.REDIS_URL,
+    redisPrefix: config.REDIS_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+    timings: {
+      lockDurationMs: config.QUEUE_LOCK_DURATION_MS,
+      stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS,
+      maxStalledCount: config.QUEUE_MAX_STALLED_COUNT,
+    },
+    logger,
+  }).catch(async (error: Error) => {
+    logger.fatal({ reason: error.message }, 'worker failed to start');
+    await setup.close?.();
+    throw error;
+  });
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    stopping ??= worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS).then(() => setup.close?.());
+    return stopping;
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal, exiting now');
+      process.exit(1);
+    }
+    logger.info({ signal, timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    shutdown().then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error({ reason: error.message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return { config, logger, shutdown };
+}

@@ -1,0 +1,127 @@
+import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AnyJobContract, QueueName } from '@switchboard/contracts';
+import type { Logger } from '@switchboard/logger';
+import { describeProblems, payloadProblems } from './errors.ts';
+import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
+import { closeRedis, createRedis } from './redis.ts';
+import { registerHandlers, type HandlersFor, type Registration } from './registry.ts';
+import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
+
+export interface WorkerTimings {
+  /** How long a job's lock lasts without renewal; a crashed worker's jobs stall after it. */
+  lockDurationMs: number;
+  /** How often this worker looks for stalled jobs (of any worker) to put back in the queue. */
+  stalledIntervalMs: number;
+  /** Stalls a job survives before it is failed (protects against jobs that crash workers). */
+  maxStalledCount: number;
+}
+
+export const DEFAULT_WORKER_TIMINGS: WorkerTimings = { lockDurationMs: 30_000, stalledIntervalMs: 30_000, maxStalledCount: 1 };
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
+
+export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]> {
+  queue: QueueName;
+  /** Every job this worker owns; each needs a handler and vice versa. */
+  contracts: Contracts;
+  /** Typed from `contracts` (not inferred from the handlers themselves). */
+  handlers: NoInfer<HandlersFor<Contracts>>;
+  /** A Redis URL, or a factory of `worker` clients (createRedis with role `worker`). */
+  connection: string | (() => Redis);
+  /** The deployment's REDIS_PREFIX. */
+  redisPrefix: string;
+  concurrency?: number;
+  timings?: Partial<WorkerTimings>;
+  logger: Logger;
+}
+
+export interface RunningWorker {
+  queue: QueueName;
+  /** Stops taking jobs, lets active ones finish within the bound, then releases the rest. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** Subclassed only to reach the lock renewal timer, which a forced close must stop. */
+class QueueWorker extends Worker implements StoppableWorker {
+  stopLockRenewal(): Promise<void> {
+    return this.lockManager.close();
+  }
+}
+
+function createProcessor(
+  registry: Map<string, Registration>,
+  active: Map<string, ActiveJob>,
+  logger: Logger,
+): Processor {
+  return async (job: Job, token?: string, signal?: AbortSignal) => {
+    const registration = registry.get(job.name);
+    // Left retryable: during a rolling deploy a newer worker may know this job.
+    if (!registration) throw new Error(`No handler for job "${job.name}" in this worker`);
+    const parsed = registration.contract.payload.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`Malformed payload: ${describeProblems(payloadProblems(parsed.error))}`);
+    }
+    const jobId = job.id ?? '';
+    active.set(jobId, { job, token: token ?? '' });
+    try {
+      return await registration.handler(parsed.data, {
+        jobId,
+        jobName: job.name,
+        attemptsMade: job.attemptsMade,
+        signal: signal ?? new AbortController().signal,
+        logger: logger.child({ jobName: job.name, jobId }),
+      });
+    } finally {
+      active.delete(jobId);
+    }
+  };
+}
+
+/** Ids and reasons only: payloads may hold personal data. */
+function logEvents(worker: Worker, logger: Logger): void {
+  worker.on('completed', (job) => logger.info({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed'));
+  worker.on('failed', (job, error) => {
+    const unrecoverable = error instanceof UnrecoverableError || error.name === 'UnrecoverableError';
+    const final = !job || unrecoverable || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const fields = { jobName: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message };
+    if (final) logger.error({ ...fields, unrecoverable }, 'job failed');
+    else logger.warn(fields, 'job attempt failed, will retry');
+  });
+  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled, back in the queue'));
+  worker.on('error', (error) => logger.error({ reason: error.message }, 'worker error'));
+}
+
+export async function startWorker<const Contracts extends readonly AnyJobContract[]>(
+  options: StartWorkerOptions<Contracts>,
+): Promise<RunningWorker> {
+  const { queue, contracts, handlers, redisPrefix, concurrency = 1 } = options;
+  const registry = registerHandlers(queue, contracts, handlers as Record<string, unknown>);
+  const timings = { ...DEFAULT_WORKER_TIMINGS, ...options.timings };
+  const logger = options.logger.child({ queue });
+  const connection =
+    typeof options.connection === 'string'
+      ? createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger })
+      : options.connection();
+  const active = new Map<string, ActiveJob>();
+  const worker = new QueueWorker(queue, createProcessor(registry, active, logger), {
+    connection,
+    prefix: bullPrefix(redisPrefix),
+    concurrency,
+    lockDuration: timings.lockDurationMs,
+    stalledInterval: timings.stalledIntervalMs,
+    maxStalledCount: timings.maxStalledCount,
+    // Fallbacks for jobs added without retention (contracts always set it).
+    removeOnComplete: { age: COMPLETED_JOB_RETENTION.ageSeconds, count: COMPLETED_JOB_RETENTION.count },
+    removeOnFail: { age: FAILED_JOB_RETENTION.ageSeconds, count: FAILED_JOB_RETENTION.count },
+  });
+  logEvents(worker, logger);
+  await worker.waitUntilReady();
+  logger.info({ jobs: [...registry.keys()], concurrency, ...timings }, 'worker started');
+
+  let closing: Promise<void> | undefined;
+  const close = (timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS): Promise<void> => {
+    closing ??= shutDownWorker(worker, active, timeoutMs, logger).finally(() => closeRedis(connection));
+    return closing;
+  };
+  return { queue, close };
+}

@@ -1,0 +1,62 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createLogger } from '@switchboard/logger';
+import type { QueueName } from '@switchboard/contracts';
+import { bullPrefix } from '../src/index.ts';
+
+export const silentLogger = createLogger('queue-test', 'silent');
+
+let counter = 0;
+/** A REDIS_PREFIX of the test's own under the file's, so tests never share queues. */
+export function testPrefix(filePrefix: string): string {
+  counter += 1;
+  return `${filePrefix}.t${counter}`;
+}
+
+/** Polls until `check` returns a value other than undefined/false, or fails after the bound. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A plain BullMQ queue, to look at (or tamper with) what the code under test stored. */
+export function rawQueue(connection: Redis, redisPrefix: string, name: QueueName): Queue {
+  return new Queue(name, { connection, prefix: bullPrefix(redisPrefix) });
+}
+
+export async function jobState(queue: Queue, jobId: string): Promise<string | undefined> {
+  const job = await queue.getJob(jobId);
+  return job ? job.getState() : undefined;
+}
+
+/** Removes every key of the file's prefix. */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+export interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  settled: boolean;
+}
+
+export function deferred(): Deferred {
+  const result = { settled: false } as Deferred;
+  result.promise = new Promise<void>((done) => {
+    result.resolve = () => {
+      result.settled = true;
+      done();
+    };
+  });
+  return result;
+}

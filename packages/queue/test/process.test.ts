@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { closeRedis, createProducer, createRedis, startWorker, type RunningWorker } from '../src/index.ts';
+import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
+import { deleteKeys, jobState, rawQueue, silentLogger, testPrefix, waitFor } from './helpers.ts';
+
+const environment = useTestEnvironment();
+const FIXTURE = fileURLToPath(new URL('./fixtures/counted-worker.ts', import.meta.url));
+/** Short lock timings, so a dead worker's job is recovered within about two seconds. */
+const FAST_TIMINGS = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
+
+let redis: Redis;
+beforeAll(() => {
+  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'process-test' });
+});
+afterAll(async () => {
+  await deleteKeys(redis, environment.redisPrefix);
+  await closeRedis(redis);
+});
+
+interface WorkerProcess {
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): WorkerProcess {
+  const child = spawn(process.execPath, [FIXTURE], {
+    env: environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exit = once(child, 'exit').then(([code, signal]) => ({ code, signal, stderr }) as Awaited<WorkerProcess['exit']>);
+  return { child, exit };
+}
+
+/** Everything one test needs: its own prefix, a producer, a raw queue view and the run counters. */
+function setUp() {
+  const redisPrefix = testPrefix(environment.redisPrefix);
+  const producer = createProducer({ connection: redis, redisPrefix });
+  const queue = rawQueue(redis, redisPrefix, countedJob.queue);
+  const counts = async (key: string) => ({
+    starts: Number(await redis.get(startsKey(redisPrefix, key))),
+    completions: Number(await redis.get(completionsKey(redisPrefix, key))),
+  });
+  const startedOnce = (key: string) => waitFor(async () => (await counts(key)).starts === 1, 10_000);
+  const tearDown = async (...processes: WorkerProcess[]) => {
+    for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await producer.close();
+    await queue.close();
+  };
+  return { redisPrefix, producer, queue, counts, startedOnce, tearDown };
+}
+
+describe('worker processes', () => {
+  it('recovers the job of a SIGKILLed worker and completes it exactly once', async () => {
+    const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
+    const crashing = spawnWorker(redisPrefix, FAST_TIMINGS);
+    let successor: RunningWorker | undefined;
+    try {
+      const { jobId } = await producer.enqueue(countedJob, { key: 'crash', hangOnFirstRun: true });
+      await startedOnce('crash');
+      expect(await jobState(queue, jobId)).toBe('active');
+      crashing.child.kill('SIGKILL');
+      expect((await crashing.exit).signal).toBe('SIGKILL');
+
+      successor = await startWorker({
+        queue: countedJob.queue,
+        contracts: [countedJob],
+        handlers: { 'test-counted': countedHandler(redis, redisPrefix) },
+        connection: environment.redisUrl,
+        redisPrefix,
+        timings: { lockDurationMs: 1000, stalledIntervalMs: 500 },
+        logger: silentLogger,
+      });
+      await waitFor(async () => (await jobState(queue, jobId)) === 'completed', 8000);
+      // One more stalled-check period: nothing may run it again.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await counts('crash')).toEqual({ starts: 2, completions: 1 });
+      const job = await queue.getJob(jobId);
+      expect(job?.returnvalue).toEqual({ starts: 2 });
+      expect(job?.stalledCounter).toBe(1);
+    } finally {
+      await successor?.close(1000);
+      await tearDown(crashing);
+    }
+  });
+
+  it('finishes the active job on SIGTERM and exits 0', async () => {
+    const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
+    const worker = spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '5000' });
+    try {
+      const { jobId } = await producer.enqueue(countedJob, { key: 'term', workMs: 500 });
+      await startedOnce('term');
+      worker.child.kill('SIGTERM');
+      const exit = await worker.exit;
+      expect(exit, exit.stderr).toMatchObject({ code: 0 });
+      expect(await counts('term')).toEqual({ starts: 1, completions: 1 });
+      expect(await jobState(queue, jobId)).toBe('completed');
+    } finally {
+      await tearDown(worker);
+    }
+  });
+
+  it('releases a job that outlives the shutdown timeout and still exits 0', async () => {
+    const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
+    const worker = spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '400' });
+    try {
+      const { jobId } = await producer.enqueue(countedJob, { key: 'slow', hangOnFirstRun: true });
+      await startedOnce('slow');
+      const signalled = Date.now();
+      worker.child.kill('SIGTERM');
+      const exit = await worker.exit;
+      expect(exit, exit.stderr).toMatchObject({ code: 0 });
+      expect(Date.now() - signalled).toBeLessThan(2000);
+      expect(await jobState(queue, jobId)).toBe('waiting');
+      expect(await counts('slow')).toEqual({ starts: 1, completions: 0 });
+    } finally {
+      await tearDown(worker);
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineJob, QUEUES } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import {
+  closeRedis,
+  createProducer,
+  createRedis,
+  InvalidJobPayloadError,
+  QueueUnavailableError,
+  startWorker,
+  type RunningWorker,
+} from '../src/index.ts';
+import { deferred, deleteKeys, rawQueue, silentLogger, testPrefix } from './helpers.ts';
+
+const environment = useTestEnvironment();
+
+const echo = defineJob({
+  queue: QUEUES.bulkOperations,
+  name: 'test-echo',
+  payload: z.object({ id: z.string(), value: z.number().int() }),
+  jobId: (payload) => payload.id,
+  defaults: { attempts: 1 },
+});
+
+let redis: Redis;
+beforeAll(() => {
+  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'producer-test' });
+});
+afterAll(async () => {
+  await deleteKeys(redis, environment.redisPrefix);
+  await closeRedis(redis);
+});
+
+describe('enqueue', () => {
+  it('parses the payload before adding anything', async () => {
+    const redisPrefix = testPrefix(environment.redisPrefix);
+    const producer = createProducer({ connection: redis, redisPrefix });
+    const queue = rawQueue(redis, redisPrefix, QUEUES.bulkOperations);
+    try {
+      const bad = { id: 'a', value: 'seven' } as unknown as { id: string; value: number };
+      const error = await producer.enqueue(echo, bad).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidJobPayloadError);
+      expect((error as InvalidJobPayloadError).problems).toEqual([expect.objectContaining({ path: 'value' })]);
+      expect(await queue.count()).toBe(0);
+    } finally {
+      await producer.close();
+      await queue.close();
+    }
+  });
+
+  it('derives the job id from the payload, so the same work is added once', async () => {
+    const redisPrefix = testPrefix(environment.redisPrefix);
+    const producer = createProducer({ connection: redis, redisPrefix });
+    const queue = rawQueue(redis, redisPrefix, QUEUES.bulkOperations);
+    try {
+      const first = await producer.enqueue(echo, { id: '1234567890', value: 1 });
+      const second = await producer.enqueue(echo, { id: '1234567890', value: 2 });
+      const other = await producer.enqueue(echo, { id: '42', value: 3 });
+      expect(first.jobId).toBe('test-echo-1234567890');
+      expect(second.jobId).toBe(first.jobId);
+      expect(other.jobId).toBe('test-echo-42');
+      expect(await queue.count()).toBe(2);
+      const stored = await queue.getJob(first.jobId);
+      expect(stored?.data).toEqual({ id: '1234567890', value: 1 });
+      expect(stored?.opts).toMatchObject({ attempts: 1, removeOnComplete: { age: 86_400, count: 1000 } });
+    } finally {
+      await producer.close();
+      await queue.close();
+    }
+  });
+
+  it('fails fast when Redis is unreachable', async () => {
+    // Nothing listens on port 9: connections are refused, as when Redis is down.
+    const dead = createRedis('redis://127.0.0.1:9', { role: 'producer', name: 'dead' });
+    const producer = createProducer({ connection: dead, redisPrefix: testPrefix(environment.redisPrefix) });
+    try {
+      const started = Date.now();
+      await expect(producer.enqueue(echo, { id: 'a', value: 1 })).rejects.toBeInstanceOf(QueueUnavailableError);
+      await expect(producer.enqueueAndWait(echo, { id: 'a', value: 1 }, { timeoutMs: 5000 })).rejects.toBeInstanceOf(
+        QueueUnavailableError,
+      );
+      expect(Date.now() - started).toBeLessThan(900);
+    } finally {
+      await producer.close();
+      await closeRedis(dead);
+    }
+  });
+});
+
+describe('enqueueAndWait', () => {
+  const gate = deferred();
+  let redisPrefix: string;
+  let worker: RunningWorker;
+  const producer = () => createProducer({ connection: redis, redisPrefix });
+
+  beforeAll(async () => {
+    redisPrefix = testPrefix(environment.redisPrefix);
+    worker = await startWorker({
+      queue: QUEUES.bulkOperations,
+      contracts: [echo],
+      handlers: {
+        'test-echo': async ({ value }) => {
+          if (value < 0) throw new Error('negative values are refused');
+          if (value === 0) await gate.promise;
+          return { doubled: value * 2 };
+        },
+      },
+      connection: environment.redisUrl,
+      redisPrefix,
+      concurrency: 4,
+      logger: silentLogger,
+    });
+  });
+  afterAll(async () => {
+    gate.resolve();
+    await worker.close(2000);
+  });
+
+  it('answers with the result of a job that completes within the bound', async () => {
+    const client = producer();
+    try {
+      const outcome = await client.enqueueAndWait(echo, { id: 'done', value: 21 }, { timeoutMs: 5000 });
+      expect(outcome).toEqual({ state: 'completed', jobId: 'test-echo-done', result: { doubled: 42 } });
+      // A second wait for the same (deduplicated, finished) job answers at once from its state.
+      const again = await client.enqueueAndWait(echo, { id: 'done', value: 21 }, { timeoutMs: 5000 });
+      expect(again).toEqual(outcome);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers with the reason of a job that fails within the bound', async () => {
+    const client = producer();
+    try {
+      const outcome = await client.enqueueAndWait(echo, { id: 'refused', value: -1 }, { timeoutMs: 5000 });
+      expect(outcome).toEqual({ state: 'failed', jobId: 'test-echo-refused', error: 'negative values are refused' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers pending when the job outlives the bound', async () => {
+    const client = producer();
+    try {
+      const started = Date.now();
+      const outcome = await client.enqueueAndWait(echo, { id: 'slow', value: 0 }, { timeoutMs: 300 });
+      expect(outcome).toEqual({ state: 'pending', jobId: 'test-echo-slow' });
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('rejects a bad payload without waiting', async () => {
+    const client = producer();
+    try {
+      const bad = { id: 'x' } as unknown as { id: string; value: number };
+      await expect(client.enqueueAndWait(echo, bad, { timeoutMs: 5000 })).rejects.toBeInstanceOf(InvalidJobPayloadError);
+    } finally {
+      await client.close();
+    }
+  });
+});
