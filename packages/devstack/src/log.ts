@@ -15,7 +15,7 @@ export interface LogSink {
  * Prefixes every line with its source, padded so that the `|` columns line up, coloured per
  * source when the output is a terminal.
  */
-export function createLogSink(output: NodeJS.WriteStream, colour: boolean, width = 8): LogSink {
+export function createLogSink(output: { write(text: string): unknown }, colour: boolean, width = 8): LogSink {
   const colours = new Map<string, number>();
   const prefix = (name: string) => {
     const label = name.padEnd(width);
