@@ -89,6 +89,16 @@ export interface AuthenticatedAdmin {
   owner: Pick<AdminUser, 'id' | 'name' | 'acls' | 'createdAt'>;
 }
 
+export interface AuthenticateOptions {
+  now?: Date;
+  touchIntervalSeconds?: number;
+  /**
+   * False: do not write last_used_at here. The gateway records uses itself, off the request's
+   * critical path and throttled in Redis across replicas.
+   */
+  recordUse?: boolean;
+}
+
 /**
  * Resolves `Authorization: Admin <raw>`: parse, look up by the embedded id, refuse an expired
  * key, compare hashes in constant time, then record the use (at most once a minute). Null
@@ -97,7 +107,7 @@ export interface AuthenticatedAdmin {
 export async function authenticateAdminApiKey(
   db: Queryable,
   raw: string,
-  { now = new Date(), touchIntervalSeconds = 60 }: { now?: Date; touchIntervalSeconds?: number } = {},
+  { now = new Date(), touchIntervalSeconds = 60, recordUse = true }: AuthenticateOptions = {},
 ): Promise<AuthenticatedAdmin | null> {
   const parsed = parseAdminApiKey(raw);
   if (!parsed) return null;
@@ -105,6 +115,6 @@ export async function authenticateAdminApiKey(
   if (!found) return null;
   if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) return null;
   if (!credentialsEqual(hashCredential(raw), found.key.keyHash)) return null;
-  await touchAdminApiKeyLastUsed(db, found.key.id, touchIntervalSeconds);
+  if (recordUse) await touchAdminApiKeyLastUsed(db, found.key.id, touchIntervalSeconds);
   return found;
 }

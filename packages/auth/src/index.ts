@@ -9,6 +9,7 @@ export {
   issueAdminApiKey,
   MAX_KEY_LIFETIME_DAYS,
   type AuthenticatedAdmin,
+  type AuthenticateOptions,
   type CreateAdminWithKeyInput,
   type IssueAdminApiKeyInput,
   type IssuedAdminApiKey,

@@ -53,6 +53,8 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: "You're being rate limited." },
   // 5xx
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error.' },
+  // An admin route of the interface whose feature a later release brings (answered after auth).
+  NOT_IMPLEMENTED: { status: 501, message: 'Not implemented.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -3,8 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import { errorMiddleware, notFound, rateLimit, requestId } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
+import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from './config.ts';
+import { adminRouter } from './routes/admin/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
 
@@ -15,6 +17,8 @@ export interface GatewayDeps {
   /** A request-path client (`createRedis(url, { role: 'client' })`): fails fast, never queues. */
   redis: Redis;
   storage: Storage;
+  /** Id generator; default one for SNOWFLAKE_WORKER_ID. */
+  ids?: SnowflakeGenerator;
   /** True once graceful shutdown began; /readyz then answers 503. */
   isDraining?: () => boolean;
 }
@@ -22,6 +26,7 @@ export interface GatewayDeps {
 /** The gateway's HTTP application: middleware, every route, then the 404 and error handlers. */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, pool, redis, storage } = deps;
+  const ids = deps.ids ?? createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
   const app = express();
   app.disable('x-powered-by');
   // Responses set their own validators (discovery); API responses are dynamic and not hashed.
@@ -45,6 +50,8 @@ export function createApp(deps: GatewayDeps): Express {
       }),
     }),
   );
+
+  app.use(adminRouter({ config, logger, pool, redis, ids }));
 
   app.use(notFound());
   app.use(errorMiddleware(logger));

@@ -1,0 +1,42 @@
+import type { RequestHandler } from 'express';
+import { authenticateAdminApiKey } from '@switchboard/auth';
+import type { Pool } from '@switchboard/db';
+import { setAdminPrincipal } from '../routes/admin/types.ts';
+import type { KeyUseRecorder } from './key-use.ts';
+
+/**
+ * `Admin <key>` exactly: case-sensitive scheme, one space, a token without white space.
+ * `admin …`, `Bearer …`, `Bot …` and bare tokens are not admin credentials.
+ */
+const ADMIN_SCHEME = /^Admin (\S+)$/;
+
+export function adminKeyFromHeader(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  return ADMIN_SCHEME.exec(header)?.[1] ?? null;
+}
+
+/**
+ * Resolves the caller of an admin route from `Authorization: Admin <key>`. Never answers
+ * itself: it leaves the principal (and the rate-limit identity `admin:<ownerId>`, shared by
+ * all of an admin's keys) in `res.locals`, or nothing, and the rate limiter then the ACL check
+ * decide. Reads the key and its owner from the database on every request, so revocation and
+ * ACL changes apply on the next request on every replica.
+ */
+export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder }): RequestHandler {
+  const { pool, recordUse } = options;
+  return async (req, res, next) => {
+    const raw = adminKeyFromHeader(req.headers.authorization);
+    if (raw === null) return next();
+    const found = await authenticateAdminApiKey(pool, raw, { recordUse: false });
+    if (found === null) return next();
+    setAdminPrincipal(res, {
+      adminUserId: found.owner.id,
+      keyId: found.key.id,
+      ownerAcls: found.owner.acls,
+      keyAcls: found.key.acls,
+    });
+    res.locals['rateLimitIdentity'] = `admin:${found.owner.id}`;
+    recordUse(found.key.id);
+    next();
+  };
+}

@@ -1,0 +1,76 @@
+import { createAdminWithKey, generateAdminApiKey, hashCredential } from '@switchboard/auth';
+import { insertAdminApiKey, insertAdminUser, type Pool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+
+/** Ids for fixtures; worker 1023 so they never collide with a gateway's (worker 0). */
+export const fixtureIds = createSnowflakeGenerator(1023);
+
+export interface AdminFixture {
+  adminId: string;
+  keyId: string;
+  key: string;
+}
+
+let adminCount = 0;
+
+/**
+ * An admin holding `acls` and one key. The key gets `keyAcls` (default: the same set); it is
+ * written directly, so a test can give a key more than its owner holds.
+ */
+export async function createAdmin(pool: Pool, acls: string[], options: { keyAcls?: string[]; name?: string } = {}): Promise<AdminFixture> {
+  const name = options.name ?? `admin-${++adminCount}-${fixtureIds.next()}`;
+  if (options.keyAcls === undefined) {
+    const created = await createAdminWithKey(pool, fixtureIds, { name, acls });
+    return { adminId: created.admin.id, keyId: created.record.id, key: created.key };
+  }
+  const admin = await insertAdminUser(pool, { id: fixtureIds.next(), name, acls });
+  return { adminId: admin.id, ...(await insertKey(pool, admin.id, options.keyAcls)) };
+}
+
+/** A key for an existing admin; `expiresAt` may lie in the past (creation is moved before it). */
+export async function insertKey(
+  pool: Pool,
+  adminId: string,
+  acls: string[],
+  options: { expiresAt?: Date } = {},
+): Promise<{ keyId: string; key: string }> {
+  const keyId = fixtureIds.next();
+  const key = generateAdminApiKey(keyId);
+  await insertAdminApiKey(pool, { id: keyId, adminUserId: adminId, name: 'fixture', keyHash: hashCredential(key), acls, expiresAt: null });
+  if (options.expiresAt) {
+    await pool.query(`UPDATE admin_api_keys SET created_at = $2::timestamptz - interval '1 day', expires_at = $2 WHERE id = $1`, [
+      keyId,
+      options.expiresAt,
+    ]);
+  }
+  return { keyId, key };
+}
+
+export interface AdminCall {
+  method: string;
+  path: string;
+  key?: string;
+  /** Sent as JSON; GET and DELETE send none unless given. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface AdminAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** One HTTP call with `Authorization: Admin <key>` when a key is given. */
+export async function adminCall(baseUrl: string, call: AdminCall): Promise<AdminAnswer> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.key !== undefined) headers['authorization'] = `Admin ${call.key}`;
+  let body: string | undefined;
+  if (call.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(call.body);
+  }
+  const response = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
