@@ -24,13 +24,13 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
   const stores = await resolveStores(supervisor, config, paths);
   if (supervisor.isStopping()) return;
 
-  const { applied } = await migrate(stores.DATABASE_URL!);
+  const { applied } = await migrate(stores.DATABASE_URL);
   supervisor.log(applied.length > 0 ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
   await writeEnvFile(paths.envFile, stores);
   supervisor.onStop(() => removeEnvFile(paths.envFile));
 
   const [gateway] = apps.map((app, index) => {
-    // Id 0 stays free for one-off tools (the CLI); every long-running process gets its own.
+    // Every long-running process gets its own id, counting from 1; the CLI defaults to 1023.
     const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1) };
     const child = supervisor.spawn({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env }, 'app');
     supervisor.log(`started ${app.name} (pid ${child.pid}, snowflake worker id ${index + 1})`);

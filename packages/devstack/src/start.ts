@@ -6,7 +6,7 @@ import { discoverServices } from './services.ts';
 import { bringUp } from './stack.ts';
 import { createSupervisor } from './supervisor.ts';
 
-/** `npm start`: the whole system on one machine, with embedded defaults for unset stores. */
+// `npm start`: the whole system on one machine, with embedded defaults for unset stores.
 
 const PARENT_CHECK_MS = 1_000;
 const config = loadConfig(devstackSchema, process.env, 'npm start');

@@ -6,7 +6,7 @@ import { S3RVER_CREDENTIAL, startEmbeddedS3 } from './s3.ts';
 import type { Supervisor } from './supervisor.ts';
 
 /** Connection settings for the backing stores, as environment variables. */
-export type StoreEnv = Record<string, string>;
+export type StoreEnv = Record<string, string> & { DATABASE_URL: string; REDIS_URL: string };
 
 /**
  * Each store named in the environment is used as is; each one left unset is started here.
@@ -46,7 +46,7 @@ async function resolveRedis(supervisor: Supervisor, source: { url: string } | { 
   return redis.url;
 }
 
-async function resolveS3(supervisor: Supervisor, config: DevstackConfig, paths: DataPaths): Promise<StoreEnv> {
+async function resolveS3(supervisor: Supervisor, config: DevstackConfig, paths: DataPaths): Promise<Record<string, string>> {
   const common = { S3_REGION: config.S3_REGION, S3_BUCKET: config.S3_BUCKET, S3_FORCE_PATH_STYLE: 'true' };
   if (config.S3_ENDPOINT) {
     supervisor.log(`S3: using S3_ENDPOINT (${config.S3_ENDPOINT}), bucket ${config.S3_BUCKET}`);
