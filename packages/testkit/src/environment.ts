@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createStorage } from '@switchboard/storage';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
@@ -58,7 +59,24 @@ export function useTestEnvironment(): TestEnvironment {
 
   afterAll(async () => {
     await drop?.();
+    if (environment.redisPrefix) await deleteRedisKeys(environment.redisUrl, `${environment.redisPrefix}:*`);
   });
 
   return environment;
+}
+
+/** Removes a finished file's Redis keys so long local sessions don't fill the shared server. */
+async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
