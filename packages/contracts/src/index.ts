@@ -4,3 +4,6 @@ export * from './jobs.ts';
 export * from './primitives.ts';
 export * from './rate-limits.ts';
 export * from './admin-routes.ts';
+export * from './permissions.ts';
+export * from './users.ts';
+export * from './messages.ts';

@@ -1,26 +1,9 @@
-/**
- * Discord's permission bits that the seeded roles use. The @everyone role gets the ordinary
- * member set, which deliberately lacks MANAGE_WEBHOOKS (decisions §11).
- */
-export const Permission = {
-  CREATE_INSTANT_INVITE: 1n << 0n,
-  KICK_MEMBERS: 1n << 1n,
-  BAN_MEMBERS: 1n << 2n,
-  ADMINISTRATOR: 1n << 3n,
-  ADD_REACTIONS: 1n << 6n,
-  VIEW_AUDIT_LOG: 1n << 7n,
-  VIEW_CHANNEL: 1n << 10n,
-  SEND_MESSAGES: 1n << 11n,
-  MANAGE_MESSAGES: 1n << 13n,
-  EMBED_LINKS: 1n << 14n,
-  ATTACH_FILES: 1n << 15n,
-  READ_MESSAGE_HISTORY: 1n << 16n,
-  CONNECT: 1n << 20n,
-  SPEAK: 1n << 21n,
-  CHANGE_NICKNAME: 1n << 26n,
-  MANAGE_WEBHOOKS: 1n << 29n,
-} as const;
+import { Permission } from '@switchboard/contracts';
 
+/**
+ * The permission sets of the seeded roles. The @everyone role gets the ordinary member set,
+ * which deliberately lacks MANAGE_WEBHOOKS (decisions §11).
+ */
 const P = Permission;
 
 export const EVERYONE_PERMISSIONS =

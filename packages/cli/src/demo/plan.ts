@@ -1,8 +1,9 @@
 import { generateUserToken, hashCredential } from '@switchboard/auth';
+import { Permission } from '@switchboard/contracts';
 import { ChannelType, type GuildAssetKind, type NewChannel, type NewMember, type NewRole } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import { colourFor, gradientPng, imageHash } from './png.ts';
-import { EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS, Permission } from './permissions.ts';
+import { EVERYONE_PERMISSIONS, MODERATOR_PERMISSIONS } from './permissions.ts';
 
 export interface SeedUser {
   id: string;

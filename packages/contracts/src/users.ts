@@ -1,0 +1,45 @@
+/** What a user presenter needs: a `users` row's public columns (the db repository's shape). */
+export interface UserPartialRecord {
+  id: string;
+  username: string;
+  discriminator: number;
+  globalName: string | null;
+  avatarHash: string | null;
+  /** int8 as a decimal string, as every 64-bit column reads. */
+  flags: string;
+  bot: boolean;
+  system: boolean;
+}
+
+/** Webhook reference §2.3 (Fluxer's UserPartialResponse). */
+export interface UserPartialResponse {
+  id: string;
+  username: string;
+  /** Zero-padded to four digits. */
+  discriminator: string;
+  global_name: string | null;
+  avatar: string | null;
+  avatar_color: number | null;
+  /** `true`, or the key is absent. */
+  bot?: true;
+  /** `true`, or the key is absent. */
+  system?: true;
+  flags: number;
+}
+
+/** The flags a client may see; the field is 64 bits wide but public flags fit in 31. */
+const PUBLIC_FLAGS_MASK = 0x7fff_ffffn;
+
+export function presentUserPartial(user: UserPartialRecord): UserPartialResponse {
+  return {
+    id: user.id,
+    username: user.username,
+    discriminator: String(user.discriminator).padStart(4, '0'),
+    global_name: user.globalName,
+    avatar: user.avatarHash,
+    avatar_color: null,
+    ...(user.bot ? { bot: true as const } : {}),
+    ...(user.system ? { system: true as const } : {}),
+    flags: Number(BigInt(user.flags) & PUBLIC_FLAGS_MASK),
+  };
+}
