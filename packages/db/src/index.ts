@@ -11,3 +11,4 @@ export * from './repositories/roles.ts';
 export * from './repositories/members.ts';
 export * from './repositories/messages.ts';
 export * from './repositories/guild-expressions.ts';
+export * from './repositories/webhooks.ts';

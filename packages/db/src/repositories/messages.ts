@@ -70,3 +70,71 @@ export async function summarizeChannelMessages(
   );
   return rows;
 }
+
+/** A message with its author's public user columns (null for webhook messages and deleted authors). */
+export interface StoredMessage {
+  id: string;
+  channelId: string;
+  guildId: string | null;
+  author: {
+    id: string;
+    username: string;
+    discriminator: number;
+    globalName: string | null;
+    avatarHash: string | null;
+    flags: string;
+    bot: boolean;
+    system: boolean;
+  } | null;
+  webhookId: string | null;
+  webhookName: string | null;
+  webhookAvatarHash: string | null;
+  webhookAvatarUrl: string | null;
+  type: number;
+  content: string;
+  embeds: unknown[];
+  flags: number;
+  createdAt: Date;
+  editedAt: Date | null;
+}
+
+// int8 columns go through text so that json keeps them exact.
+const STORED_MESSAGE = `SELECT m.id, m.channel_id AS "channelId", m.guild_id AS "guildId",
+  CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object(
+    'id', u.id::text, 'username', u.username, 'discriminator', u.discriminator, 'globalName', u.global_name,
+    'avatarHash', u.avatar_hash, 'flags', u.flags::text, 'bot', u.bot, 'system', u.system) END AS author,
+  m.webhook_id AS "webhookId", m.webhook_name AS "webhookName", m.webhook_avatar_hash AS "webhookAvatarHash",
+  m.webhook_avatar_url AS "webhookAvatarUrl", m.type, m.content, m.embeds, m.flags,
+  m.created_at AS "createdAt", m.edited_at AS "editedAt"
+  FROM messages m LEFT JOIN users u ON u.id = m.author_id`;
+
+export async function findMessageById(db: Queryable, id: string): Promise<StoredMessage | null> {
+  const { rows } = await db.query<StoredMessage>(`${STORED_MESSAGE} WHERE m.id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export interface MessagePage {
+  /** Only messages with a smaller id. */
+  before?: string | undefined;
+  /** Only messages with a larger id. */
+  after?: string | undefined;
+  limit: number;
+}
+
+/**
+ * One page of a channel, newest first, as Discord pages: without `after`, the `limit` newest
+ * messages (below `before`); with `after`, the `limit` messages right after it (the oldest
+ * ones above it), still returned newest first. Both walk the (channel_id, id) index.
+ */
+export async function listChannelMessages(db: Queryable, channelId: string, page: MessagePage): Promise<StoredMessage[]> {
+  const direction = page.after === undefined ? 'DESC' : 'ASC';
+  const { rows } = await db.query<StoredMessage>(
+    `SELECT * FROM (
+       ${STORED_MESSAGE}
+       WHERE m.channel_id = $1 AND ($2::bigint IS NULL OR m.id < $2) AND ($3::bigint IS NULL OR m.id > $3)
+       ORDER BY m.id ${direction} LIMIT $4
+     ) page ORDER BY page.id DESC`,
+    [channelId, page.before ?? null, page.after ?? null, page.limit],
+  );
+  return rows;
+}

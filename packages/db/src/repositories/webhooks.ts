@@ -1,0 +1,179 @@
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '../pool.ts';
+
+/** A `webhooks` row. `token` and `secret` never leave the server except `token` in webhook responses. */
+export interface Webhook {
+  id: string;
+  /** 1 incoming, 2 channel follower. */
+  type: number;
+  guildId: string;
+  channelId: string;
+  /** Null once the creating user is deleted; the webhook keeps working. */
+  creatorId: string | null;
+  name: string;
+  avatarHash: string | null;
+  token: string;
+  /** Optional shared secret verifying X-Hub-Signature-256 / Sentry-Hook-Signature. */
+  secret: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The creator's public user columns, as the webhook response's `user` shows them. */
+export interface WebhookCreator {
+  id: string;
+  username: string;
+  discriminator: number;
+  globalName: string | null;
+  avatarHash: string | null;
+  flags: string;
+  bot: boolean;
+  system: boolean;
+}
+
+export interface WebhookWithCreator extends Webhook {
+  creator: WebhookCreator | null;
+}
+
+export interface NewWebhook {
+  id: string;
+  guildId: string;
+  channelId: string;
+  creatorId: string;
+  name: string;
+  avatarHash: string | null;
+  token: string;
+}
+
+export interface WebhookLimits {
+  perChannel: number;
+  perGuild: number;
+}
+
+/** Fields a PATCH changes; an absent key leaves the column as it is, `avatarHash: null` clears it. */
+export interface WebhookChanges {
+  name?: string;
+  avatarHash?: string | null;
+  channelId?: string;
+}
+
+const COLUMNS = `w.id, w.type, w.guild_id AS "guildId", w.channel_id AS "channelId", w.creator_id AS "creatorId",
+  w.name, w.avatar_hash AS "avatarHash", w.token, w.secret, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+
+// int8 columns go through text so that json keeps them exact.
+const CREATOR = `CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object(
+  'id', u.id::text, 'username', u.username, 'discriminator', u.discriminator, 'globalName', u.global_name,
+  'avatarHash', u.avatar_hash, 'flags', u.flags::text, 'bot', u.bot, 'system', u.system) END AS creator`;
+
+const WITH_CREATOR = `SELECT ${COLUMNS}, ${CREATOR} FROM webhooks w LEFT JOIN users u ON u.id = w.creator_id`;
+
+/** The webhook alone: the execution path's lookup (one primary-key read). */
+export async function findWebhookById(db: Queryable, id: string): Promise<Webhook | null> {
+  const { rows } = await db.query<Webhook>(`SELECT ${COLUMNS} FROM webhooks w WHERE w.id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function findWebhookWithCreator(db: Queryable, id: string): Promise<WebhookWithCreator | null> {
+  const { rows } = await db.query<WebhookWithCreator>(`${WITH_CREATOR} WHERE w.id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function listChannelWebhooks(db: Queryable, channelId: string): Promise<WebhookWithCreator[]> {
+  const { rows } = await db.query<WebhookWithCreator>(`${WITH_CREATOR} WHERE w.channel_id = $1 ORDER BY w.id`, [channelId]);
+  return rows;
+}
+
+export async function listGuildWebhooks(db: Queryable, guildId: string): Promise<WebhookWithCreator[]> {
+  const { rows } = await db.query<WebhookWithCreator>(`${WITH_CREATOR} WHERE w.guild_id = $1 ORDER BY w.id`, [guildId]);
+  return rows;
+}
+
+/**
+ * Serialises webhook writes of one guild, so that count-then-write cannot exceed a limit
+ * under concurrency. FOR NO KEY UPDATE (not FOR UPDATE): it conflicts with itself, but not
+ * with the key-share locks that inserting messages, channels or members (foreign keys to the
+ * guild) take, so a burst of webhook creates never stalls the guild's traffic.
+ */
+async function lockGuildForWebhooks(client: PoolClient, guildId: string): Promise<boolean> {
+  const { rowCount } = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR NO KEY UPDATE', [guildId]);
+  return rowCount === 1;
+}
+
+async function countWebhooks(client: PoolClient, guildId: string, channelId: string) {
+  const { rows } = await client.query<{ guild: number; channel: number }>(
+    `SELECT count(*)::int AS guild, count(*) FILTER (WHERE channel_id = $2)::int AS channel
+     FROM webhooks WHERE guild_id = $1`,
+    [guildId, channelId],
+  );
+  return rows[0]!;
+}
+
+export type LimitedWrite<T> = { ok: T } | { full: 'guild' | 'channel' };
+
+/**
+ * Inserts a webhook unless its guild or channel is full (the guild is checked first, as
+ * Fluxer does). Count and insert run in one transaction under the guild lock: concurrent
+ * creates never end above the limits. `full: 'guild'` also covers a guild that is gone.
+ */
+export async function createWebhookWithinLimits(
+  pool: Pool,
+  webhook: NewWebhook,
+  limits: WebhookLimits,
+): Promise<LimitedWrite<WebhookWithCreator>> {
+  return withTransaction(pool, async (client) => {
+    if (!(await lockGuildForWebhooks(client, webhook.guildId))) return { full: 'guild' as const };
+    const counts = await countWebhooks(client, webhook.guildId, webhook.channelId);
+    if (counts.guild >= limits.perGuild) return { full: 'guild' as const };
+    if (counts.channel >= limits.perChannel) return { full: 'channel' as const };
+    await client.query(
+      `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token)
+       VALUES ($1, 1, $2, $3, $4, $5, $6, $7)`,
+      [webhook.id, webhook.guildId, webhook.channelId, webhook.creatorId, webhook.name, webhook.avatarHash, webhook.token],
+    );
+    return { ok: (await findWebhookWithCreator(client, webhook.id))! };
+  });
+}
+
+/** Applies `changes`; null when the webhook no longer exists. */
+export async function updateWebhook(db: Queryable, id: string, changes: WebhookChanges): Promise<WebhookWithCreator | null> {
+  const { rows } = await db.query<WebhookWithCreator>(
+    `WITH w AS (
+       UPDATE webhooks SET
+         name = coalesce($2, name),
+         avatar_hash = CASE WHEN $3::boolean THEN $4 ELSE avatar_hash END,
+         channel_id = coalesce($5::bigint, channel_id),
+         updated_at = now()
+       WHERE id = $1
+       RETURNING *
+     )
+     SELECT ${COLUMNS}, ${CREATOR} FROM w LEFT JOIN users u ON u.id = w.creator_id`,
+    [id, changes.name ?? null, changes.avatarHash !== undefined, changes.avatarHash ?? null, changes.channelId ?? null],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Applies `changes`, which move the webhook to `changes.channelId` in `guildId`, unless that
+ * channel already holds `perChannel` webhooks (counted under the guild lock, as creates are).
+ * Null when the webhook no longer exists.
+ */
+export async function moveWebhookWithinLimit(
+  pool: Pool,
+  id: string,
+  guildId: string,
+  changes: WebhookChanges & { channelId: string },
+  perChannel: number,
+): Promise<LimitedWrite<WebhookWithCreator> | null> {
+  return withTransaction(pool, async (client) => {
+    await lockGuildForWebhooks(client, guildId);
+    const { channel } = await countWebhooks(client, guildId, changes.channelId);
+    if (channel >= perChannel) return { full: 'channel' as const };
+    const updated = await updateWebhook(client, id, changes);
+    return updated ? { ok: updated } : null;
+  });
+}
+
+/** Deletes a webhook; returns the deleted row, or null when there was none. */
+export async function deleteWebhook(db: Queryable, id: string): Promise<Webhook | null> {
+  const { rows } = await db.query<Webhook>(`DELETE FROM webhooks w WHERE w.id = $1 RETURNING ${COLUMNS}`, [id]);
+  return rows[0] ?? null;
+}
