@@ -2,10 +2,12 @@ import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
 import { ApiError, jsonBody, methodNotAllowed, rateLimit } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
+import { apiKeyHandlers } from './api-keys/index.ts';
+import { auditLogHandlers } from './audit-logs/index.ts';
 import type { AdminDeps, AdminHandlers } from './types.ts';
 
 /** Every admin area's handler map; a table route none of them serves answers 501. */
-const AREAS: ReadonlyArray<(deps: AdminDeps) => AdminHandlers> = [];
+const AREAS: ReadonlyArray<(deps: AdminDeps) => AdminHandlers> = [apiKeyHandlers, auditLogHandlers];
 
 export function routeKey(route: Pick<AdminRoute, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;

@@ -1,0 +1,89 @@
+import type { RequestHandler } from 'express';
+import { issueAdminApiKey } from '@switchboard/auth';
+import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
+import { ApiError, validate } from '@switchboard/http';
+import { grantedAcl, missingAcl } from '../../../admin-auth/index.ts';
+import { recordAudit } from '../../../admin/audit.ts';
+import { adminPrincipal, auditReason, type AdminDeps, type AdminHandlers, type AdminPrincipal } from '../types.ts';
+import { presentApiKey, presentCreatedApiKey } from './presenter.ts';
+import { createApiKeySchema, keyIdFromPath } from './schemas.ts';
+
+/** Audit vocabulary for key management (decisions §2: every admin write is audited). */
+const TARGET_TYPE = 'admin_api_key';
+
+/** The first requested ACL the caller does not hold through both its owner and its key. */
+function firstUngrantable(principal: AdminPrincipal, acls: readonly string[]): string | null {
+  return acls.find((acl) => grantedAcl(principal, [acl]) === null) ?? null;
+}
+
+function createKey({ pool, ids }: AdminDeps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(createApiKeySchema, req.body);
+    const principal = adminPrincipal(res);
+    const acls = [...new Set(body.acls)];
+    const ungrantable = firstUngrantable(principal, acls);
+    if (ungrantable !== null) throw missingAcl(ungrantable);
+    // The same service the CLI's `admin create` uses; the audit entry commits with the key.
+    const issued = await withTransaction(pool, async (client) => {
+      const created = await issueAdminApiKey(client, ids, {
+        adminUserId: principal.adminUserId,
+        name: body.name,
+        acls,
+        expiresInDays: body.expires_in_days ?? null,
+      });
+      await recordAudit(client, ids, {
+        adminUserId: principal.adminUserId,
+        targetType: TARGET_TYPE,
+        targetId: created.record.id,
+        action: 'create_admin_api_key',
+        reason: auditReason(req),
+        metadata: { name: created.record.name, acls: created.record.acls.join(',') },
+      });
+      return created;
+    });
+    res.json(presentCreatedApiKey(issued.record, issued.key));
+  };
+}
+
+/** The caller's (owner's) keys, newest first. Expired keys are gone, as Fluxer's TTL makes them. */
+function listKeys({ pool }: AdminDeps): RequestHandler {
+  return async (_req, res) => {
+    const now = Date.now();
+    const keys = await listAdminApiKeysByAdmin(pool, adminPrincipal(res).adminUserId);
+    res.json(keys.filter((key) => key.expiresAt === null || key.expiresAt.getTime() > now).map(presentApiKey));
+  };
+}
+
+/** Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. */
+function deleteKey({ pool, ids }: AdminDeps): RequestHandler {
+  return async (req, res) => {
+    const keyId = keyIdFromPath(req.params['keyId']);
+    const { adminUserId } = adminPrincipal(res);
+    if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
+    const deleted = await withTransaction(pool, async (client) => {
+      const key = await findAdminApiKeyById(client, keyId);
+      const live = key !== null && (key.expiresAt === null || key.expiresAt.getTime() > Date.now());
+      if (!live || key.adminUserId !== adminUserId) return false;
+      if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return false;
+      await recordAudit(client, ids, {
+        adminUserId,
+        targetType: TARGET_TYPE,
+        targetId: keyId,
+        action: 'delete_admin_api_key',
+        reason: auditReason(req),
+        metadata: { name: key.name, acls: key.acls.join(',') },
+      });
+      return true;
+    });
+    if (!deleted) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
+    res.json({ success: true });
+  };
+}
+
+export function apiKeyHandlers(deps: AdminDeps): AdminHandlers {
+  return {
+    'POST /v1/admin/api-keys': createKey(deps),
+    'GET /v1/admin/api-keys': listKeys(deps),
+    'DELETE /v1/admin/api-keys/:keyId': deleteKey(deps),
+  };
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { LIMITS } from '@switchboard/contracts';
+import { parseSnowflake } from '@switchboard/snowflake';
+
+const { apiKeys } = LIMITS;
+/** ACL strings are free-form (a `*` holder may grant any); bounded so a row stays small. */
+const ACL_MAX_LENGTH = 100;
+
+/** `CreateAdminApiKeyRequest` (reference §2.4). */
+export const createApiKeySchema = z.object({
+  // Stored as sent (not trimmed), but a name of only white space is no name.
+  name: z
+    .string()
+    .min(apiKeys.nameMinLength)
+    .max(apiKeys.nameMaxLength)
+    .refine((name) => /\S/.test(name), { message: 'Name must contain a non-whitespace character.' }),
+  acls: z.array(z.string().min(1).max(ACL_MAX_LENGTH)).max(apiKeys.maxAcls),
+  // Absent: never expires. null, 0, 366, 1.5 and "30" are all 400.
+  expires_in_days: z.number().int().min(apiKeys.expiresInDays.min).max(apiKeys.expiresInDays.max).optional(),
+});
+
+export type CreateApiKeyBody = z.output<typeof createApiKeySchema>;
+
+/**
+ * A key id in a path is a decimal snowflake (within bigint range); anything else cannot name a
+ * key, which is a 404 rather than a 400.
+ */
+export function keyIdFromPath(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^[0-9]{1,20}$/.test(value)) return null;
+  return parseSnowflake(value)?.toString() ?? null;
+}

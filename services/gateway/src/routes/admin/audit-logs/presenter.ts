@@ -1,0 +1,21 @@
+import type { AuditLog, AuditLogResult } from '@switchboard/db';
+
+/** `AdminAuditLogResponseSchema` (reference §6.1): every field present, metadata a flat string map. */
+export function presentAuditLog(log: AuditLog) {
+  return {
+    log_id: log.id,
+    admin_user_id: log.adminUserId,
+    target_type: log.targetType,
+    target_id: log.targetId,
+    action: log.action,
+    audit_log_reason: log.reason,
+    metadata: Object.fromEntries(
+      Object.entries(log.metadata).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+    ),
+    created_at: log.createdAt.toISOString(),
+  };
+}
+
+export function presentAuditLogs(result: AuditLogResult) {
+  return { logs: result.logs.map(presentAuditLog), total: result.total };
+}

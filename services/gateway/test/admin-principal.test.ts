@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACL } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
+import { startGateway, type RunningGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+let gateway: RunningGateway;
+let other: RunningGateway;
+
+const LIST = { method: 'GET', path: '/v1/admin/api-keys' } as const;
+const AUDIT = { method: 'POST', path: '/v1/admin/audit-logs', body: {} } as const;
+
+function withAuthorization(base: string, authorization: string) {
+  return adminCall(base, { ...LIST, headers: { authorization } });
+}
+
+async function lastUsedAt(keyId: string): Promise<Date | null> {
+  const { rows } = await gateway.pool.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM admin_api_keys WHERE id = $1', [keyId]);
+  return rows[0]!.last_used_at;
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+  // A second replica on the same PostgreSQL and Redis.
+  other = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+});
+
+afterAll(async () => {
+  await Promise.all([gateway?.close(), other?.close()]);
+});
+
+describe('the Authorization header', () => {
+  it('accepts exactly `Admin <key>` and nothing else', async () => {
+    const { key } = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    expect((await withAuthorization(gateway.url, `Admin ${key}`)).status).toBe(200);
+    for (const header of [`admin ${key}`, `ADMIN ${key}`, `Bearer ${key}`, `Bot ${key}`, key, `Admin  ${key}`, `Admin ${key} x`, 'Admin ']) {
+      const answer = await withAuthorization(gateway.url, header);
+      expect(answer.status, header).toBe(401);
+      expect(answer.body.code).toBe('UNAUTHORIZED');
+    }
+  });
+
+  it('refuses malformed and forged keys', async () => {
+    const { key, keyId } = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const secret = key.slice(-32);
+    const forged = [
+      `fa_${keyId}_${secret.slice(0, 31)}`,
+      `fa_${keyId}_${secret}x`,
+      `fa_${keyId}_${secret.slice(0, 31)}${secret.at(-1) === 'A' ? 'B' : 'A'}`,
+      `fa_${fixtureIds.next()}_${secret}`,
+      `fb_${keyId}_${secret}`,
+      `fa_0${keyId}_${secret}`,
+      `fa_99999999999999999999_${secret}`,
+      'fa__',
+    ];
+    for (const candidate of forged) expect((await withAuthorization(gateway.url, `Admin ${candidate}`)).status, candidate).toBe(401);
+  });
+});
+
+describe('ACL changes and revocation', () => {
+  it('takes an ACL the owner loses away from its keys on the next request', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ACL.apiKeyManage]);
+    expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
+    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.authenticate, ACL.apiKeyManage]]);
+    const answer = await adminCall(other.url, { ...AUDIT, key: admin.key });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.auditLogView });
+    expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(200);
+  });
+
+  it('answers MISSING_PERMISSIONS once the owner loses admin:authenticate, even for a `*` key', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView], { keyAcls: ['*'] });
+    expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
+    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.auditLogView]]);
+    const answer = await adminCall(gateway.url, { ...AUDIT, key: admin.key });
+    expect(answer.status).toBe(403);
+    expect(answer.body.code).toBe('MISSING_PERMISSIONS');
+  });
+
+  it('needs the route ACL on the key as well as on the owner', async () => {
+    const admin = await createAdmin(gateway.pool, ['*'], { keyAcls: [ACL.apiKeyManage] });
+    expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(200);
+    const answer = await adminCall(gateway.url, { ...AUDIT, key: admin.key });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'MISSING_ACL', message: `Missing ACL: ${ACL.auditLogView}.` });
+  });
+
+  it('revokes a key on every replica for the very next request', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+    const deleted = await adminCall(gateway.url, { method: 'DELETE', path: `/v1/admin/api-keys/${admin.keyId}`, key: admin.key });
+    expect(deleted).toMatchObject({ status: 200, body: { success: true } });
+    expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(401);
+    expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(401);
+  });
+});
+
+describe('last_used_at', () => {
+  it('is written at most once a minute per key, across replicas, after the response', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    expect(await lastUsedAt(admin.keyId)).toBeNull();
+    expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(200);
+    const first = await eventually(() => lastUsedAt(admin.keyId), (value) => value !== null);
+    expect(first).not.toBeNull();
+    const listed = await adminCall(gateway.url, { ...LIST, key: admin.key });
+    expect(listed.body.find((key: { key_id: string }) => key.key_id === admin.keyId).last_used_at).toBe(first!.toISOString());
+
+    // Clear the column: were a second use to reach the database, it would write it again.
+    await gateway.pool.query('UPDATE admin_api_keys SET last_used_at = NULL WHERE id = $1', [admin.keyId]);
+    expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+    expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await lastUsedAt(admin.keyId)).toBeNull();
+
+    // Once the minute has passed (its Redis marker gone), the next use is recorded again.
+    const ttl = await gateway.redis.pttl(`${gateway.config.REDIS_PREFIX}:admin-key-used:${admin.keyId}`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    await gateway.redis.del(`${gateway.config.REDIS_PREFIX}:admin-key-used:${admin.keyId}`);
+    expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+    expect(await eventually(() => lastUsedAt(admin.keyId), (value) => value !== null)).not.toBeNull();
+  });
+});
