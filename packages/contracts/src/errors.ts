@@ -34,6 +34,8 @@ export const ERRORS = {
   // Fluxer's text reuses a guild message; kept verbatim for compatibility.
   IP_BANNED: { status: 403, message: "This user's IP is banned from this guild." },
   FORBIDDEN: { status: 403, message: 'Forbidden.' },
+  // Plain webhook execute refuses requests made by our own web app (reference §1, Fluxer's origin block).
+  INVALID_API_ORIGIN: { status: 403, message: 'Webhooks cannot be executed from this origin.' },
   // 404
   NOT_FOUND: { status: 404, message: 'Not found.' },
   UNKNOWN_USER: { status: 404, message: "User wasn't found." },
@@ -56,6 +58,9 @@ export const ERRORS = {
   // An admin route of the interface whose feature a later release brings (answered after auth).
   NOT_IMPLEMENTED: { status: 501, message: 'Not implemented.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable.' },
+  // `?wait=true` on a webhook whose delivery did not finish within the bound: the outcome is
+  // unknown (it may still be stored), as for a timed-out upstream; the body names the message id.
+  MESSAGE_DELIVERY_TIMEOUT: { status: 504, message: 'The message was accepted but not stored in time; it may still appear.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -7,3 +7,5 @@ export * from './admin-routes.ts';
 export * from './permissions.ts';
 export * from './users.ts';
 export * from './messages.ts';
+export * from './webhook-jobs.ts';
+export * from './events.ts';

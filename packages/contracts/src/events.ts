@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * The Redis stream `events` (decisions §9): what happened in guilds, for whatever fans it out
+ * to clients. Its key is `<REDIS_PREFIX>:events`, like every key of a deployment, so
+ * deployments and test files sharing a Redis server never read each other's events. The stream
+ * is capped (`XADD … MAXLEN ~ <cap>`): a consumer further behind than the cap misses entries.
+ */
+export function eventsStreamKey(redisPrefix: string): string {
+  return `${redisPrefix}:events`;
+}
+
+export const EVENT_TYPES = ['MESSAGE_CREATE'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * One stream entry, as its field/value pairs. `data` is the JSON of the event's object (for
+ * MESSAGE_CREATE: the message as GET /channels/{id}/messages presents it); the ids beside it
+ * let consumers route an entry without parsing `data`.
+ */
+export const streamEventSchema = z.object({
+  type: z.enum(EVENT_TYPES),
+  guild_id: z.string(),
+  channel_id: z.string(),
+  message_id: z.string(),
+  data: z.string(),
+});
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+
+/** An entry's flat `[field, value, field, value, …]` list (XRANGE/XREAD) as an object. */
+export function parseStreamEvent(fields: readonly string[]): StreamEvent {
+  const entry: Record<string, string> = {};
+  for (let index = 0; index + 1 < fields.length; index += 2) entry[fields[index]!] = fields[index + 1]!;
+  return streamEventSchema.parse(entry);
+}

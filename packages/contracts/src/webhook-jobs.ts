@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineJob, QUEUES } from './jobs.ts';
+import { snowflakeSchema } from './primitives.ts';
+
+/**
+ * The webhook execution routes (decisions §9): which transformer turns a body into a message.
+ * Also the `source` column of `webhook_deliveries`.
+ */
+export const WEBHOOK_FORMATS = ['plain', 'codehost', 'errortracker', 'chatapp'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** Header values are short labels; anything longer is not a real event name. */
+const headerValue = z.string().max(200);
+
+/**
+ * Where the body is. Small bodies ride in the job; larger ones are written to S3 under
+ * `webhookBodyKey(...)` first and the job carries the key (claim check), so Redis never holds
+ * a 25 MiB code-host payload, neither while queued nor in failed-job retention.
+ */
+export const webhookBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('inline'), value: z.json() }),
+  z.object({ kind: z.literal('stored'), key: z.string().min(1).max(1024), bytes: z.number().int().min(0) }),
+]);
+export type WebhookBody = z.infer<typeof webhookBodySchema>;
+
+/** What every delivery carries, whatever its format. */
+const deliveryBase = z.object({
+  webhookId: snowflakeSchema,
+  /**
+   * Fixed by the gateway when it accepts the request. The worker inserts the message under
+   * this id (`ON CONFLICT DO NOTHING`), so a retried or recovered job never posts twice.
+   */
+  messageId: snowflakeSchema,
+  /** X-GitHub-Delivery when there was one (already claimed in `webhook_deliveries`), for logs. */
+  deliveryId: headerValue.optional(),
+  body: webhookBodySchema,
+});
+
+/**
+ * Per format, the request headers its transformer reads. Only these travel with the job: the
+ * rest of the request (signature headers included) stays in the gateway.
+ */
+export const webhookDeliveryPayloadSchema = z.discriminatedUnion('format', [
+  deliveryBase.extend({ format: z.literal('plain') }),
+  /** `event`: X-GitHub-Event, `''` when the header was missing (reference §3.2: 204, no message). */
+  deliveryBase.extend({ format: z.literal('codehost'), event: headerValue }),
+  /** `resource`: Sentry-Hook-Resource (real Sentry); `fluxerEvent`: X-Sentry-Event (Fluxer's clients). */
+  deliveryBase.extend({
+    format: z.literal('errortracker'),
+    resource: headerValue.nullable(),
+    fluxerEvent: headerValue.nullable(),
+  }),
+  deliveryBase.extend({ format: z.literal('chatapp') }),
+]);
+export type WebhookDeliveryPayload = z.output<typeof webhookDeliveryPayloadSchema>;
+export type WebhookDeliveryInput = z.input<typeof webhookDeliveryPayloadSchema>;
+
+/** S3 key of a claim-checked body; derived from ids so a retried upload overwrites itself. */
+export function webhookBodyKey(webhookId: string, messageId: string): string {
+  return `webhook-bodies/${webhookId}/${messageId}.json`;
+}
+
+/** What the worker's handler returns (stored with the job; `wait=true` reads it). */
+export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
+  /** The message exists under `messageId` and MESSAGE_CREATE was appended to the events stream. */
+  z.object({ outcome: z.literal('stored'), messageId: z.string() }),
+  /** The body produces no message (unsupported code-host event, Sentry action …). */
+  z.object({ outcome: z.literal('ignored'), reason: z.string() }),
+  /** The webhook or its channel was deleted between the request and the delivery. */
+  z.object({ outcome: z.literal('webhook_gone') }),
+  z.object({ outcome: z.literal('channel_gone') }),
+]);
+export type WebhookDeliveryResult = z.infer<typeof webhookDeliveryResultSchema>;
+
+/**
+ * One inbound webhook request turned into one message. The job id is the message id, so
+ * enqueueing the same request twice adds one job. Renaming the job strands waiting jobs.
+ */
+export const WEBHOOK_DELIVERY_JOB = defineJob({
+  queue: QUEUES.webhookDeliveries,
+  name: 'webhook-delivery',
+  payload: webhookDeliveryPayloadSchema,
+  jobId: (payload) => payload.messageId,
+  defaults: {
+    // 1 s … 64 s: rides out a database restart; the message id keeps every retry idempotent.
+    attempts: 8,
+    // Completed jobs are only read by `wait=true` within seconds; bodies must not pile up.
+    removeOnComplete: { ageSeconds: 60 * 60, count: 1000 },
+  },
+});
