@@ -12,3 +12,5 @@ export * from './repositories/members.ts';
 export * from './repositories/messages.ts';
 export * from './repositories/guild-expressions.ts';
 export * from './repositories/webhooks.ts';
+export * from './repositories/webhook-messages.ts';
+export * from './repositories/webhook-deliveries.ts';
