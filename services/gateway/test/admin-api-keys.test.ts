@@ -108,6 +108,27 @@ describe('key lifecycle', () => {
   });
 });
 
+describe('X-Audit-Log-Reason', () => {
+  /** Header bytes are UTF-8; fetch takes them as a latin1 string. */
+  const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+  it('is normalised as Fluxer does: U+202E and control characters (C0 and C1) stripped, trimmed, 1..512 or null', async () => {
+    const owner = await createAdmin(gateway.pool, ['*']);
+    const cases: Array<[string, string | null]> = [
+      [utf8('  Spam\u202e-Wel\u0085le \u00fc\u009b\t '), 'Spam-Welle ü'],
+      ['r'.repeat(512), 'r'.repeat(512)],
+      ['r'.repeat(513), null],
+      [utf8(' \u202e '), null],
+    ];
+    for (const [header, expected] of cases) {
+      const created = await create(owner.key, { name: 'reasoned', acls: [] }, { 'X-Audit-Log-Reason': header });
+      expect((await auditEntries(created.body.key_id))[0].audit_log_reason).toBe(expected);
+    }
+    const unreasoned = await create(owner.key, { name: 'unreasoned', acls: [] });
+    expect((await auditEntries(unreasoned.body.key_id))[0].audit_log_reason).toBeNull();
+  });
+});
+
 describe('privilege containment', () => {
   it('refuses to grant an ACL the creator does not hold, naming the first one', async () => {
     const owner = await createAdmin(gateway.pool, [...MANAGE, ACL.banIpCheck]);

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACL, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { adminCall, createAdmin, insertKey, type AdminAnswer } from './admin-helpers.ts';
+import { startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+let gateway: RunningGateway;
+
+const CREATE_LIMIT = RATE_LIMIT_BUCKETS['admin:code:generation'].limit;
+/** GCRA refills one request per window/limit: 2 s for 30 per minute. */
+const REFILL_MS = RATE_LIMIT_BUCKETS['admin:code:generation'].windowMs / CREATE_LIMIT;
+
+/** Sends `create` until a 429 (or `max` requests); returns the answers before it and the 429. */
+async function untilLimited(create: () => Promise<AdminAnswer>, max: number) {
+  const started = Date.now();
+  const admitted: AdminAnswer[] = [];
+  for (let i = 0; i < max; i++) {
+    const answer = await create();
+    if (answer.status === 429) return { admitted, limited: answer, elapsedMs: Date.now() - started };
+    admitted.push(answer);
+  }
+  return { admitted, limited: undefined, elapsedMs: Date.now() - started };
+}
+
+beforeAll(async () => {
+  // Rate limits on explicitly; clients are told apart by X-Forwarded-For through one trusted hop.
+  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'true', TRUSTED_PROXY_HOPS: '1' });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+describe('admin rate limits', () => {
+  it('admits admin:code:generation 30 per minute per admin, then 429 with the reference body', async () => {
+    const admin = await createAdmin(gateway.pool, ['*']);
+    const headers = uniqueClient();
+    const create = () => adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', key: admin.key, body: {}, headers });
+    const { admitted, limited, elapsedMs } = await untilLimited(create, CREATE_LIMIT + 5);
+    expect(admitted.length).toBeGreaterThanOrEqual(CREATE_LIMIT);
+    expect(admitted.length).toBeLessThanOrEqual(CREATE_LIMIT + Math.floor(elapsedMs / REFILL_MS));
+    expect(admitted.every((answer) => answer.status === 400)).toBe(true);
+    expect(admitted[0]!.headers.get('x-ratelimit-limit')).toBe(String(CREATE_LIMIT));
+    expect(limited).toBeDefined();
+    expect(limited!.body).toEqual({ code: 'RATE_LIMITED', message: "You're being rate limited.", global: false, retry_after: expect.any(Number) });
+    expect(limited!.body.retry_after).toBeGreaterThanOrEqual(1);
+    expect(limited!.headers.get('retry-after')).toBe(String(limited!.body.retry_after));
+    expect(limited!.headers.get('x-ratelimit-global')).toBe('false');
+    expect(limited!.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    // Every key of the admin shares the admin's budget, whatever address it comes from.
+    const other = await insertKey(gateway.pool, admin.adminId, ['*']);
+    const answer = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', key: other.key, body: {}, headers: uniqueClient() });
+    expect(answer.status).toBe(429);
+  });
+
+  it('limits an unauthenticated caller by client IP, and the 429 comes before the 401', async () => {
+    const headers = uniqueClient();
+    const create = () => adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', body: {}, headers });
+    const { admitted, limited } = await untilLimited(create, CREATE_LIMIT + 5);
+    expect(admitted.length).toBeGreaterThanOrEqual(CREATE_LIMIT);
+    expect(admitted.every((answer) => answer.status === 401)).toBe(true);
+    expect(limited?.body.code).toBe('RATE_LIMITED');
+    const elsewhere = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', body: {}, headers: uniqueClient() });
+    expect(elsewhere.status).toBe(401);
+  });
+
+  it('uses each route’s bucket, and leaves GET /admin/api-keys unlimited', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage, ACL.auditLogView, ACL.banIpCheck]);
+    const call = (method: string, path: string, body?: unknown) => adminCall(gateway.url, { method, path, key: admin.key, body });
+    expect((await call('POST', '/v1/admin/audit-logs', {})).headers.get('x-ratelimit-limit')).toBe('100');
+    expect((await call('POST', '/v1/admin/audit-logs/search', { query: 'x' })).headers.get('x-ratelimit-limit')).toBe('100');
+    expect((await call('DELETE', '/v1/admin/api-keys/1')).headers.get('x-ratelimit-limit')).toBe('100');
+    expect((await call('POST', '/v1/admin/bans/ip/check', {})).headers.get('x-ratelimit-limit')).toBe('60');
+    // More than the global 50 per second: a route without a bucket has no global check either.
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call('GET', '/v1/admin/api-keys')));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
+    expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
