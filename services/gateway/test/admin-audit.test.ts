@@ -13,7 +13,7 @@ let other: AdminFixture;
 type Fixture = Omit<AuditEntryInput, 'adminUserId'> & { by: 'viewer' | 'other'; at: string };
 
 /** Named entries; ids are filled in after insertion. Dates are deliberately out of order. */
-const FIXTURES: Record<string, Fixture> = {
+const FIXTURES = {
   banRange: { by: 'viewer', targetType: 'ip', targetId: '10.0.0.0/8', action: 'ban_ip', reason: 'spam wave from botnet', metadata: { ip: '10.0.0.0/8' }, at: '2024-01-10T12:00:00Z' },
   unbanRange: { by: 'viewer', targetType: 'ip', targetId: '10.0.0.0/8', action: 'unban_ip', reason: null, metadata: { ip: '10.0.0.0/8' }, at: '2024-01-20T08:00:00Z' },
   banEmail: { by: 'other', targetType: 'email', targetId: 'spammer@example.com', action: 'ban_email', reason: 'spam', metadata: { email: 'spammer@example.com' }, at: '2024-02-01T00:00:00Z' },
@@ -23,10 +23,10 @@ const FIXTURES: Record<string, Fixture> = {
   banAddress: { by: 'viewer', targetType: 'ip', targetId: '192.0.2.1', action: 'ban_ip', reason: 'spam spam', metadata: { ip: '192.0.2.1' }, at: '2024-03-10T10:00:00Z' },
   flagSpam: { by: 'viewer', targetType: 'user', targetId: '42', action: 'flag_spam', reason: null, metadata: {}, at: '2024-01-01T00:00:00Z' },
   deleteMessage: { by: 'viewer', targetType: 'message', targetId: '99', action: 'delete_message', reason: 'cleanup', metadata: { hint: 'spam' }, at: '2024-03-20T10:00:00Z' },
-};
+} satisfies Record<string, Fixture>;
 type Name = keyof typeof FIXTURES;
 const ids = {} as Record<Name, string>;
-const NEWEST_FIRST = (Object.keys(FIXTURES) as Name[]).sort((a, b) => Date.parse(FIXTURES[b]!.at) - Date.parse(FIXTURES[a]!.at));
+const NEWEST_FIRST = (Object.keys(FIXTURES) as Name[]).sort((a, b) => Date.parse(FIXTURES[b].at) - Date.parse(FIXTURES[a].at));
 
 function list(body: unknown) {
   return adminCall(gateway.url, { method: 'POST', path: '/v1/admin/audit-logs', key: viewer.key, body });
@@ -121,8 +121,8 @@ describe('POST /v1/admin/audit-logs', () => {
       const expected = BigInt(ids.createKey) > BigInt(ids.banPhone) ? ['createKey', 'banPhone'] : ['banPhone', 'createKey'];
       expect(names(answer.body)).toEqual(expected);
     } finally {
-      await gateway.pool.query('UPDATE audit_logs SET created_at = $2 WHERE id = $1', [ids.createKey, FIXTURES.createKey!.at]);
-      await gateway.pool.query('UPDATE audit_logs SET created_at = $2 WHERE id = $1', [ids.banPhone, FIXTURES.banPhone!.at]);
+      await gateway.pool.query('UPDATE audit_logs SET created_at = $2 WHERE id = $1', [ids.createKey, FIXTURES.createKey.at]);
+      await gateway.pool.query('UPDATE audit_logs SET created_at = $2 WHERE id = $1', [ids.banPhone, FIXTURES.banPhone.at]);
     }
   });
 
