@@ -6,9 +6,12 @@ import type { Logger } from '@switchboard/logger';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from './config.ts';
+import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
 import { adminRouter } from './routes/admin/index.ts';
+import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
+import { webhooksRouter } from './routes/webhooks/index.ts';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -34,6 +37,17 @@ export function createApp(deps: GatewayDeps): Express {
   // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
 
   app.use(requestId());
+  // IP bans apply to every route but health, before anything else runs. The subscriber
+  // connection they keep lives as long as `redis`: closing that client closes it.
+  const ipBans = createIpBans({
+    pool,
+    redis,
+    prefix: config.REDIS_PREFIX,
+    logger,
+    fullReloadMs: config.IP_BANS_FULL_RELOAD_MS,
+    overlayLimit: config.IP_BANS_OVERLAY_LIMIT,
+  });
+  app.use(ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }));
   app.use(
     healthRouter({ pool, redis, storage, checkTimeoutMs: config.READY_CHECK_TIMEOUT_MS, isDraining: deps.isDraining }),
   );
@@ -51,7 +65,10 @@ export function createApp(deps: GatewayDeps): Express {
     }),
   );
 
-  app.use(adminRouter({ config, logger, pool, redis, ids }));
+  app.use(adminRouter({ config, logger, pool, redis, ids, ipBans }));
+
+  app.use(webhooksRouter({ config, logger, pool, redis, storage, ids }));
+  app.use(channelsRouter({ config, logger, pool, redis }));
 
   app.use(notFound());
   app.use(errorMiddleware(logger));

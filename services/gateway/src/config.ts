@@ -1,4 +1,5 @@
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+import { banConfigShape } from './ip-bans/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
 const flag = (fallback: boolean) => env.bool().default(fallback);
@@ -18,6 +19,8 @@ const variables = z.object({
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
   /** Bound on each dependency check of /readyz. */
   READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
+  // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
+  ...banConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

@@ -4,10 +4,11 @@ import { ApiError, jsonBody, methodNotAllowed, rateLimit } from '@switchboard/ht
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
+import { banHandlers } from './bans/index.ts';
 import type { AdminDeps, AdminHandlers } from './types.ts';
 
 /** Every admin area's handler map; a table route none of them serves answers 501. */
-const AREAS: ReadonlyArray<(deps: AdminDeps) => AdminHandlers> = [apiKeyHandlers, auditLogHandlers];
+const AREAS: ReadonlyArray<(deps: AdminDeps) => AdminHandlers> = [apiKeyHandlers, auditLogHandlers, banHandlers];
 
 export function routeKey(route: Pick<AdminRoute, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;

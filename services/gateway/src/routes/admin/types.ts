@@ -4,6 +4,7 @@ import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import type { GatewayConfig } from '../../config.ts';
+import type { IpBans } from '../../ip-bans/index.ts';
 
 /** What every admin area module gets to build its handlers. */
 export interface AdminDeps {
@@ -13,6 +14,8 @@ export interface AdminDeps {
   /** A request-path client (`createRedis(url, { role: 'client' })`). */
   redis: Redis;
   ids: SnowflakeGenerator;
+  /** This replica's live IP bans (checks read them, adds and removes publish to them). */
+  ipBans: IpBans;
 }
 
 /**

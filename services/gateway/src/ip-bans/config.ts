@@ -1,0 +1,30 @@
+import { promises as dns } from 'node:dns';
+import { env, z } from '@switchboard/config';
+
+/** `host[:port]` entries as node:dns accepts them (IPv6 with a port in brackets). */
+function validResolvers(servers: string[]): boolean {
+  try {
+    new dns.Resolver().setServers(servers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The gateway's ban variables (spread into its config schema). */
+export const banConfigShape = {
+  /** Safety net: every replica reloads all IP bans this often, whatever pub/sub said. */
+  IP_BANS_FULL_RELOAD_MS: env.int(1_000, 86_400_000).default(300_000),
+  /** Changed entries kept beside the loaded index before it is rebuilt with them. */
+  IP_BANS_OVERLAY_LIMIT: env.int(1, 1_000_000).default(10_000),
+  /** How long a request waits for the first load of the IP bans before a 503. */
+  IP_BANS_LOAD_WAIT_MS: env.int(0, 600_000).default(5_000),
+  /** Resolvers for reverse DNS of banned addresses, comma-separated `host[:port]`; default: the system's. */
+  DNS_SERVERS: z
+    .string()
+    .transform((list) => list.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .refine(validResolvers, 'expected comma-separated IP[:port] entries, e.g. 127.0.0.1:53,[::1]:53')
+    .default([]),
+  /** One try per address, bounded by this. */
+  REVERSE_DNS_TIMEOUT_MS: env.int(10, 30_000).default(500),
+};

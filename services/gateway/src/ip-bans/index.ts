@@ -1,0 +1,6 @@
+export type { IpBanDelta, IpBanEntry } from './entry.ts';
+export { ipBanChannel, ipBanSequenceKey } from './channel.ts';
+export { LiveIpBanIndex } from './live-index.ts';
+export { loadIpBans } from './loader.ts';
+export { ipBanEnforcement, type IpBanEnforcementOptions } from './middleware.ts';
+export { createIpBans, type IpBans, type IpBansOptions } from './sync.ts';

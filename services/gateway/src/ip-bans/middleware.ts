@@ -1,0 +1,37 @@
+import type { RequestHandler } from 'express';
+import { ApiError, clientIp } from '@switchboard/http';
+import { parseIpAddress } from '@switchboard/ip';
+import type { IpBans } from './sync.ts';
+
+export interface IpBanEnforcementOptions {
+  ipBans: IpBans;
+  /** TRUSTED_PROXY_HOPS: which X-Forwarded-For entry is the client. */
+  trustedProxyHops: number;
+  /** How long a request waits for the first load of the bans before a 503 (milliseconds). */
+  loadWaitMs: number;
+}
+
+/** Probes of the process itself: a banned or loading state must not get a replica restarted. */
+const EXEMPT_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health.
+ * Requests never go through unchecked: until the first load finishes they wait for it, and
+ * past `loadWaitMs` answer 503 (readiness reports the replica not ready meanwhile).
+ */
+export function ipBanEnforcement({ ipBans, trustedProxyHops, loadWaitMs }: IpBanEnforcementOptions): RequestHandler {
+  const check: RequestHandler = (req, _res, next) => {
+    // A zone id (`fe80::1%eth0`) names the interface, not the address.
+    const address = parseIpAddress(clientIp(req, trustedProxyHops).split('%')[0]!);
+    if (address && ipBans.match(address)) return next(new ApiError('IP_BANNED'));
+    next();
+  };
+  return (req, res, next) => {
+    if (EXEMPT_PATHS.has(req.path)) return next();
+    if (ipBans.loaded) return check(req, res, next);
+    ipBans.whenLoaded(loadWaitMs).then((loaded) => {
+      if (loaded) return check(req, res, next);
+      next(new ApiError('SERVICE_UNAVAILABLE', { message: 'IP bans are not loaded yet.', headers: { 'Retry-After': '1' } }));
+    }, next);
+  };
+}

@@ -1,0 +1,70 @@
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { BanListPosition, Pool } from '@switchboard/db';
+import type { Logger } from '@switchboard/logger';
+import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import type { GatewayConfig } from '../../../config.ts';
+import type { AuditEntryInput } from '../../../admin/audit.ts';
+import type { IpBans } from '../../../ip-bans/index.ts';
+import { adminPrincipal, auditReason } from '../types.ts';
+import { encodeCursor } from './cursor.ts';
+
+/** What the ban routes need: the admin deps plus this replica's live IP bans. */
+export interface BanDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  ids: SnowflakeGenerator;
+  ipBans: IpBans;
+}
+
+export type BanTargetType = 'email' | 'phone' | 'ip';
+
+/** audit_logs.target_id holds at most 128 characters; the value is always in metadata too. */
+const TARGET_ID_MAX_LENGTH = 128;
+
+/**
+ * Who acts and why: the ban's reason is the body's `reason`, else X-Audit-Log-Reason; the
+ * audit entry's reason is the header, else the body's reason.
+ */
+export function actingAdmin(req: Request, res: Response, bodyReason: string | null = null) {
+  const header = auditReason(req);
+  return { adminUserId: adminPrincipal(res).adminUserId, banReason: bodyReason ?? header, auditReason: header ?? bodyReason };
+}
+
+/**
+ * One audit entry per value. target_id is the canonical value, so "everything done to this
+ * address" is an exact filter (Fluxer writes "0"); an email too long for the column falls back
+ * to "0" and is found through its metadata.
+ */
+export function banAuditEntries(
+  admin: { adminUserId: string; auditReason: string | null },
+  targetType: BanTargetType,
+  action: 'ban' | 'unban',
+  values: readonly string[],
+  extraMetadata: (value: string) => Record<string, string> = () => ({}),
+): AuditEntryInput[] {
+  return values.map((value) => ({
+    adminUserId: admin.adminUserId,
+    targetType,
+    targetId: value.length <= TARGET_ID_MAX_LENGTH ? value : '0',
+    action: `${action}_${targetType}`,
+    reason: admin.auditReason,
+    metadata: { [targetType]: value, ...extraMetadata(value) },
+  }));
+}
+
+/** Rows fetched with `limit + 1`: the page, and the cursor of the next one when there is more. */
+export function page<T>(rows: T[], limit: number, positionOf: (row: T) => BanListPosition): { rows: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const kept = rows.slice(0, limit);
+  return { rows: kept, nextCursor: encodeCursor(positionOf(kept[kept.length - 1]!)) };
+}
+
+/** Values without repeats, the first occurrence kept (ON CONFLICT refuses a key twice per statement). */
+export function uniqueBy<T>(values: readonly T[], keyOf: (value: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const value of values) if (!seen.has(keyOf(value))) seen.set(keyOf(value), value);
+  return [...seen.values()];
+}
