@@ -1,0 +1,2 @@
+export { findGuildAccess, type AccessSubject, type GuildAccessRow } from './access-query.ts';
+export { checkGuildPermission, guildAccess, requireGuildPermission, type GuildAccess } from './guild-permission.ts';

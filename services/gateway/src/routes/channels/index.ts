@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { Redis } from 'ioredis';
+import type { Pool } from '@switchboard/db';
+import { methodNotAllowed, rateLimit } from '@switchboard/http';
+import type { Logger } from '@switchboard/logger';
+import type { GatewayConfig } from '../../config.ts';
+import { requireGuildPermission } from '../../permissions/index.ts';
+import { userAuth } from '../../user-auth/index.ts';
+import { listMessages, MESSAGE_LIST_BUCKET } from './messages.ts';
+
+export interface ChannelRouteDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+}
+
+/**
+ * Channel read models. GET messages runs: user resolution → rate limit → 401 → channel id
+ * (400) → the channel's guild and membership (404 unknown or DM channel, 403 MISSING_ACCESS).
+ */
+export function channelsRouter({ config, logger, pool, redis }: ChannelRouteDeps): Router {
+  const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const limiter = rateLimit({
+    redis,
+    prefix: config.REDIS_PREFIX,
+    bucket: MESSAGE_LIST_BUCKET,
+    enabled: config.RATE_LIMITS_ENABLED,
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+    logger,
+  });
+  const member = requireGuildPermission(pool, { subject: 'channel', param: 'channel_id', permission: null });
+  const router = Router();
+  router
+    .route('/v1/channels/:channel_id/messages')
+    .get(auth.resolve, limiter, auth.require, member, listMessages(pool))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  return router;
+}

@@ -1,0 +1,39 @@
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { LIMITS, presentMessage, snowflakeSchema, type RateLimitBucket } from '@switchboard/contracts';
+import { listChannelMessages, type Pool } from '@switchboard/db';
+import { validate } from '@switchboard/http';
+import { guildAccess } from '../../permissions/index.ts';
+
+const { min, max, default: defaultLimit } = LIMITS.messages.list;
+
+/** `?limit` (1–100, default 50), `?before` and `?after` (snowflakes), as Discord's. */
+export const listMessagesQuery = z.object({
+  limit: z.coerce.number().int().min(min).max(max).default(defaultLimit),
+  before: snowflakeSchema.optional(),
+  after: snowflakeSchema.optional(),
+});
+
+/**
+ * Not in the contracts' bucket table yet (that table is Fluxer's webhook and admin buckets);
+ * Discord allows about 5 reads a second per channel, this is as generous per user.
+ */
+export const MESSAGE_LIST_BUCKET: RateLimitBucket = {
+  name: 'channel:messages:read::channel_id',
+  limit: 50,
+  windowMs: 10_000,
+  countsTowardGlobal: true,
+};
+
+/**
+ * GET /channels/{channel_id}/messages: one page, newest first, Discord-shaped (the shared
+ * presenter, so a webhook's `wait=true` answer reads the same). Behind membership of the
+ * channel's guild: there are no channel overwrites in this model, so any member may read.
+ */
+export function listMessages(pool: Pool): RequestHandler {
+  return async (req, res) => {
+    const query = validate(listMessagesQuery, req.query);
+    const messages = await listChannelMessages(pool, guildAccess(res).subjectId, query);
+    res.json(messages.map(presentMessage));
+  };
+}

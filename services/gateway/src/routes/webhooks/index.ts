@@ -1,0 +1,66 @@
+import { Router, type RequestHandler } from 'express';
+import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contracts';
+import { jsonBody, methodNotAllowed, rateLimit } from '@switchboard/http';
+import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
+import { userAuth } from '../../user-auth/index.ts';
+import { AVATAR_MAX_BASE64_CHARS } from './avatar-image.ts';
+import type { WebhookRouteDeps } from './deps.ts';
+import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
+import { deleteByToken, getByToken, updateByToken } from './token-routes.ts';
+import { updateWebhookById } from './update.ts';
+
+/**
+ * Bodies that may carry an avatar. Decisions §1 gives management routes 1 MiB, but a 10 MiB
+ * avatar (reference §2.5) is 13.3 MiB of base64: create and PATCH accept that plus the usual
+ * 1 MiB, about 14.3 MiB. Only after auth and the permission check (id routes), so strangers
+ * cannot make the gateway parse large bodies there.
+ */
+export const AVATAR_BODY_LIMIT_BYTES = AVATAR_MAX_BASE64_CHARS + LIMITS.body.managementBytes;
+
+/**
+ * Webhook management (reference §1, §2). The id-addressed routes run: user resolution →
+ * rate limit (per user, else per IP) → 401 → path id (400) → the subject's guild and
+ * MANAGE_WEBHOOKS (404 unknown, 403 MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler.
+ * Execution (POST on the token path and its format suffixes) lives in ./execute/.
+ */
+export function webhooksRouter(deps: WebhookRouteDeps): Router {
+  const { config, logger, pool, redis } = deps;
+  const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const limit = (bucket: RateLimitBucketName): RequestHandler =>
+    rateLimit({ redis, prefix: config.REDIS_PREFIX, bucket, enabled: config.RATE_LIMITS_ENABLED, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const managing = (bucket: RateLimitBucketName, subject: AccessSubject, param: string): RequestHandler[] => [
+    auth.resolve,
+    limit(bucket),
+    auth.require,
+    requireGuildPermission(pool, { subject, param, permission: Permission.MANAGE_WEBHOOKS }),
+  ];
+  const avatarBody = jsonBody({ limitBytes: AVATAR_BODY_LIMIT_BYTES });
+
+  const router = Router();
+  router
+    .route('/v1/channels/:channel_id/webhooks')
+    .get(...managing('webhook:list::channel_id', 'channel', 'channel_id'), listChannel(deps))
+    .post(...managing('webhook:create::channel_id', 'channel', 'channel_id'), avatarBody, createWebhook(deps))
+    .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
+  router
+    .route('/v1/guilds/:guild_id/webhooks')
+    .get(...managing('webhook:list::guild_id', 'guild', 'guild_id'), listGuild(deps))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/webhooks/:webhook_id')
+    .get(...managing('webhook:read::webhook_id', 'webhook', 'webhook_id'), getWebhook(deps))
+    .patch(...managing('webhook:update::webhook_id', 'webhook', 'webhook_id'), avatarBody, updateWebhookById(deps))
+    .delete(...managing('webhook:delete::webhook_id', 'webhook', 'webhook_id'), removeWebhook(deps))
+    .all(methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE']));
+  // No 405 catch-all here: POST on this path is execution, served by ./execute/.
+  router
+    .route('/v1/webhooks/:webhook_id/:token')
+    .get(limit('webhook:read::webhook_id'), getByToken(deps))
+    .patch(limit('webhook:update::webhook_id'), avatarBody, updateByToken(deps))
+    .delete(limit('webhook:delete::webhook_id'), deleteByToken(deps));
+  return router;
+}
+
+export type { WebhookRouteDeps } from './deps.ts';
+export { findWebhookForExecution } from './find-for-execution.ts';
+export { presentWebhook, presentWebhookForToken, type WebhookResponse, type WebhookTokenResponse } from './presenter.ts';

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { LIMITS, snowflakeSchema } from '@switchboard/contracts';
+import { AvatarError, parseAvatar, type AvatarImage } from './avatar-image.ts';
+
+const { nameMinLength, nameMaxLength, tokenMaxLength } = LIMITS.webhooks;
+const NAME_LENGTH_MESSAGE = `Webhook name length must be between ${nameMinLength} and ${nameMaxLength} characters`;
+
+// U+202E (right-to-left override) and form feeds are removed before trimming (reference §2.4).
+const STRIPPED = /[\u202e\f]/g;
+
+/**
+ * A webhook name: normalised, then 1–80 characters counted in code points, as the database
+ * counts them. There are no forbidden names (reference §2.4).
+ */
+export const webhookNameSchema = z
+  .string()
+  .transform((name) => name.replace(STRIPPED, '').trim())
+  .refine((name) => {
+    const length = [...name].length;
+    return length >= nameMinLength && length <= nameMaxLength;
+  }, NAME_LENGTH_MESSAGE);
+
+/** A base64 string or data URI, decoded and sniffed here (jpeg, png, webp, gif; ≤ 10 MiB). */
+export const avatarSchema = z.string().transform((input, ctx): AvatarImage => {
+  try {
+    return parseAvatar(input);
+  } catch (error) {
+    if (!(error instanceof AvatarError)) throw error;
+    ctx.issues.push({ code: 'custom', message: error.message, input });
+    return z.NEVER;
+  }
+});
+
+/** `null` clears the avatar; absent (or `""`, decisions §1) leaves it as it is. */
+const avatarChange = avatarSchema.nullable().optional();
+
+export const createWebhookBody = z.object({ name: webhookNameSchema, avatar: avatarChange });
+
+export const updateWebhookBody = z.object({
+  name: webhookNameSchema.optional(),
+  avatar: avatarChange,
+  channel_id: snowflakeSchema.optional(),
+});
+
+/**
+ * Token PATCH changes only name and avatar (later Fluxer, reference §1). A `channel_id` is an
+ * unknown key here and, like every unknown key (decisions §1), ignored: the webhook stays put.
+ */
+export const tokenUpdateWebhookBody = z.object({ name: webhookNameSchema.optional(), avatar: avatarChange });
+
+export const webhookIdParams = z.object({ webhook_id: snowflakeSchema });
+
+export const webhookTokenParams = z.object({
+  webhook_id: snowflakeSchema,
+  token: z.string().trim().min(1).max(tokenMaxLength),
+});

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import { deleteWebhook, updateWebhook, type Pool, type Webhook } from '@switchboard/db';
+import { ApiError, validate } from '@switchboard/http';
+import type { WebhookRouteDeps } from './deps.ts';
+import { findWebhookForExecution } from './find-for-execution.ts';
+import { presentWebhookForToken } from './presenter.ts';
+import { tokenUpdateWebhookBody, webhookTokenParams } from './schemas.ts';
+import { nameAndAvatarChanges } from './update.ts';
+
+/**
+ * The token-addressed routes: no user auth, the path token is the credential. Checks run in
+ * the reference's order (§1): rate limit, path parameters, body, then the token lookup, so a
+ * bad body with a bad token is 400 and an unknown id or wrong token is 404 `UNKNOWN_WEBHOOK`.
+ * Responses carry no `user`.
+ */
+
+/** The webhook the validated path names, or 404 `UNKNOWN_WEBHOOK`. */
+async function webhookByToken(pool: Pool, params: { webhook_id: string; token: string }): Promise<Webhook> {
+  const webhook = await findWebhookForExecution(pool, params.webhook_id, params.token);
+  if (!webhook) throw new ApiError('UNKNOWN_WEBHOOK');
+  return webhook;
+}
+
+export function getByToken({ pool }: WebhookRouteDeps): RequestHandler {
+  return async (req, res) => {
+    const params = validate(webhookTokenParams, req.params);
+    res.json(presentWebhookForToken(await webhookByToken(pool, params)));
+  };
+}
+
+export function updateByToken({ pool, storage }: WebhookRouteDeps): RequestHandler {
+  return async (req, res) => {
+    const params = validate(webhookTokenParams, req.params);
+    const body = validate(tokenUpdateWebhookBody, req.body);
+    const webhook = await webhookByToken(pool, params);
+    const updated = await updateWebhook(pool, webhook.id, await nameAndAvatarChanges(storage, webhook, body));
+    if (!updated) throw new ApiError('UNKNOWN_WEBHOOK');
+    res.json(presentWebhookForToken(updated));
+  };
+}
+
+export function deleteByToken({ pool }: WebhookRouteDeps): RequestHandler {
+  return async (req, res) => {
+    const webhook = await webhookByToken(pool, validate(webhookTokenParams, req.params));
+    if (!(await deleteWebhook(pool, webhook.id))) throw new ApiError('UNKNOWN_WEBHOOK');
+    res.status(204).end();
+  };
+}
