@@ -79,7 +79,7 @@ class IpBanSync implements IpBans {
     this.options = options;
     this.channel = ipBanChannel(options.prefix);
     // Subscribe mode blocks the connection, so it needs one of its own; it waits for Redis.
-    this.subscriber = duplicateRedis(options.redis, { role: 'worker', name: 'ip-bans', logger: options.logger });
+    this.subscriber = duplicateRedis(options.redis, { role: 'worker', name: `ip-bans:${options.prefix}`, logger: options.logger });
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     this.subscriber.on('ready', () => void this.subscribe());
     options.redis.once('end', () => void this.close());

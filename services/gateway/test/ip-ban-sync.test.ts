@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertIpBans } from '@switchboard/db';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { ipBanChannel, ipBanSequenceKey } from '../src/ip-bans/index.ts';
+import { createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { banCaller, eventually, type BanCaller } from './bans-helpers.ts';
+import { startGateway, type RunningGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+/** Two replicas on one PostgreSQL and Redis (same prefix). */
+let first: RunningGateway;
+let second: RunningGateway;
+let admin: AdminFixture;
+let bansViaFirst: BanCaller;
+
+const SETTINGS = { RATE_LIMITS_ENABLED: 'false', TRUSTED_PROXY_HOPS: '1' };
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([startGateway(environment, SETTINGS), startGateway(environment, SETTINGS)]);
+  admin = await createAdmin(first.pool, ['*']);
+  bansViaFirst = banCaller(first.url, admin.key, { 'X-Forwarded-For': '198.18.0.1' });
+});
+
+afterAll(async () => {
+  await Promise.all([first?.close(), second?.close()]);
+});
+
+async function status(gateway: RunningGateway, forwardedFor: string): Promise<number> {
+  const response = await fetch(`${gateway.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': forwardedFor } });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** A ban written to the database behind the replicas' backs: only a reload can find it. */
+async function insertSilently(network: string): Promise<void> {
+  await upsertIpBans(first.pool, [{ id: fixtureIds.next(), network, display: network }], { reason: null, expiresAt: null, createdBy: admin.adminId });
+}
+
+async function checkOnSecond(ip: string): Promise<unknown> {
+  const answer = await banCaller(second.url, admin.key, { 'X-Forwarded-For': '198.18.0.1' })('ip', 'check', { ip });
+  return answer.body;
+}
+
+describe('IP bans across replicas', () => {
+  it('a ban added on one replica is enforced by the other within a second, and so is its removal', async () => {
+    await status(second, '192.0.2.5'); // the second replica is loaded
+    expect((await bansViaFirst('ip', 'add', { ip: '192.0.2.0/28' })).status).toBe(204);
+    const banMs = await eventually(async () => (await status(second, '192.0.2.5')) === 403, 2_000);
+    expect(banMs).toBeLessThan(1_000);
+    const check = await checkOnSecond('192.0.2.9');
+    expect(check).toMatchObject({ banned: true, matched: '192.0.2.0/28' });
+
+    await bansViaFirst('ip', 'remove', { ip: '192.0.2.0/28' });
+    const liftMs = await eventually(async () => (await status(second, '192.0.2.5')) === 200, 2_000);
+    expect(liftMs).toBeLessThan(1_000);
+  });
+
+  it('reloads everything when a sequence number is skipped', async () => {
+    await insertSilently('192.0.2.32/28');
+    expect(await status(second, '192.0.2.33')).toBe(200);
+    // A message numbered two past the last: the one in between was missed.
+    const seq = await first.redis.incrby(ipBanSequenceKey(first.config.REDIS_PREFIX), 2);
+    await first.redis.publish(ipBanChannel(first.config.REDIS_PREFIX), `${seq} {"adds":[],"removes":[]}`);
+    await eventually(async () => (await status(second, '192.0.2.33')) === 403, 3_000);
+    expect(await status(first, '192.0.2.33')).toBe(403);
+  });
+
+  it('reloads everything when an unreadable message arrives', async () => {
+    await insertSilently('192.0.2.48/28');
+    expect(await status(second, '192.0.2.49')).toBe(200);
+    await first.redis.publish(ipBanChannel(first.config.REDIS_PREFIX), 'not a change');
+    await eventually(async () => (await status(second, '192.0.2.49')) === 403, 3_000);
+  });
+
+  it('reloads everything after the subscription connection comes back', async () => {
+    await insertSilently('192.0.2.64/28');
+    expect(await status(second, '192.0.2.65')).toBe(200);
+    const name = `ip-bans:${first.config.REDIS_PREFIX}`;
+    const clients = String(await first.redis.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+    const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+) /gm)].filter((match) => match[2] === name).map((match) => match[1]!);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) await first.redis.call('CLIENT', 'KILL', 'ID', id);
+    await eventually(async () => (await status(second, '192.0.2.65')) === 403, 5_000);
+    // Changes flow again over the new subscription.
+    await bansViaFirst('ip', 'add', { ip: '192.0.2.80' });
+    await eventually(async () => (await status(second, '192.0.2.80')) === 403, 1_000);
+  });
+
+  it('reloads everything periodically, the safety net for a change never published', async () => {
+    const periodic = await startGateway(environment, { ...SETTINGS, IP_BANS_FULL_RELOAD_MS: '1000' });
+    try {
+      expect(await status(periodic, '192.0.2.97')).toBe(200);
+      await insertSilently('192.0.2.96/28');
+      await eventually(async () => (await status(periodic, '192.0.2.97')) === 403, 3_000);
+    } finally {
+      await periodic.close();
+    }
+  });
+});
