@@ -1,0 +1,37 @@
+import type { ValidationErrorItem } from '@switchboard/contracts';
+import { z } from 'zod';
+
+/**
+ * What the gateway requires of a code-host body before it answers 2xx: a JSON object whose
+ * common keys, when present, have the type GitHub always sends. Nothing else is required:
+ * real payloads omit `sender` (security_advisory, some code_scanning_alert deliveries), ids
+ * exceed int32 and URLs carry fragments (decisions §9), so `{}` is accepted and ignored.
+ * A bad body (a 400) is a JSON value that is not an object, or a common key of the wrong type.
+ */
+export const codeHostBodySchema = z.looseObject({
+  action: z.string().optional(),
+  sender: z.looseObject({ login: z.string() }).optional(),
+  repository: z.looseObject({}).nullish(),
+  organization: z.looseObject({}).nullish(),
+  installation: z.looseObject({}).nullish(),
+});
+
+export type CodeHostBody = z.output<typeof codeHostBodySchema>;
+
+export type FormBodyResult = { ok: true; payload: unknown } | { ok: false; error: ValidationErrorItem };
+
+/**
+ * Decodes an `application/x-www-form-urlencoded` delivery: GitHub sends the JSON document as
+ * the `payload` field. The result still goes through `codeHostBodySchema`.
+ */
+export function parseFormEncodedGitHubBody(raw: string): FormBodyResult {
+  const payload = new URLSearchParams(raw).get('payload');
+  if (payload === null || payload.trim() === '') {
+    return { ok: false, error: { path: 'payload', message: 'The form has no payload field.', code: 'REQUIRED' } };
+  }
+  try {
+    return { ok: true, payload: JSON.parse(payload) };
+  } catch {
+    return { ok: false, error: { path: 'payload', message: 'The payload field is not valid JSON.', code: 'INVALID_FORMAT' } };
+  }
+}

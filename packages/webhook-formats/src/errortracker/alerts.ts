@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ignored, type InboundOutcome } from '../message.ts';
+import { SENTRY_COLORS, errorTrackerMessage, field, levelColor, looseText } from './parts.ts';
+
+/** An event as issue alerts (`data.event`) and error webhooks (`data.error`) carry it. */
+const eventSchema = z.looseObject({
+  title: z.string(),
+  web_url: looseText,
+  level: looseText,
+  culprit: looseText,
+  datetime: looseText,
+  environment: looseText,
+});
+
+/** Resource `event_alert`, action `triggered`: an issue alert rule fired for an event. */
+export function renderEventAlert(action: string, payload: unknown): InboundOutcome {
+  if (action !== 'triggered') return ignored(`event_alert action ${action.slice(0, 64)} is not announced`);
+  const parsed = z
+    .looseObject({ data: z.looseObject({ event: eventSchema, triggered_rule: looseText }) })
+    .safeParse(payload);
+  if (!parsed.success) return ignored('event_alert payload lacks data.event with a title');
+  const { event, triggered_rule: rule } = parsed.data.data;
+  return errorTrackerMessage({
+    title: event.title,
+    url: event.web_url,
+    description: rule ? `Alert rule **${rule}** triggered` : undefined,
+    color: levelColor(event.level),
+    fields: [field('Culprit', event.culprit, false), field('Level', event.level?.toUpperCase()), field('Environment', event.environment)],
+    timestamp: event.datetime,
+  });
+}
+
+/** Resource `error`, action `created`: one new error event (business plans). */
+export function renderError(action: string, payload: unknown): InboundOutcome {
+  if (action !== 'created') return ignored(`error action ${action.slice(0, 64)} is not announced`);
+  const parsed = z.looseObject({ data: z.looseObject({ error: eventSchema }) }).safeParse(payload);
+  if (!parsed.success) return ignored('error payload lacks data.error with a title');
+  const { error } = parsed.data.data;
+  return errorTrackerMessage({
+    title: error.title,
+    url: error.web_url,
+    color: levelColor(error.level),
+    fields: [field('Culprit', error.culprit, false), field('Level', error.level?.toUpperCase()), field('Environment', error.environment)],
+    timestamp: error.datetime,
+  });
+}
+
+const METRIC_COLORS: Record<string, number> = {
+  critical: SENTRY_COLORS.error,
+  warning: SENTRY_COLORS.warning,
+  resolved: SENTRY_COLORS.resolved,
+};
+
+const metricPayloadSchema = z.looseObject({
+  data: z.looseObject({
+    description_title: looseText,
+    description_text: looseText,
+    web_url: looseText,
+    metric_alert: z
+      .looseObject({ title: looseText, alert_rule: z.looseObject({ name: looseText }).nullish().catch(undefined) })
+      .nullish()
+      .catch(undefined),
+  }),
+});
+
+/** Resource `metric_alert`: critical, warning or resolved. */
+export function renderMetricAlert(action: string, payload: unknown): InboundOutcome {
+  const color = METRIC_COLORS[action];
+  if (color === undefined) return ignored(`metric_alert action ${action.slice(0, 64)} is not announced`);
+  const parsed = metricPayloadSchema.safeParse(payload);
+  if (!parsed.success) return ignored('metric_alert payload lacks data');
+  const { data } = parsed.data;
+  const title = data.description_title ?? data.metric_alert?.alert_rule?.name ?? data.metric_alert?.title;
+  return errorTrackerMessage({
+    title: title ?? `Metric alert ${action}`,
+    url: data.web_url,
+    description: data.description_text ?? undefined,
+    color,
+  });
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * What the gateway requires of an error-tracker body: a JSON object whose common keys, when
+ * present, have Sentry's types. `{}` is valid and posts nothing (reference §3.4); resource
+ * shapes are read leniently by the renderers, so a new Sentry field never causes a 400.
+ */
+export const errorTrackerBodySchema = z.looseObject({
+  action: z.string().nullish(),
+  data: z.looseObject({}).nullish(),
+  actor: z.looseObject({}).nullish(),
+  installation: z.looseObject({}).nullish(),
+});
+
+export type ErrorTrackerBody = z.output<typeof errorTrackerBodySchema>;
+
+/** The headers that name the delivery. */
+export interface ErrorTrackerHeaders {
+  /** `Sentry-Hook-Resource` of Sentry's integration platform: issue, event_alert, metric_alert, error, … */
+  resource?: string | undefined;
+  /** `X-Sentry-Event` of Fluxer's format: `created`, or `<resource>.<action>` such as `issue.resolved`. */
+  fluxerEvent?: string | undefined;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { normaliseText } from './text.ts';
+import { isHttpUrl, isMediaUrl } from './urls.ts';
+
+/** `null` and `""` mean "absent" (decisions §1); Discord clients send both for unset fields. */
+function absentToUndefined(value: unknown): unknown {
+  return value === null || value === '' ? undefined : value;
+}
+
+/** An optional field: absent, `null` or `""` all parse to `undefined`. */
+export function optional<Schema extends z.ZodType>(schema: Schema) {
+  return z.preprocess(absentToUndefined, schema.optional());
+}
+
+/** A string normalised as Fluxer does (U+202E and form feeds removed, trimmed), then bounded. */
+export function normalisedText(min: number, max: number) {
+  return z
+    .string()
+    .transform(normaliseText)
+    .pipe(z.string().min(min).max(max));
+}
+
+export const httpUrlSchema = z.string().refine(isHttpUrl, { message: 'Not a valid http(s) URL.', params: { code: 'INVALID_URL' } });
+
+export const mediaUrlSchema = z
+  .string()
+  .refine(isMediaUrl, { message: 'Not a valid http(s) or attachment:// URL.', params: { code: 'INVALID_URL' } });

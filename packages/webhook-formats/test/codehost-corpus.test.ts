@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { codeHostBodySchema, findLimitViolations, parseFormEncodedGitHubBody, renderCodeHost } from '../src/index.ts';
+import { corpus } from './support/corpus.ts';
+
+const examples = corpus();
+
+/**
+ * Event/action pairs that must post for every real example (push: when it carries commits and
+ * deletes nothing; check runs and suites: when not skipped).
+ */
+function mustPost(event: string, payload: Record<string, any>): boolean {
+  const action = payload['action'];
+  switch (event) {
+    case 'push':
+      return !payload['deleted'] && (payload['forced'] ? Boolean(payload['head_commit']) : payload['commits']?.length > 0);
+    case 'create':
+    case 'delete':
+      return payload['ref_type'] === 'branch' || payload['ref_type'] === 'tag';
+    case 'fork':
+    case 'public':
+    case 'ping':
+      return true;
+    case 'issues':
+      return ['opened', 'closed', 'reopened'].includes(action);
+    case 'pull_request':
+      return ['opened', 'closed', 'reopened', 'ready_for_review'].includes(action);
+    case 'issue_comment':
+    case 'pull_request_review_comment':
+    case 'commit_comment':
+    case 'discussion_comment':
+      return action === 'created';
+    case 'pull_request_review':
+      return action === 'submitted' && (payload['review']?.state !== 'commented' || Boolean(payload['review']?.body));
+    case 'discussion':
+      return action === 'created' || action === 'answered';
+    case 'member':
+      return action === 'added';
+    case 'release':
+      return action === 'published';
+    case 'watch':
+      return action === 'started';
+    case 'repository':
+      return action === 'created';
+    case 'check_run':
+      return action === 'completed' && payload['check_run']?.conclusion !== 'skipped';
+    case 'check_suite':
+      return action === 'completed' && payload['check_suite']?.conclusion !== 'skipped';
+    default:
+      return false;
+  }
+}
+
+describe('the whole @octokit/webhooks-examples corpus', () => {
+  it('has the payloads this test expects', () => {
+    expect(examples.length).toBeGreaterThan(700);
+    expect(new Set(examples.map((entry) => entry.event)).size).toBeGreaterThan(55);
+  });
+
+  it('passes the gateway body schema (a 2xx for every real payload)', () => {
+    const rejected = examples.filter((entry) => !codeHostBodySchema.safeParse(entry.payload).success);
+    expect(rejected.map((entry) => `${entry.source} ${entry.event}#${entry.index}`)).toEqual([]);
+  });
+
+  it('renders a message within the limits, or an ignored event, for every example', () => {
+    let messages = 0;
+    for (const entry of examples) {
+      const outcome = renderCodeHost(entry.event, entry.payload);
+      const label = `${entry.source} ${entry.event}#${entry.index}`;
+      if (outcome.kind === 'message') {
+        messages += 1;
+        expect(findLimitViolations(outcome.message), label).toEqual([]);
+        expect(outcome.message.embeds, label).toHaveLength(1);
+        expect(outcome.message.allowed_mentions, label).toEqual({ parse: [] });
+      } else {
+        expect(outcome.kind, label).toBe('ignored');
+        expect(outcome.reason, label).not.toMatch(/lacks/);
+      }
+    }
+    expect(messages).toBeGreaterThan(150);
+  });
+
+  it('posts for every example of an announced event and action', () => {
+    const missing = examples
+      .filter((entry) => mustPost(entry.event, entry.payload))
+      .filter((entry) => renderCodeHost(entry.event, entry.payload).kind !== 'message')
+      .map((entry) => `${entry.source} ${entry.event}#${entry.index}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('posts nothing for events that are not announced', () => {
+    const posted = examples
+      .filter((entry) => !mustPost(entry.event, entry.payload))
+      .filter((entry) => renderCodeHost(entry.event, entry.payload).kind === 'message')
+      .map((entry) => `${entry.source} ${entry.event}#${entry.index}`);
+    expect(posted).toEqual([]);
+  });
+
+  it('renders form-encoded deliveries exactly like JSON ones', () => {
+    for (const entry of examples.filter((candidate) => candidate.source === 'api.github.com')) {
+      const raw = new URLSearchParams({ payload: JSON.stringify(entry.payload) }).toString();
+      const decoded = parseFormEncodedGitHubBody(raw);
+      expect(decoded.ok).toBe(true);
+      if (!decoded.ok) continue;
+      expect(renderCodeHost(entry.event, decoded.payload)).toEqual(renderCodeHost(entry.event, entry.payload));
+    }
+  });
+});
