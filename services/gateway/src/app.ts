@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import { errorMiddleware, notFound, rateLimit, requestId } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
+import { createProducer, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from './config.ts';
@@ -11,6 +12,7 @@ import { adminRouter } from './routes/admin/index.ts';
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
+import { executeRouter } from './routes/webhooks/execute/index.ts';
 import { webhooksRouter } from './routes/webhooks/index.ts';
 
 export interface GatewayDeps {
@@ -22,6 +24,8 @@ export interface GatewayDeps {
   storage: Storage;
   /** Id generator; default one for SNOWFLAKE_WORKER_ID. */
   ids?: SnowflakeGenerator;
+  /** Enqueues jobs; default one on `redis`. Its `?wait=true` listener connects on first use. */
+  producer?: Producer;
   /** True once graceful shutdown began; /readyz then answers 503. */
   isDraining?: () => boolean;
 }
@@ -30,6 +34,7 @@ export interface GatewayDeps {
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, pool, redis, storage } = deps;
   const ids = deps.ids ?? createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
+  const producer = deps.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
   const app = express();
   app.disable('x-powered-by');
   // Responses set their own validators (discovery); API responses are dynamic and not hashed.
@@ -68,6 +73,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(adminRouter({ config, logger, pool, redis, ids, ipBans }));
 
   app.use(webhooksRouter({ config, logger, pool, redis, storage, ids }));
+  app.use(executeRouter({ config, logger, pool, redis, storage, ids, producer }));
   app.use(channelsRouter({ config, logger, pool, redis }));
 
   app.use(notFound());

@@ -1,5 +1,6 @@
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
 import { banConfigShape } from './ip-bans/config.ts';
+import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
 const flag = (fallback: boolean) => env.bool().default(fallback);
@@ -21,6 +22,8 @@ const variables = z.object({
   READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
   // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
   ...banConfigShape,
+  // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).
+  ...executeConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

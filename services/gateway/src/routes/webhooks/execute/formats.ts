@@ -1,0 +1,107 @@
+import type { Request, Response } from 'express';
+import type { RateLimitBucketName, WebhookDeliveryInput, WebhookFormat } from '@switchboard/contracts';
+import { ApiError, validate } from '@switchboard/http';
+import {
+  chatAppBodySchema,
+  codeHostBodySchema,
+  enforceMessageLimits,
+  errorTrackerBodySchema,
+  executeBodySchema,
+  renderChatApp,
+  renderExecute,
+  verifyGitHubSignature,
+  verifySentrySignature,
+  type DirectOutcome,
+} from '@switchboard/webhook-formats';
+
+/** The job fields that depend on the format (the headers its transformer reads). */
+export type FormatFields = Omit<WebhookDeliveryInput, 'webhookId' | 'messageId' | 'deliveryId' | 'body'>;
+
+/**
+ * What differs between the execution routes. Every route runs the same steps in the same
+ * order (rate limit, path, body read, `parse` → 400, token → 404, `verify` → 401, `accept`
+ * → 400, dedupe, enqueue); each format fills in its parts.
+ */
+export interface ExecutionFormat<Parsed = unknown> {
+  name: WebhookFormat;
+  /** Path suffixes after `/v1/webhooks/:webhook_id/:token` (`''` is plain execute). */
+  paths: readonly string[];
+  bucket: RateLimitBucketName;
+  /** Body validation, before the token lookup (a bad body with a bad token is 400). */
+  parse(value: unknown): Parsed;
+  /** Checks that need the webhook to exist first (an empty body with a bad token is 404). */
+  accept?(parsed: Parsed): void;
+  /** Signature check when the webhook has a secret; false is 401. */
+  verify?(secret: string, raw: Buffer, req: Request): boolean;
+  /** Dedupe key of the delivery, if the sender gives one. */
+  deliveryId?(req: Request): string | undefined;
+  fields(req: Request): FormatFields;
+  /** The success answer of routes that do not wait. */
+  respond(res: Response): void;
+}
+
+/** A header's value cut to what the job contract keeps (event names are short). */
+function header(req: Request, name: string): string | undefined {
+  return req.get(name)?.trim().slice(0, 200);
+}
+
+const noContent = (res: Response) => void res.status(204).end();
+
+/** A direct message (plain, chat app) must post something: else 400 CANNOT_SEND_EMPTY_MESSAGE. */
+function requireMessage(outcome: DirectOutcome): void {
+  if (outcome.kind === 'rejected') throw new ApiError(outcome.code);
+}
+
+export const plainFormat: ExecutionFormat<ReturnType<typeof executeBodySchema.parse>> = {
+  name: 'plain',
+  paths: [''],
+  bucket: 'webhook:execute::webhook_id',
+  parse: (value) => validate(executeBodySchema, value),
+  accept: (parsed) => {
+    const outcome = renderExecute(parsed);
+    requireMessage(outcome);
+    if (outcome.kind !== 'message') return;
+    // Content is counted after normalisation, against the webhook limit (2000), after lookup.
+    const limited = enforceMessageLimits(outcome.message, 'reject');
+    if (!limited.ok) throw new ApiError('INVALID_FORM_BODY', { errors: limited.errors });
+  },
+  fields: () => ({ format: 'plain' }),
+  respond: noContent,
+};
+
+export const codeHostFormat: ExecutionFormat = {
+  name: 'codehost',
+  paths: ['/codehost', '/github'],
+  bucket: 'webhook:codehost::webhook_id',
+  parse: (value) => validate(codeHostBodySchema, value),
+  verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
+  deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
+  // A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
+  fields: (req) => ({ format: 'codehost', event: header(req, 'x-github-event') ?? '' }),
+  respond: noContent,
+};
+
+export const errorTrackerFormat: ExecutionFormat = {
+  name: 'errortracker',
+  paths: ['/errortracker', '/sentry'],
+  bucket: 'webhook:codehost::webhook_id',
+  parse: (value) => validate(errorTrackerBodySchema, value),
+  verify: (secret, raw, req) => verifySentrySignature(secret, raw, req.get('sentry-hook-signature')),
+  fields: (req) => ({
+    format: 'errortracker',
+    resource: header(req, 'sentry-hook-resource') ?? null,
+    fluxerEvent: header(req, 'x-sentry-event') ?? null,
+  }),
+  respond: noContent,
+};
+
+export const chatAppFormat: ExecutionFormat<ReturnType<typeof chatAppBodySchema.parse>> = {
+  name: 'chatapp',
+  paths: ['/chatapp', '/slack'],
+  bucket: 'webhook:execute::webhook_id',
+  parse: (value) => validate(chatAppBodySchema, value),
+  accept: (parsed) => requireMessage(renderChatApp(parsed)),
+  fields: () => ({ format: 'chatapp' }),
+  // Slack's answer, byte for byte (reference §3.3).
+  respond: (res) => void res.status(200).type('text/html; charset=utf-8').send('ok'),
+};

@@ -1,0 +1,83 @@
+import { Router, type RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import type { RateLimitBucketName } from '@switchboard/contracts';
+import type { Pool } from '@switchboard/db';
+import { methodNotAllowed, rateLimit, validate } from '@switchboard/http';
+import type { Logger } from '@switchboard/logger';
+import type { Producer } from '@switchboard/queue';
+import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import type { Storage } from '@switchboard/storage';
+import type { GatewayConfig } from '../../../config.ts';
+import { webhookTokenParams } from '../schemas.ts';
+import { inboundBody } from './body.ts';
+import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
+import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
+import { blockAppOrigin } from './origin.ts';
+
+export interface ExecuteRouteDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  /** A request-path client, for the rate limiter. */
+  redis: Redis;
+  storage: Storage;
+  ids: SnowflakeGenerator;
+  producer: Producer;
+}
+
+const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
+
+/** 400 on a bad id or token before the body is read (reference §1: params, then body). */
+const checkParams: RequestHandler = (req, _res, next) => {
+  validate(webhookTokenParams, req.params);
+  next();
+};
+
+/**
+ * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
+ * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
+ * rate limit (per client IP and webhook) → origin block (plain only) → path → body read
+ * (25 MiB, 413/415/400) → the format's handler. Mount after the management router, which owns
+ * GET/PATCH/DELETE on the token path.
+ */
+export function executeRouter(deps: ExecuteRouteDeps): Router {
+  const { config, logger, redis } = deps;
+  const handlerDeps: ExecuteHandlerDeps = {
+    ...deps,
+    waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
+    inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
+  };
+  const limit = (bucket: RateLimitBucketName): RequestHandler =>
+    rateLimit({
+      redis,
+      prefix: config.REDIS_PREFIX,
+      bucket,
+      enabled: config.RATE_LIMITS_ENABLED,
+      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+      logger,
+    });
+  // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
+  const originBlock = blockAppOrigin(config.endpoints.webapp);
+
+  const router = Router();
+  const mount = <Parsed>(format: ExecutionFormat<Parsed>): void => {
+    const plain = format.name === 'plain';
+    const chain = [
+      limit(format.bucket),
+      ...(plain ? [originBlock] : []),
+      checkParams,
+      inboundBody(format.name),
+      executeHandler(format, handlerDeps, plain),
+    ];
+    for (const suffix of format.paths) router.post(`${TOKEN_PATH}${suffix}`, ...chain);
+  };
+  mount(plainFormat);
+  mount(codeHostFormat);
+  mount(errorTrackerFormat);
+  mount(chatAppFormat);
+  router.all(TOKEN_PATH, methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE', 'POST']));
+  for (const suffix of [...codeHostFormat.paths, ...errorTrackerFormat.paths, ...chatAppFormat.paths]) {
+    router.all(`${TOKEN_PATH}${suffix}`, methodNotAllowed(['POST']));
+  }
+  return router;
+}

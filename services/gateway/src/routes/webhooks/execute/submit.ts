@@ -1,0 +1,86 @@
+import {
+  WEBHOOK_DELIVERY_JOB,
+  webhookBodyKey,
+  type WebhookBody,
+  type WebhookDeliveryInput,
+} from '@switchboard/contracts';
+import { claimWebhookDelivery, releaseWebhookDelivery, type DeliveryClaim, type Pool } from '@switchboard/db';
+import { ApiError } from '@switchboard/http';
+import type { Logger } from '@switchboard/logger';
+import { QueueUnavailableError, type Producer, type WaitOutcome } from '@switchboard/queue';
+import { UploadError, type Storage } from '@switchboard/storage';
+import type { InboundBody } from './body.ts';
+
+type JsonValue = Extract<WebhookBody, { kind: 'inline' }>['value'];
+
+export interface SubmitDeps {
+  pool: Pool;
+  storage: Storage;
+  producer: Producer;
+  logger: Logger;
+  inlineBodyMaxBytes: number;
+}
+
+export interface Submission {
+  /** The job payload without its body. */
+  delivery: Omit<WebhookDeliveryInput, 'body'> & { webhookId: string; messageId: string };
+  body: InboundBody;
+  /** Wait this long for the worker (plain execute with `?wait=true`). */
+  waitMs?: number | undefined;
+}
+
+export type Submitted = { kind: 'duplicate' } | { kind: 'enqueued' } | { kind: 'waited'; outcome: WaitOutcome };
+
+/** Inline when small; else written to S3 under a key derived from the ids (claim check). */
+async function placeBody(deps: SubmitDeps, { delivery, body }: Submission): Promise<WebhookBody> {
+  const bytes = Buffer.byteLength(body.json);
+  // The value came from JSON.parse, so it is JSON by construction.
+  if (bytes <= deps.inlineBodyMaxBytes) return { kind: 'inline', value: body.value as JsonValue };
+  const key = webhookBodyKey(delivery.webhookId, delivery.messageId);
+  await deps.storage.upload(key, body.json, { contentType: 'application/json' });
+  return { kind: 'stored', key, bytes };
+}
+
+/** Undoes what a failed submission left: the dedupe claim (so a redelivery posts) and the body object. */
+async function rollBack(deps: SubmitDeps, claim: DeliveryClaim | undefined, placed: WebhookBody | undefined): Promise<void> {
+  const undo: Promise<unknown>[] = [];
+  if (claim) undo.push(releaseWebhookDelivery(deps.pool, claim));
+  if (placed?.kind === 'stored') undo.push(deps.storage.deleteObjects([placed.key]));
+  for (const result of await Promise.allSettled(undo)) {
+    if (result.status === 'rejected') {
+      deps.logger.warn({ reason: (result.reason as Error).message }, 'webhook submission not fully rolled back');
+    }
+  }
+}
+
+function isUnavailable(error: unknown): boolean {
+  return error instanceof QueueUnavailableError || error instanceof UploadError;
+}
+
+/**
+ * Takes the delivery's dedupe key (a duplicate stops here and posts nothing), places the body,
+ * and enqueues ONE `webhook-delivery` job whose id is the message id. Redis or S3 away: the
+ * claim is given back and the answer is 503, so the sender's retry is not taken for a duplicate.
+ */
+export async function submitDelivery(deps: SubmitDeps, submission: Submission, deliveryId?: string): Promise<Submitted> {
+  const { delivery } = submission;
+  const claim: DeliveryClaim | undefined = deliveryId
+    ? { webhookId: delivery.webhookId, deliveryId, source: delivery.format, messageId: delivery.messageId }
+    : undefined;
+  if (claim && !(await claimWebhookDelivery(deps.pool, claim))) return { kind: 'duplicate' };
+  let placed: WebhookBody | undefined;
+  try {
+    placed = await placeBody(deps, submission);
+    const payload = { ...delivery, ...(deliveryId ? { deliveryId } : {}), body: placed } as WebhookDeliveryInput;
+    if (submission.waitMs === undefined) {
+      await deps.producer.enqueue(WEBHOOK_DELIVERY_JOB, payload);
+      return { kind: 'enqueued' };
+    }
+    const outcome = await deps.producer.enqueueAndWait(WEBHOOK_DELIVERY_JOB, payload, { timeoutMs: submission.waitMs });
+    return { kind: 'waited', outcome };
+  } catch (error) {
+    await rollBack(deps, claim, placed);
+    if (isUnavailable(error)) throw new ApiError('SERVICE_UNAVAILABLE', { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import { env, s3Schema, z } from '@switchboard/config';
+import { workerConfigSchema } from '@switchboard/queue';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The webhook worker's variables: a worker's, S3 (claim-checked bodies), and these. */
+export const webhookWorkerConfigSchema = workerConfigSchema
+  .extend({
+    ...s3Schema.shape,
+    /** Entries the `events` stream keeps, approximately (`XADD … MAXLEN ~`). */
+    EVENTS_STREAM_MAX_LENGTH: env.int(100, 100_000_000).default(100_000),
+    /**
+     * How long "MESSAGE_CREATE of message <id> was appended" is remembered, so a retried or
+     * recovered delivery never appends it twice. Must outlive the job's retries (minutes).
+     */
+    EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(24 * 60 * 60),
+    /** Dedupe keys (X-GitHub-Delivery) older than this are deleted; a later redelivery posts again. */
+    WEBHOOK_DELIVERY_DEDUPE_HOURS: env.int(1, 24 * 365).default(7 * 24),
+    /** How often this worker deletes expired dedupe keys (every replica may; deleting is idempotent). */
+    WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS: env.int(1000, 24 * HOUR_MS).default(HOUR_MS),
+    /**
+     * Test-only: every delivery waits this long at WEBHOOK_TEST_DELAY_AT, so a test can kill
+     * the worker mid-delivery. Refused outside NODE_ENV=test.
+     */
+    WEBHOOK_TEST_DELAY_MS: env.int(0, 600_000).default(0),
+    /** `before-store`: before the message insert; `after-store`: between the insert and the event. */
+    WEBHOOK_TEST_DELAY_AT: z.enum(['before-store', 'after-store']).default('after-store'),
+  })
+  .refine((config) => config.WEBHOOK_TEST_DELAY_MS === 0 || config.NODE_ENV === 'test', {
+    path: ['WEBHOOK_TEST_DELAY_MS'],
+    message: 'is a test hook: only allowed with NODE_ENV=test',
+  });
+
+export type WebhookWorkerConfig = z.infer<typeof webhookWorkerConfigSchema>;

@@ -1,0 +1,122 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { presentMessage, type WebhookDeliveryPayload, type WebhookDeliveryResult } from '@switchboard/contracts';
+import { findMessageById, findWebhookById, insertWebhookMessage, type Pool, type StoredMessage, type Webhook } from '@switchboard/db';
+import type { JobContext, JobHandler } from '@switchboard/queue';
+import type { Storage } from '@switchboard/storage';
+import { discardBody, loadBody } from './body.ts';
+import { publishMessageCreate, type EventStreamOptions } from './events.ts';
+import { renderDelivery, UndeliverableError, type Rendering } from './render.ts';
+
+/** Test-only pause (WEBHOOK_TEST_DELAY_*), to kill a worker at a known point of a delivery. */
+export interface TestDelay {
+  ms: number;
+  at: 'before-store' | 'after-store';
+}
+
+export interface DeliveryDeps {
+  pool: Pool;
+  /** A request-path client, for the events stream. */
+  redis: Redis;
+  storage: Storage;
+  events: EventStreamOptions;
+  testDelay?: TestDelay | undefined;
+}
+
+type RenderedDelivery = Extract<Rendering, { kind: 'message' }>;
+type RenderedEmbed = RenderedDelivery['message']['embeds'][number];
+
+/** Embeds as stored and presented: `type: 'rich'`, and colour 0 when none was set (reference §4). */
+function storedEmbed(embed: RenderedEmbed): RenderedEmbed & { type: 'rich'; color: number } {
+  return { type: 'rich', ...embed, color: embed.color ?? 0 };
+}
+
+async function pause(deps: DeliveryDeps, at: TestDelay['at']): Promise<void> {
+  if (deps.testDelay && deps.testDelay.ms > 0 && deps.testDelay.at === at) await sleep(deps.testDelay.ms);
+}
+
+/** Renders, or fails the job for good: a body the gateway accepted does not get better by retrying. */
+function render(payload: WebhookDeliveryPayload, body: unknown): Rendering {
+  try {
+    return renderDelivery(payload, body);
+  } catch (error) {
+    if (error instanceof UndeliverableError) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+}
+
+/** The message row under the fixed id, with the webhook's name and avatar as they are now. */
+function newMessage(payload: WebhookDeliveryPayload, webhook: Webhook, { message }: RenderedDelivery) {
+  return {
+    id: payload.messageId,
+    channelId: webhook.channelId,
+    guildId: webhook.guildId,
+    webhookId: webhook.id,
+    webhookName: message.username ?? webhook.name,
+    webhookAvatarHash: webhook.avatarHash,
+    webhookAvatarUrl: message.avatar_url ?? null,
+    content: message.content,
+    embeds: message.embeds.map(storedEmbed),
+    flags: message.flags ?? 0,
+  };
+}
+
+/** Appends MESSAGE_CREATE for the stored row (at most once per message id) and reports it stored. */
+async function announce(deps: DeliveryDeps, stored: StoredMessage, context: JobContext): Promise<WebhookDeliveryResult> {
+  const entryId = await publishMessageCreate(deps.redis, deps.events, presentMessage(stored));
+  if (entryId === null) context.logger.info({ messageId: stored.id }, 'MESSAGE_CREATE already appended by an earlier attempt');
+  return { outcome: 'stored', messageId: stored.id };
+}
+
+/**
+ * The claim-checked body is gone: an earlier attempt finished with it after storing the message
+ * (and crashed before the job completed). Finish that delivery; without a message there is
+ * nothing left to deliver from.
+ */
+async function finishWithoutBody(deps: DeliveryDeps, payload: WebhookDeliveryPayload, context: JobContext) {
+  const stored = await findMessageById(deps.pool, payload.messageId);
+  if (stored) return announce(deps, stored, context);
+  throw new UnrecoverableError('the delivery body is gone and no message was stored');
+}
+
+async function store(deps: DeliveryDeps, payload: WebhookDeliveryPayload, webhook: Webhook, rendering: RenderedDelivery, context: JobContext) {
+  await pause(deps, 'before-store');
+  const write = await insertWebhookMessage(deps.pool, newMessage(payload, webhook, rendering));
+  if ('channelGone' in write) {
+    context.logger.info({ webhookId: webhook.id, channelId: webhook.channelId }, 'channel deleted before delivery, nothing posted');
+    return { outcome: 'channel_gone' } as const;
+  }
+  if (!write.inserted) context.logger.info({ messageId: payload.messageId }, 'message stored by an earlier attempt');
+  await pause(deps, 'after-store');
+  return announce(deps, write.stored, context);
+}
+
+/**
+ * One delivery, idempotent by the message id fixed at enqueue: the insert does nothing when an
+ * earlier attempt stored the message, and the event is appended at most once. A webhook deleted
+ * since the request posts nothing (and the job completes).
+ */
+export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryPayload> {
+  return async (payload, context): Promise<WebhookDeliveryResult> => {
+    const webhook = await findWebhookById(deps.pool, payload.webhookId);
+    if (!webhook) {
+      context.logger.info({ webhookId: payload.webhookId }, 'webhook deleted before delivery, nothing posted');
+      await discardBody(deps.storage, payload.body, context.logger);
+      return { outcome: 'webhook_gone' };
+    }
+    const body = await loadBody(deps.storage, payload.body).catch((error: unknown) => {
+      if (error instanceof SyntaxError) throw new UnrecoverableError('the stored body is not JSON');
+      throw error;
+    });
+    if (!body.found) return finishWithoutBody(deps, payload, context);
+    const rendering = render(payload, body.value);
+    const result =
+      rendering.kind === 'ignored'
+        ? ({ outcome: 'ignored', reason: rendering.reason } as const)
+        : await store(deps, payload, webhook, rendering, context);
+    if (result.outcome === 'ignored') context.logger.info({ webhookId: webhook.id, reason: result.reason }, 'delivery posts nothing');
+    await discardBody(deps.storage, payload.body, context.logger);
+    return result;
+  };
+}
