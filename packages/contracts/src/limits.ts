@@ -4,6 +4,7 @@
  */
 
 const MiB = 1024 * 1024;
+const AVATAR_MAX_BYTES = 10 * MiB;
 
 /** An integer query/body parameter with bounds and the value used when it is absent. */
 export interface RangeWithDefault {
@@ -17,6 +18,11 @@ export const LIMITS = {
   body: {
     adminBytes: 1 * MiB,
     managementBytes: 1 * MiB,
+    /**
+     * Webhook create/update, which may carry an avatar: a 10 MiB image is 13.3 MiB of base64,
+     * plus the usual 1 MiB (decisions §1 gives other management routes 1 MiB).
+     */
+    avatarBodyBytes: Math.ceil(AVATAR_MAX_BYTES / 3) * 4 + 1 * MiB,
     /** The largest payload a code host sends. */
     inboundWebhookBytes: 25 * MiB,
   },
@@ -26,7 +32,7 @@ export const LIMITS = {
     nameMinLength: 1,
     nameMaxLength: 80,
     /** Decoded avatar image size. */
-    avatarMaxBytes: 10 * MiB,
+    avatarMaxBytes: AVATAR_MAX_BYTES,
     tokenMaxLength: 256,
   },
   messages: {

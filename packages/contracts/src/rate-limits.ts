@@ -40,6 +40,8 @@ export const RATE_LIMIT_BUCKETS = {
   'webhook:read::webhook_id': bucket('webhook:read::webhook_id', 100, 10 * SECOND),
   'webhook:update::webhook_id': bucket('webhook:update::webhook_id', 20, 10 * SECOND),
   'webhook:delete::webhook_id': bucket('webhook:delete::webhook_id', 20, 10 * SECOND),
+  /** Reading a channel's messages back (Discord allows about 5 a second per channel). */
+  'channel:messages:read::channel_id': bucket('channel:messages:read::channel_id', 50, 10 * SECOND),
   /** Plain and chat-app execution share it, as Fluxer's plain and Slack routes do. */
   'webhook:execute::webhook_id': bucket('webhook:execute::webhook_id', 60, MINUTE, false),
   /** Code-host and error-tracker execution share it (Fluxer's GitHub and Sentry routes). */

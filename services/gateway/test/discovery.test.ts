@@ -153,7 +153,7 @@ describe('discovery document', () => {
       max_webhooks_per_guild: 1000,
     });
     const limits = document.service_limits as Record<string, Record<string, unknown>>;
-    expect(limits['body']).toEqual({ admin_bytes: 1_048_576, management_bytes: 1_048_576, inbound_webhook_bytes: 26_214_400 });
+    expect(limits['body']).toEqual({ admin_bytes: 1_048_576, avatar_body_bytes: 15_029_592, management_bytes: 1_048_576, inbound_webhook_bytes: 26_214_400 });
     expect(limits['bans']).toMatchObject({ list: { min: 1, max: 500, default: 200 }, max_values_per_request: 1000 });
     expect(limits['audit_logs']).toMatchObject({ list: { min: 1, max: 200, default: 50 } });
     expect(limits['bulk']).toEqual({ max_user_ids: LIMITS.bulk.maxUserIds });

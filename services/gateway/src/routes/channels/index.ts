@@ -6,7 +6,7 @@ import type { Logger } from '@switchboard/logger';
 import type { GatewayConfig } from '../../config.ts';
 import { requireGuildPermission } from '../../permissions/index.ts';
 import { userAuth } from '../../user-auth/index.ts';
-import { listMessages, MESSAGE_LIST_BUCKET } from './messages.ts';
+import { listMessages } from './messages.ts';
 
 export interface ChannelRouteDeps {
   config: GatewayConfig;
@@ -24,7 +24,7 @@ export function channelsRouter({ config, logger, pool, redis }: ChannelRouteDeps
   const limiter = rateLimit({
     redis,
     prefix: config.REDIS_PREFIX,
-    bucket: MESSAGE_LIST_BUCKET,
+    bucket: 'channel:messages:read::channel_id',
     enabled: config.RATE_LIMITS_ENABLED,
     trustedProxyHops: config.TRUSTED_PROXY_HOPS,
     logger,

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { LIMITS, presentMessage, snowflakeSchema, type RateLimitBucket } from '@switchboard/contracts';
+import { LIMITS, presentMessage, snowflakeSchema } from '@switchboard/contracts';
 import { listChannelMessages, type Pool } from '@switchboard/db';
 import { validate } from '@switchboard/http';
 import { guildAccess } from '../../permissions/index.ts';
@@ -13,17 +13,6 @@ export const listMessagesQuery = z.object({
   before: snowflakeSchema.optional(),
   after: snowflakeSchema.optional(),
 });
-
-/**
- * Not in the contracts' bucket table yet (that table is Fluxer's webhook and admin buckets);
- * Discord allows about 5 reads a second per channel, this is as generous per user.
- */
-export const MESSAGE_LIST_BUCKET: RateLimitBucket = {
-  name: 'channel:messages:read::channel_id',
-  limit: 50,
-  windowMs: 10_000,
-  countsTowardGlobal: true,
-};
 
 /**
  * GET /channels/{channel_id}/messages: one page, newest first, Discord-shaped (the shared

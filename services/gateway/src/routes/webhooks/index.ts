@@ -3,19 +3,13 @@ import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contr
 import { jsonBody, methodNotAllowed, rateLimit } from '@switchboard/http';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
 import { userAuth } from '../../user-auth/index.ts';
-import { AVATAR_MAX_BASE64_CHARS } from './avatar-image.ts';
 import type { WebhookRouteDeps } from './deps.ts';
 import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
 import { deleteByToken, getByToken, updateByToken } from './token-routes.ts';
 import { updateWebhookById } from './update.ts';
 
-/**
- * Bodies that may carry an avatar. Decisions §1 gives management routes 1 MiB, but a 10 MiB
- * avatar (reference §2.5) is 13.3 MiB of base64: create and PATCH accept that plus the usual
- * 1 MiB, about 14.3 MiB. Only after auth and the permission check (id routes), so strangers
- * cannot make the gateway parse large bodies there.
- */
-export const AVATAR_BODY_LIMIT_BYTES = AVATAR_MAX_BASE64_CHARS + LIMITS.body.managementBytes;
+/** Bodies that may carry an avatar: see LIMITS.body.avatarBodyBytes. */
+export const AVATAR_BODY_LIMIT_BYTES = LIMITS.body.avatarBodyBytes;
 
 /**
  * Webhook management (reference §1, §2). The id-addressed routes run: user resolution →
