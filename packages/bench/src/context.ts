@@ -39,6 +39,9 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
       log('starting the gateway');
       return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv, healthPath: '/healthz' }, register);
     },
+    async serviceEnv() {
+      return (await services()).processEnv();
+    },
     async startStaticBaseline(response: CapturedResponse) {
       const message = { status: response.status, headers: response.headers, bodyBase64: response.body.toString('base64') };
       return forkHelper('baseline', BASELINE_ENTRY, message, { NODE_ENV: 'production' }, register);

@@ -4,7 +4,8 @@ import type { LoadOptions } from './types.ts';
 export interface Measurement {
   /** Mean of the per-second request counts. */
   requestsPerSecond: number;
-  latencyMs: { p50: number; p90: number; p99: number; mean: number; max: number };
+  /** p95 only where the benchmark sampled latencies itself (autocannon reports no p95). */
+  latencyMs: { p50: number; p90: number; p95?: number; p99: number; mean: number; max: number };
   requests: number;
   /** Responses outside 2xx: a throughput number is only meaningful when this is 0. */
   non2xx: number;

@@ -7,11 +7,13 @@ const number = (value: number, digits = 0) =>
 
 /** The human table: one row per target, then the ratios and notes. */
 export function formatReport(report: BenchReport, load: LoadOptions): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'];
+  const withP95 = report.targets.some(({ measurement }) => measurement.latencyMs.p95 !== undefined);
+  const header = ['target', 'req/s', 'p50 ms', ...(withP95 ? ['p95 ms'] : []), 'p99 ms', 'requests', 'non-2xx', 'errors'];
   const rows = report.targets.map(({ target, measurement: m }) => [
     target,
     number(m.requestsPerSecond),
     number(m.latencyMs.p50, 2),
+    ...(withP95 ? [m.latencyMs.p95 === undefined ? '-' : number(m.latencyMs.p95, 2)] : []),
     number(m.latencyMs.p99, 2),
     number(m.requests),
     number(m.non2xx),

@@ -15,6 +15,11 @@ export interface BenchContext {
   cleanup: CleanupStack;
   /** Spawns the gateway on its own database, Redis prefix and bucket; resolves once /healthz answers. */
   startGateway(env?: Record<string, string>): Promise<RunningService>;
+  /**
+   * The environment the gateway gets (DATABASE_URL, REDIS_URL, …), for a benchmark that seeds
+   * data into the run's own database before measuring.
+   */
+  serviceEnv(): Promise<Record<string, string>>;
   /** Spawns a bare express 5 server answering every GET with these exact bytes and headers. */
   startStaticBaseline(response: CapturedResponse): Promise<RunningService>;
   log(message: string): void;

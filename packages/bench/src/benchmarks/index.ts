@@ -1,4 +1,5 @@
 import type { Benchmark } from '../types.ts';
+import { auditSearch } from './audit-search/index.ts';
 import { discovery } from './discovery.ts';
 
 /**
@@ -6,7 +7,7 @@ import { discovery } from './discovery.ts';
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
