@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { generateWebhookToken } from '@switchboard/auth';
-import { eventsStreamKey, LIMITS, parseStreamEvent, type StreamEvent } from '@switchboard/contracts';
+import { eventsStreamKey, LIMITS, parseStreamEvent, QUEUES, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
   createPool,
@@ -17,7 +18,7 @@ import {
   type Pool,
 } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createProducer, createRedis, type Producer } from '@switchboard/queue';
+import { bullPrefix, closeRedis, createProducer, createRedis, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import type { TestEnvironment } from '@switchboard/testkit';
@@ -199,4 +200,21 @@ export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs =
 export async function channelEvents(redis: Redis, redisPrefix: string, channelId: string): Promise<StreamEvent[]> {
   const entries = await redis.xrange(eventsStreamKey(redisPrefix), '-', '+');
   return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
+}
+
+/** The webhook-deliveries queue of this file, to look at what the worker did. */
+export function deliveriesQueue(redis: Redis, redisPrefix: string): Queue {
+  return new Queue(QUEUES.webhookDeliveries, { connection: redis, prefix: bullPrefix(redisPrefix) });
+}
+
+/**
+ * Waits until every delivery enqueued so far was handled; returns how many failed for good.
+ * Deliveries that post nothing leave no row: this is how a test knows they are done.
+ */
+export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promise<number> {
+  await waitFor(async () => {
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(counts).every((count) => count === 0);
+  }, timeoutMs);
+  return (await queue.getJobCounts('failed'))['failed'] ?? 0;
 }
