@@ -56,6 +56,7 @@ describe('the bucket table', () => {
       'webhook:read::webhook_id': [100, 10_000, true],
       'webhook:update::webhook_id': [20, 10_000, true],
       'webhook:delete::webhook_id': [20, 10_000, true],
+      'channel:messages:read::channel_id': [50, 10_000, true],
       'webhook:execute::webhook_id': [60, 60_000, false],
       'webhook:codehost::webhook_id': [200, 60_000, false],
     });
