@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpBans } from '@switchboard/db';
+import { parseIpNetwork } from '@switchboard/ip';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { ipBanChannel, ipBanSequenceKey } from '../src/ip-bans/index.ts';
+import { ipBanChannel, ipBanSequenceKey, loadIpBans } from '../src/ip-bans/index.ts';
 import { createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, eventually, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';
@@ -95,5 +96,30 @@ describe('IP bans across replicas', () => {
     } finally {
       await periodic.close();
     }
+  });
+});
+
+describe('IP ban loading', () => {
+  it('reads every live ban page by page in network order, across families, skipping expired ones', async () => {
+    const networks = ['2001:db8:1::/48', '198.51.100.0/24', '198.51.100.9', '::ffff:198.51.100.10', '2001:db8:1::1', '0.0.0.0/1'];
+    for (const network of networks) await insertSilently(parseIpNetwork(network)!.canonical);
+    await upsertIpBans(first.pool, [{ id: fixtureIds.next(), network: '198.51.101.0/24', display: 'x' }], {
+      reason: null,
+      expiresAt: new Date(Date.now() + 30),
+      createdBy: admin.adminId,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { rows } = await first.pool.query<{ live: number }>('SELECT count(*)::int AS live FROM ip_bans WHERE expires_at IS NULL OR expires_at > now()');
+    const { index, skipped } = await loadIpBans(first.pool, 2);
+    expect(skipped).toBe(0);
+    expect(index.size).toBe(rows[0]!.live);
+    const match = (text: string) => index.match(parseIpNetwork(text)!)?.network.canonical ?? null;
+    expect(match('198.51.100.9')).toBe('198.51.100.9');
+    expect(match('198.51.100.10')).toBe('198.51.100.10');
+    expect(match('198.51.100.11')).toBe('198.51.100.0/24');
+    expect(match('2001:db8:1::1')).toBe('2001:db8:1::1');
+    expect(match('2001:db8:1::2')).toBe('2001:db8:1::/48');
+    expect(match('100.0.0.1')).toBe('0.0.0.0/1');
+    expect(match('198.51.101.1')).toBeNull();
   });
 });

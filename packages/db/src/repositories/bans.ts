@@ -164,19 +164,21 @@ export interface IpBanIndexRow {
 }
 
 /**
- * One page of live IP bans in id order after `afterId` (null: from the start), for loading the
- * enforcement index by keyset cursor without holding the whole table in one result.
+ * One page of live IP bans in network order after `afterNetwork` (null: from the start), for
+ * loading the enforcement index by keyset cursor without holding the table in one result.
+ * Network order (the unique index's) is address order, so the index build sorts sorted input.
  */
-export async function readLiveIpBanPage(db: Queryable, afterId: string | null, limit: number): Promise<IpBanIndexRow[]> {
+export async function readLiveIpBanPage(db: Queryable, afterNetwork: string | null, limit: number): Promise<IpBanIndexRow[]> {
   const { rows } = await db.query<IpBanIndexRow>(
     `SELECT id, network::text AS network, reason,
        (extract(epoch FROM expires_at) * 1000)::float8 AS "expiresAtMs",
        (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
      FROM ip_bans
-     WHERE ($1::bigint IS NULL OR id > $1::bigint) AND ${LIVE}
-     ORDER BY id
+     WHERE ($1::cidr IS NULL OR network > $1::cidr) AND ${LIVE}
+     -- The column, not the text output of the same name (which sorts 10.0.0.10 before 10.0.0.9).
+     ORDER BY ip_bans.network
      LIMIT $2`,
-    [afterId, limit],
+    [afterNetwork, limit],
   );
   return rows;
 }

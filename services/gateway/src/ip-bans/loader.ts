@@ -11,7 +11,7 @@ export interface LoadedBans {
 }
 
 /**
- * Reads every live IP ban page by page (keyset on id, so no page holds more than
+ * Reads every live IP ban page by page (keyset on the network, so no page holds more than
  * LOAD_PAGE_SIZE rows and the event loop breathes between pages) and builds the index. Rows
  * become index entries as they arrive; only the entries and then the index are kept.
  */
@@ -28,7 +28,7 @@ export async function loadIpBans(db: Queryable, pageSize = LOAD_PAGE_SIZE): Prom
       else skipped++;
     }
     if (rows.length < pageSize) break;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]!.network;
   }
   return { index: new IpIndex(entries), skipped };
 }
