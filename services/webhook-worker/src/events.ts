@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { eventsStreamKey, type MessageResponse, type StreamEvent } from '@switchboard/contracts';
+import { whenRedisReady } from '@switchboard/queue';
 
 /**
  * Sets the "published" marker and appends the entry in one step, or does neither: Redis runs a
@@ -52,6 +53,8 @@ export async function publishMessageCreate(redis: Redis, options: EventStreamOpt
     message_id: message.id,
     data: JSON.stringify(message),
   };
+  // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
+  await whenRedisReady(redis);
   return withPublish(redis)[COMMAND](
     eventsStreamKey(options.redisPrefix),
     publishedMarkerKey(options.redisPrefix, message.id),

@@ -14,8 +14,10 @@ import {
   type DirectOutcome,
 } from '@switchboard/webhook-formats';
 
-/** The job fields that depend on the format (the headers its transformer reads). */
-export type FormatFields = Omit<WebhookDeliveryInput, 'webhookId' | 'messageId' | 'deliveryId' | 'body'>;
+type DeliveryKey = 'webhookId' | 'messageId' | 'deliveryId' | 'body';
+
+/** The job fields that depend on the format (the headers its transformer reads), per format. */
+export type FormatFields = WebhookDeliveryInput extends infer Input ? (Input extends unknown ? Omit<Input, DeliveryKey> : never) : never;
 
 /**
  * What differs between the execution routes. Every route runs the same steps in the same

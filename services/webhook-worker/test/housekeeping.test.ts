@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '@switchboard/config';
+import { claimWebhookDelivery, createPool, type Pool } from '@switchboard/db';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { webhookWorkerConfigSchema } from '../src/index.ts';
+import { startDeliveryPruner } from '../src/prune.ts';
+import { createHook, ids, silentLogger } from './support.ts';
+
+const environment = useTestEnvironment();
+let pool: Pool;
+
+beforeAll(() => {
+  pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
+});
+
+afterAll(async () => {
+  await pool?.end();
+});
+
+async function deliveryIds(webhookId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT delivery_id AS id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY delivery_id',
+    [webhookId],
+  );
+  return rows.map((row) => row.id);
+}
+
+describe('dedupe key pruning', () => {
+  it('deletes keys older than the retention and keeps recent ones', async () => {
+    const hook = await createHook(pool);
+    for (const deliveryId of ['old-1', 'old-2', 'fresh']) {
+      await claimWebhookDelivery(pool, { webhookId: hook.webhookId, deliveryId, source: 'codehost', messageId: ids.next() });
+    }
+    await pool.query(
+      "UPDATE webhook_deliveries SET created_at = now() - interval '10 days' WHERE webhook_id = $1 AND delivery_id LIKE 'old-%'",
+      [hook.webhookId],
+    );
+    const pruner = startDeliveryPruner({ pool, logger: silentLogger, retentionHours: 7 * 24, intervalMs: 20 });
+    try {
+      const deadline = Date.now() + 5000;
+      while ((await deliveryIds(hook.webhookId)).length > 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await pruner.stop();
+    }
+    expect(await deliveryIds(hook.webhookId)).toEqual(['fresh']);
+  });
+
+  it('claims a delivery id once per webhook', async () => {
+    const hook = await createHook(pool);
+    const claim = { webhookId: hook.webhookId, deliveryId: 'same', source: 'codehost' as const, messageId: ids.next() };
+    const results = await Promise.all(Array.from({ length: 10 }, () => claimWebhookDelivery(pool, claim)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('configuration', () => {
+  const base = { DATABASE_URL: 'postgres://localhost/x', REDIS_URL: 'redis://localhost:6379' };
+
+  it('refuses the test delay hook outside NODE_ENV=test', () => {
+    const parsed = parseConfig(webhookWorkerConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_TEST_DELAY_MS: '5' });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.join('\n')).toContain('WEBHOOK_TEST_DELAY_MS');
+    expect(parseConfig(webhookWorkerConfigSchema, { ...base, NODE_ENV: 'test', WEBHOOK_TEST_DELAY_MS: '5' }).ok).toBe(true);
+  });
+
+  it('has defaults for every webhook variable', () => {
+    const parsed = parseConfig(webhookWorkerConfigSchema, base);
+    expect(parsed.ok && parsed.config).toMatchObject({
+      EVENTS_STREAM_MAX_LENGTH: 100_000,
+      EVENTS_PUBLISHED_TTL_SECONDS: 86_400,
+      WEBHOOK_DELIVERY_DEDUPE_HOURS: 168,
+      WEBHOOK_TEST_DELAY_MS: 0,
+    });
+  });
+});
