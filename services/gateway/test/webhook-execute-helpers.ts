@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { generateWebhookToken } from '@switchboard/auth';
+import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
 import { eventsStreamKey, LIMITS, parseStreamEvent, QUEUES, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
@@ -13,7 +13,9 @@ import {
   createWebhookWithinLimits,
   insertChannels,
   insertGuild,
+  insertMembers,
   insertUsers,
+  insertUserTokens,
   withTransaction,
   type Pool,
 } from '@switchboard/db';
@@ -105,6 +107,8 @@ export interface WebhookFixture {
   guildId: string;
   channelId: string;
   ownerId: string;
+  /** The owner's user token (a member of the guild), to read messages back. */
+  ownerToken: string;
   webhookId: string;
   token: string;
   name: string;
@@ -117,16 +121,19 @@ export async function createWebhookFixture(pool: Pool, options: { secret?: strin
   const channelId = fixtureIds.next();
   const webhookId = fixtureIds.next();
   const token = generateWebhookToken();
+  const ownerToken = generateUserToken(ownerId);
   const name = options.name ?? 'Execute Hook';
   await withTransaction(pool, async (db) => {
     await insertUsers(db, [{ id: ownerId, username: `owner_${ownerId.slice(-8)}` }]);
+    await insertUserTokens(db, [{ tokenHash: hashCredential(ownerToken), userId: ownerId, kind: 'user' }]);
     await insertGuild(db, { id: guildId, name: `guild ${guildId}`, ownerId });
+    await insertMembers(db, guildId, [{ userId: ownerId }]);
     await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 }]);
   });
   const limits = { perChannel: LIMITS.webhooks.perChannel, perGuild: LIMITS.webhooks.perGuild };
   await createWebhookWithinLimits(pool, { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token }, limits);
   if (options.secret) await pool.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [webhookId, options.secret]);
-  return { guildId, channelId, ownerId, webhookId, token, name };
+  return { guildId, channelId, ownerId, ownerToken, webhookId, token, name };
 }
 
 export interface Answer {

@@ -61,6 +61,11 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
     });
     const stored = await findMessageById(gateway.pool, answer.json.id);
     expect(answer.json).toEqual(presentMessage(stored!));
+    const readBack = await fetch(`${gateway.url}/v1/channels/${webhook.channelId}/messages`, {
+      headers: { Authorization: webhook.ownerToken },
+    });
+    expect(readBack.status).toBe(200);
+    expect(await readBack.json()).toEqual([answer.json]);
   });
 
   it('?wait=true round-trips content and embeds (colour 0 when unset)', async () => {
