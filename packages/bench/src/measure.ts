@@ -39,9 +39,20 @@ function toMeasurement(result: autocannon.Result): Measurement {
   };
 }
 
+/** A request other than a bare GET: the same method and body on every request. */
+export interface MeasuredRequest {
+  method: 'GET' | 'POST';
+  body?: string;
+}
+
 /** Drives `url` with a warm-up run first (discarded: JIT, connection setup, caches), then measures. */
-export async function measure(url: string, load: LoadOptions, headers: Record<string, string> = {}): Promise<Measurement> {
-  const base = { url, connections: load.connections, headers };
+export async function measure(
+  url: string,
+  load: LoadOptions,
+  headers: Record<string, string> = {},
+  request: MeasuredRequest = { method: 'GET' },
+): Promise<Measurement> {
+  const base = { url, connections: load.connections, headers, ...request };
   if (load.warmupSeconds > 0) await autocannon({ ...base, duration: load.warmupSeconds });
   return toMeasurement(await autocannon({ ...base, duration: load.durationSeconds }));
 }

@@ -1,13 +1,15 @@
 import type { Benchmark } from '../types.ts';
 import { auditSearch } from './audit-search/index.ts';
+import { banCheck } from './ban-check/index.ts';
 import { discovery } from './discovery.ts';
+import { ipLookup } from './ip-lookup/index.ts';
 
 /**
  * Every benchmark, by the name `npm run bench -- <name>` takes. A new one is a module in this
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];

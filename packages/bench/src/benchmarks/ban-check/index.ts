@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAdminWithKey } from '@switchboard/auth';
+import { createPool, type Pool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { measure, ratio, type Measurement } from '../../measure.ts';
+import type { RunningService } from '../../processes.ts';
+import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
+import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
+
+const CHECK_PATH = '/v1/admin/bans/ip/check';
+const DISCOVERY_PATH = '/v1/.well-known/service';
+const SEED: BanSeed = { ipv4Singles: 900_000, ipv6Singles: 100_000, ipv4Ranges: 100_000 };
+const LOAD_DEADLINE_MS = 180_000;
+/** Set by Node on every response; copying them would send them twice. */
+const NODE_OWNED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+/** Many requests a second from one admin: the admin:ban:operation bucket (60/min) would answer 429. */
+const GATEWAY_ENV = { RATE_LIMITS_ENABLED: 'false', IP_BANS_LOAD_WAIT_MS: '1000' };
+
+async function withPool<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-ban-check' });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function post(url: string, key: string, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { authorization: `Admin ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** Polls the check route until the gateway answers it (503 while the bans still load); milliseconds waited. */
+async function untilLoaded(gateway: RunningService, key: string): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < LOAD_DEADLINE_MS) {
+    const response = await post(`${gateway.url}${CHECK_PATH}`, key, { ip: FREE_ADDRESS }).catch(() => null);
+    await response?.arrayBuffer();
+    if (response?.status === 200) return performance.now() - started;
+    if (response && response.status !== 503) throw new Error(`${CHECK_PATH} answered ${response.status} while loading`);
+    await sleep(100);
+  }
+  throw new Error(`the gateway did not load its IP bans within ${LOAD_DEADLINE_MS} ms`);
+}
+
+async function capture(url: string, key: string, body: unknown): Promise<CapturedResponse> {
+  const response = await post(url, key, body);
+  if (response.status !== 200) throw new Error(`POST ${url} answered ${response.status}, expected 200`);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!NODE_OWNED_HEADERS.has(name)) headers[name] = value;
+  });
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Resident memory of a child process (Linux), in MiB; NaN elsewhere. */
+async function residentMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  return kib === undefined ? Number.NaN : Number(kib) / 1024;
+}
+
+interface Phase {
+  targets: TargetResult[];
+  loadMs: number;
+  rssMiB: number;
+}
+
+/** The gateway with every ban loaded: check through HTTP against the bare baseline, then discovery. */
+async function withBans(context: BenchContext, key: string): Promise<Phase> {
+  const gateway = await context.startGateway(GATEWAY_ENV);
+  const loadMs = await untilLoaded(gateway, key);
+  const rssMiB = await residentMiB(gateway.pid);
+  context.log(`gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`);
+  const body = JSON.stringify({ ip: BANNED_ADDRESS });
+  const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
+  const checkUrl = `${gateway.url}${CHECK_PATH}`;
+  const document = await capture(checkUrl, key, { ip: BANNED_ADDRESS });
+  const check = await measure(checkUrl, context.load, headers, { method: 'POST', body });
+  const baseline = await context.startStaticBaseline(document);
+  context.log('measuring the baseline');
+  const bare = await measure(`${baseline.url}${CHECK_PATH}`, context.load, headers, { method: 'POST', body });
+  await baseline.stop();
+  context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
+  const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
+  await gateway.stop();
+  return {
+    targets: [
+      { target: 'check (gateway)', url: `${checkUrl} ${body}`, measurement: check },
+      { target: 'check (baseline)', url: `${baseline.url}${CHECK_PATH}`, measurement: bare },
+      { target: 'discovery, bans loaded', url: `${gateway.url}${DISCOVERY_PATH}`, measurement: discovery },
+    ],
+    loadMs,
+    rssMiB,
+  };
+}
+
+/** The same gateway code with no bans at all: the price of enforcement is the difference. */
+async function withoutBans(context: BenchContext, databaseUrl: string, key: string): Promise<{ target: TargetResult; rssMiB: number }> {
+  await withPool(databaseUrl, (pool) => pool.query('TRUNCATE ip_bans'));
+  const gateway = await context.startGateway(GATEWAY_ENV);
+  await untilLoaded(gateway, key);
+  const rssMiB = await residentMiB(gateway.pid);
+  context.log(`measuring ${DISCOVERY_PATH} with no bans`);
+  const measurement: Measurement = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
+  await gateway.stop();
+  return { target: { target: 'discovery, no bans', url: `${gateway.url}${DISCOVERY_PATH}`, measurement }, rssMiB };
+}
+
+/**
+ * POST /v1/admin/bans/ip/check through a spawned gateway holding 1.1M IP bans (authenticated
+ * with a real admin key, so each request also reads the key from PostgreSQL) against a bare
+ * express server answering the same bytes; then the cost of enforcement on every request:
+ * discovery with the 1.1M bans loaded against a gateway with none.
+ */
+export const banCheck: Benchmark = {
+  name: 'ban-check',
+  description: `POST ${CHECK_PATH} with 1.1M bans loaded vs a bare express baseline; discovery with and without the bans`,
+  async run(context) {
+    const env = await context.serviceEnv();
+    const databaseUrl = env['DATABASE_URL']!;
+    const { key, seeded } = await withPool(databaseUrl, async (pool) => {
+      const { key: adminKey } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-ban-checker', acls: ['admin:authenticate', 'ban:ip:check'] });
+      return { key: adminKey, seeded: await seedIpBans(pool, SEED, context.log) };
+    });
+    const loaded = await withBans(context, key);
+    const empty = await withoutBans(context, databaseUrl, key);
+    const [check, bare, discovery] = loaded.targets.map((target) => target.measurement) as [Measurement, Measurement, Measurement];
+    return {
+      benchmark: 'ban-check',
+      notes: [
+        `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
+        `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
+        `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key against PostgreSQL`,
+        'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; the baseline answers the same bytes and headers',
+        'gateway, baseline, PostgreSQL and autocannon share this machine: compare the ratios, not absolute numbers',
+      ],
+      targets: [...loaded.targets, empty.target],
+      ratios: {
+        'check gateway/baseline rps': ratio(check.requestsPerSecond, bare.requestsPerSecond),
+        'check gateway/baseline p99 latency': ratio(check.latencyMs.p99, bare.latencyMs.p99),
+        'discovery rps, bans loaded / none': ratio(discovery.requestsPerSecond, empty.target.measurement.requestsPerSecond),
+        'discovery p99, bans loaded / none': ratio(discovery.latencyMs.p99, empty.target.measurement.latencyMs.p99),
+      },
+    };
+  },
+};
