@@ -87,6 +87,25 @@ describe('IP bans across replicas', () => {
     await eventually(async () => (await status(second, '192.0.2.80')) === 403, 1_000);
   });
 
+  it('stays right while a tiny overlay limit folds every change into a rebuilt base', async () => {
+    const folding = await startGateway(environment, { ...SETTINGS, IP_BANS_OVERLAY_LIMIT: '1' });
+    try {
+      const bans = banCaller(folding.url, admin.key, { 'X-Forwarded-For': '198.18.0.1' });
+      const addresses = ['192.0.2.160', '192.0.2.161', '192.0.2.162', '192.0.2.163'];
+      for (const ip of addresses) await bans('ip', 'add', { ip });
+      await bans('ip', 'add', { ip: '192.0.2.160/28', reason: 'range' });
+      await bans('ip', 'remove', { ips: ['192.0.2.161', '192.0.2.160/28'] });
+      await bans('ip', 'add', { ip: '192.0.2.161', reason: 'again' });
+      for (const [ip, expected] of [['192.0.2.160', 403], ['192.0.2.161', 403], ['192.0.2.163', 403], ['192.0.2.164', 200]] as const) {
+        expect(await status(folding, ip)).toBe(expected);
+        await eventually(async () => (await status(second, ip)) === expected, 1_000);
+      }
+      expect((await bans('ip', 'check', { ip: '192.0.2.161' })).body).toMatchObject({ matched: '192.0.2.161', reason: 'again' });
+    } finally {
+      await folding.close();
+    }
+  });
+
   it('reloads everything periodically, the safety net for a change never published', async () => {
     const periodic = await startGateway(environment, { ...SETTINGS, IP_BANS_FULL_RELOAD_MS: '1000' });
     try {

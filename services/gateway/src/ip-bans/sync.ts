@@ -223,12 +223,13 @@ class IpBanSync implements IpBans {
       if (gap) void this.reload('sequence gap');
     }
     this.apply(delta);
-    if (!this.running && this.index.overlaySize > this.options.overlayLimit) void this.reload('overlay limit');
   }
 
   private apply(delta: IpBanDelta): void {
     this.index.apply(delta);
     this.pending?.push(delta);
+    // Folding the overlay into a new base keeps lookups and overlay rebuilds cheap.
+    if (!this.running && this.index.overlaySize > this.options.overlayLimit) void this.reload('overlay limit');
   }
 }
 
