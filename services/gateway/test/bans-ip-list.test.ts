@@ -3,7 +3,7 @@ import { useTestEnvironment } from '@switchboard/testkit';
 import { createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { startDnsServer, reverseName, type TestDnsServer } from './bans-dns-server.ts';
 import { banCaller, type BanCaller } from './bans-helpers.ts';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { gatewayConfig, startGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 let dns: TestDnsServer;
@@ -105,5 +105,14 @@ describe('IP ban list: pages', () => {
     expect(live).not.toContain('198.51.100.99');
     const all = await bans('ip', 'list', { limit: 500, include_expired: true });
     expect(all.body.bans.map((ban: ListedIp) => ban.ip)).toContain('198.51.100.99');
+  });
+});
+
+describe('reverse DNS configuration', () => {
+  it('takes comma-separated resolvers with ports and refuses anything else', () => {
+    expect(gatewayConfig(environment, { DNS_SERVERS: '127.0.0.1:5353, [::1]:53,10.0.0.2' }).DNS_SERVERS).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2']);
+    expect(gatewayConfig(environment).DNS_SERVERS).toEqual([]);
+    expect(() => gatewayConfig(environment, { DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
+    expect(() => gatewayConfig(environment, { REVERSE_DNS_TIMEOUT_MS: '0' })).toThrow(/REVERSE_DNS_TIMEOUT_MS/);
   });
 });
