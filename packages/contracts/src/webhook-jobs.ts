@@ -12,13 +12,22 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 /** Header values are short labels; anything longer is not a real event name. */
 const headerValue = z.string().max(200);
 
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * A JSON document. Not `z.json()`, which walks all of it (about 85 µs for a 7.6 KB push, on
+ * both sides of every delivery): the value comes out of JSON.parse in the gateway and out of
+ * Redis in the worker, so it is JSON by construction, and the transformers validate what they read.
+ */
+const jsonValue = z.custom<JsonValue>((value) => value !== undefined, 'Must be a JSON value.');
+
 /**
  * Where the body is. Small bodies ride in the job; larger ones are written to S3 under
  * `webhookBodyKey(...)` first and the job carries the key (claim check), so Redis never holds
  * a 25 MiB code-host payload, neither while queued nor in failed-job retention.
  */
 export const webhookBodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('inline'), value: z.json() }),
+  z.object({ kind: z.literal('inline'), value: jsonValue }),
   z.object({ kind: z.literal('stored'), key: z.string().min(1).max(1024), bytes: z.number().int().min(0) }),
 ]);
 export type WebhookBody = z.infer<typeof webhookBodySchema>;
