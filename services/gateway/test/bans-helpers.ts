@@ -21,7 +21,7 @@ export async function eventually(probe: () => Promise<boolean>, deadlineMs: numb
   throw new Error(`condition not met within ${deadlineMs} ms`);
 }
 
-/** Audit rows of one action, oldest first, read directly (the audit routes are tested elsewhere). */
+/** An audit_logs row as the ban tests read it straight from PostgreSQL (the audit routes are tested elsewhere). */
 export interface AuditRow {
   admin_user_id: string;
   target_type: string;
