@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { presentMessage, type WebhookDeliveryPayload, type WebhookDeliveryResult } from '@switchboard/contracts';
-import { findMessageById, findWebhookById, insertWebhookMessage, type Pool, type StoredMessage, type Webhook } from '@switchboard/db';
+import { findMessageById, findWebhookById, storeWebhookMessage, type Pool, type StoredMessage } from '@switchboard/db';
 import type { JobContext, JobHandler } from '@switchboard/queue';
 import type { Storage } from '@switchboard/storage';
 import { discardBody, loadBody } from './body.ts';
@@ -46,16 +46,13 @@ function render(payload: WebhookDeliveryPayload, body: unknown): Rendering {
   }
 }
 
-/** The message row under the fixed id, with the webhook's name and avatar as they are now. */
-function newMessage(payload: WebhookDeliveryPayload, webhook: Webhook, { message }: RenderedDelivery) {
+/** The message under the fixed id; the worker's statement adds the webhook's current name, avatar and channel. */
+function newMessage(payload: WebhookDeliveryPayload, { message }: RenderedDelivery) {
   return {
     id: payload.messageId,
-    channelId: webhook.channelId,
-    guildId: webhook.guildId,
-    webhookId: webhook.id,
-    webhookName: message.username ?? webhook.name,
-    webhookAvatarHash: webhook.avatarHash,
-    webhookAvatarUrl: message.avatar_url ?? null,
+    webhookId: payload.webhookId,
+    username: message.username ?? null,
+    avatarUrl: message.avatar_url ?? null,
     content: message.content,
     embeds: message.embeds.map(storedEmbed),
     flags: message.flags ?? 0,
@@ -70,22 +67,27 @@ async function announce(deps: DeliveryDeps, stored: StoredMessage, context: JobC
 }
 
 /**
- * The claim-checked body is gone: an earlier attempt finished with it after storing the message
- * (and crashed before the job completed). Finish that delivery; without a message there is
- * nothing left to deliver from.
+ * The claim-checked body is gone: an earlier attempt finished with it (and crashed before the
+ * job completed). Finish that delivery from what it left; without a message and with the
+ * webhook still there, there is nothing left to deliver from.
  */
-async function finishWithoutBody(deps: DeliveryDeps, payload: WebhookDeliveryPayload, context: JobContext) {
+async function finishWithoutBody(deps: DeliveryDeps, payload: WebhookDeliveryPayload, context: JobContext): Promise<WebhookDeliveryResult> {
   const stored = await findMessageById(deps.pool, payload.messageId);
   if (stored) return announce(deps, stored, context);
+  if (!(await findWebhookById(deps.pool, payload.webhookId))) return { outcome: 'webhook_gone' };
   throw new UnrecoverableError('the delivery body is gone and no message was stored');
 }
 
-async function store(deps: DeliveryDeps, payload: WebhookDeliveryPayload, webhook: Webhook, rendering: RenderedDelivery, context: JobContext) {
+async function store(deps: DeliveryDeps, payload: WebhookDeliveryPayload, rendering: RenderedDelivery, context: JobContext): Promise<WebhookDeliveryResult> {
   await pause(deps, 'before-store');
-  const write = await insertWebhookMessage(deps.pool, newMessage(payload, webhook, rendering));
+  const write = await storeWebhookMessage(deps.pool, newMessage(payload, rendering));
+  if ('webhookGone' in write) {
+    context.logger.info({ webhookId: payload.webhookId }, 'webhook deleted before delivery, nothing posted');
+    return { outcome: 'webhook_gone' };
+  }
   if ('channelGone' in write) {
-    context.logger.info({ webhookId: webhook.id, channelId: webhook.channelId }, 'channel deleted before delivery, nothing posted');
-    return { outcome: 'channel_gone' } as const;
+    context.logger.info({ webhookId: payload.webhookId }, 'channel deleted before delivery, nothing posted');
+    return { outcome: 'channel_gone' };
   }
   if (!write.inserted) context.logger.info({ messageId: payload.messageId }, 'message stored by an earlier attempt');
   await pause(deps, 'after-store');
@@ -99,12 +101,6 @@ async function store(deps: DeliveryDeps, payload: WebhookDeliveryPayload, webhoo
  */
 export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryPayload> {
   return async (payload, context): Promise<WebhookDeliveryResult> => {
-    const webhook = await findWebhookById(deps.pool, payload.webhookId);
-    if (!webhook) {
-      context.logger.info({ webhookId: payload.webhookId }, 'webhook deleted before delivery, nothing posted');
-      await discardBody(deps.storage, payload.body, context.logger);
-      return { outcome: 'webhook_gone' };
-    }
     const body = await loadBody(deps.storage, payload.body).catch((error: unknown) => {
       if (error instanceof SyntaxError) throw new UnrecoverableError('the stored body is not JSON');
       throw error;
@@ -114,8 +110,8 @@ export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryP
     const result =
       rendering.kind === 'ignored'
         ? ({ outcome: 'ignored', reason: rendering.reason } as const)
-        : await store(deps, payload, webhook, rendering, context);
-    if (result.outcome === 'ignored') context.logger.info({ webhookId: webhook.id, reason: result.reason }, 'delivery posts nothing');
+        : await store(deps, payload, rendering, context);
+    if (result.outcome === 'ignored') context.logger.info({ webhookId: payload.webhookId, reason: result.reason }, 'delivery posts nothing');
     await discardBody(deps.storage, payload.body, context.logger);
     return result;
   };

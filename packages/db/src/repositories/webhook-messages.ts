@@ -1,18 +1,15 @@
 import type { Queryable } from '../pool.ts';
 import { findMessageById, type StoredMessage } from './messages.ts';
 
-/** A message a webhook posts: the author is the webhook, snapshotted now (reference §4). */
-export interface NewWebhookMessage {
+/** A message a webhook delivery posts: the author is the webhook, snapshotted as it is stored (reference §4). */
+export interface WebhookDeliveryMessage {
   /** Fixed when the request was accepted; the same id on every retry of the delivery. */
   id: string;
-  channelId: string;
-  guildId: string;
   webhookId: string;
-  /** The payload's username override, else the webhook's name at send time. */
-  webhookName: string;
-  webhookAvatarHash: string | null;
+  /** The payload's username override; else the webhook's name at send time. */
+  username: string | null;
   /** A remote avatar_url/icon_url from the payload: stored, never fetched. */
-  webhookAvatarUrl: string | null;
+  avatarUrl: string | null;
   content: string;
   /** Discord-shaped embeds as they are stored and presented. */
   embeds: unknown[];
@@ -21,50 +18,82 @@ export interface NewWebhookMessage {
 
 export type WebhookMessageWrite =
   | { stored: StoredMessage; inserted: boolean }
-  /** The channel was deleted before the message could be stored. */
+  /** The webhook was deleted before the message could be stored: nothing posts. */
+  | { webhookGone: true }
+  /** The channel was deleted meanwhile (the webhook went with it, or is going). */
   | { channelGone: true };
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
-}
+// The same columns and names as messages.ts reads; a webhook message has no author row.
+const RETURNED = `id, channel_id AS "channelId", guild_id AS "guildId", NULL::json AS author, webhook_id AS "webhookId",
+  webhook_name AS "webhookName", webhook_avatar_hash AS "webhookAvatarHash", webhook_avatar_url AS "webhookAvatarUrl",
+  type, content, embeds, flags, created_at AS "createdAt", edited_at AS "editedAt"`;
 
 /**
- * Stores the message unless a message with its id exists already (a retried delivery), and
- * returns the stored row either way: the row, not this attempt's rendering, is what the
- * MESSAGE_CREATE event and a `wait=true` answer show.
+ * Stores the message in the webhook's current channel with its name and avatar as they are
+ * now, in one statement (the webhook read and the insert see the same row). A message with
+ * this id already there (a retried delivery) is left alone and returned: the row, not this
+ * attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show.
  */
-export async function insertWebhookMessage(db: Queryable, message: NewWebhookMessage): Promise<WebhookMessageWrite> {
-  let inserted: boolean;
+export async function storeWebhookMessage(db: Queryable, message: WebhookDeliveryMessage): Promise<WebhookMessageWrite> {
+  let inserted: StoredMessage | undefined;
   try {
-    const { rowCount } = await db.query(
+    const { rows } = await db.query<StoredMessage>(
       `INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
                              webhook_avatar_url, type, content, embeds, flags)
-       VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, 0, $8, $9::jsonb, $10)
-       ON CONFLICT (id) DO NOTHING`,
-      [
-        message.id,
-        message.channelId,
-        message.guildId,
-        message.webhookId,
-        message.webhookName,
-        message.webhookAvatarHash,
-        message.webhookAvatarUrl,
-        message.content,
-        JSON.stringify(message.embeds),
-        message.flags,
-      ],
+       SELECT $1, w.channel_id, w.guild_id, NULL, w.id, coalesce($3, w.name), w.avatar_hash, $4, 0, $5, $6::jsonb, $7
+       FROM webhooks w WHERE w.id = $2
+       ON CONFLICT (id) DO NOTHING
+       RETURNING ${RETURNED}`,
+      [message.id, message.webhookId, message.username, message.avatarUrl, message.content, JSON.stringify(message.embeds), message.flags],
     );
-    inserted = rowCount === 1;
+    inserted = rows[0];
   } catch (error) {
-    if (isForeignKeyViolation(error)) return { channelGone: true };
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return { channelGone: true };
     throw error;
   }
-  const stored = await findMessageById(db, message.id);
-  // Inserted or found a moment ago, then deleted with its channel: as good as gone.
-  if (!stored) return { channelGone: true };
-  return { stored, inserted };
+  if (inserted) return { stored: inserted, inserted: true };
+  // Nothing inserted: stored by an earlier attempt, or the webhook is gone.
+  const existing = await findMessageById(db, message.id);
+  return existing ? { stored: existing, inserted: false } : { webhookGone: true };
+}
+
+/** A webhook message with its snapshot given explicitly (fixtures, seeding). */
+export interface NewWebhookMessage {
+  id: string;
+  channelId: string;
+  guildId: string;
+  webhookId: string;
+  webhookName: string;
+  webhookAvatarHash: string | null;
+  webhookAvatarUrl: string | null;
+  content: string;
+  embeds: unknown[];
+  flags: number;
+}
+
+/** Inserts a webhook message as given; a message with this id already there is left alone. */
+export async function insertWebhookMessage(db: Queryable, message: NewWebhookMessage): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
+                           webhook_avatar_url, type, content, embeds, flags)
+     VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, 0, $8, $9::jsonb, $10)
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      message.id,
+      message.channelId,
+      message.guildId,
+      message.webhookId,
+      message.webhookName,
+      message.webhookAvatarHash,
+      message.webhookAvatarUrl,
+      message.content,
+      JSON.stringify(message.embeds),
+      message.flags,
+    ],
+  );
+  return rowCount === 1;
 }
 
 /** How many messages a webhook has posted (tests and benchmarks count deliveries by it). */
