@@ -1,15 +1,17 @@
 import type { Benchmark } from '../types.ts';
 import { auditSearch } from './audit-search/index.ts';
 import { banCheck } from './ban-check/index.ts';
+import { deliveryThroughput } from './delivery-throughput/index.ts';
 import { discovery } from './discovery.ts';
 import { ipLookup } from './ip-lookup/index.ts';
+import { webhookIngest } from './webhook-ingest/index.ts';
 
 /**
  * Every benchmark, by the name `npm run bench -- <name>` takes. A new one is a module in this
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import type { Measurement } from '../../measure.ts';
+import type { LoadOptions } from '../../types.ts';
+
+export interface PostLoad {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Header given a fresh UUID on every request (X-GitHub-Delivery: each delivery is new). */
+  uniqueHeader?: string;
+}
+
+function toMeasurement(result: autocannon.Result): Measurement {
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      mean: result.latency.average,
+      max: result.latency.max,
+    },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0])),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    bytesPerSecond: result.throughput.average,
+    durationSeconds: result.duration,
+  };
+}
+
+function options(load: PostLoad, connections: number): autocannon.Options {
+  const { uniqueHeader } = load;
+  return {
+    url: load.url,
+    connections,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...load.headers },
+    body: load.body,
+    ...(uniqueHeader
+      ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, [uniqueHeader]: randomUUID() } }) }] }
+      : {}),
+  };
+}
+
+/** POSTs the same body as fast as `load.connections` allow: a discarded warm-up, then the measurement. */
+export async function measurePosts(load: PostLoad, loadOptions: LoadOptions): Promise<Measurement> {
+  const base = options(load, loadOptions.connections);
+  if (loadOptions.warmupSeconds > 0) await autocannon({ ...base, duration: loadOptions.warmupSeconds });
+  return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
+}
+
+/** POSTs exactly `amount` requests (to fill a queue), and says how many were not 2xx. */
+export async function postMany(load: PostLoad, amount: number, connections: number): Promise<Measurement> {
+  return toMeasurement(await autocannon({ ...options(load, connections), amount }));
+}

@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+import { generateWebhookToken } from '@switchboard/auth';
+import {
+  ChannelType,
+  createPool,
+  createWebhookWithinLimits,
+  insertChannels,
+  insertGuild,
+  insertUsers,
+  withTransaction,
+  type Pool,
+} from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+
+export interface BenchWebhook {
+  webhookId: string;
+  token: string;
+  channelId: string;
+}
+
+/** A guild, channel and webhook in the run's own database, written directly. */
+export async function seedWebhook(databaseUrl: string): Promise<BenchWebhook> {
+  const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-webhook-seed' });
+  try {
+    const ids = createSnowflakeGenerator(1001);
+    const [ownerId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
+    const token = generateWebhookToken();
+    await withTransaction(pool, async (db) => {
+      await insertUsers(db, [{ id: ownerId, username: 'bench-owner' }]);
+      await insertGuild(db, { id: guildId, name: 'bench guild', ownerId });
+      await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'deploys', position: 0 }]);
+    });
+    const webhook = { id: webhookId, guildId, channelId, creatorId: ownerId, name: 'bench hook', avatarHash: null, token };
+    await createWebhookWithinLimits(pool, webhook, { perChannel: 15, perGuild: 1000 });
+    return { webhookId, token, channelId };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Messages stored for the webhook so far. */
+export async function storedMessages(pool: Pool, webhookId: string): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM messages WHERE webhook_id = $1', [webhookId]);
+  return rows[0]?.count ?? 0;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A real push delivery (the first api.github.com example of @octokit/webhooks-examples with
+ * commits), as the JSON text GitHub sends: the code-host route renders it as one embed.
+ */
+export function realPushPayload(): string {
+  const definitions = require('@octokit/webhooks-examples/api.github.com/index.json') as Array<{
+    name: string;
+    examples: Array<Record<string, unknown>>;
+  }>;
+  const push = definitions
+    .find((definition) => definition.name === 'push')
+    ?.examples.find((example) => !example['forced'] && Array.isArray(example['commits']) && example['commits'].length > 0);
+  if (!push) throw new Error('@octokit/webhooks-examples has no push example with commits');
+  return JSON.stringify(push);
+}

@@ -1,0 +1,32 @@
+import { Queue } from 'bullmq';
+import { QUEUES } from '@switchboard/contracts';
+import { bullPrefix, closeRedis, createRedis } from '@switchboard/queue';
+
+export interface BenchQueue {
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+/** A BullMQ queue of the run's Redis prefix (webhook-deliveries unless named), to pause, watch and empty. */
+export function openQueue(env: Record<string, string>, name: string = QUEUES.webhookDeliveries): BenchQueue {
+  const connection = createRedis(env['REDIS_URL']!, { role: 'worker', name: `bench-${name}` });
+  const queue = new Queue(name, { connection, prefix: bullPrefix(env['REDIS_PREFIX']!) });
+  return {
+    queue,
+    close: async () => {
+      await queue.close();
+      await closeRedis(connection);
+    },
+  };
+}
+
+/** Jobs not finished yet (waiting, also while paused, active, delayed). */
+export async function unfinished(queue: Queue): Promise<number> {
+  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
+/** Removes the queue and every job in it: a benchmark leaves no jobs behind in Redis. */
+export async function emptyQueue(queue: Queue): Promise<void> {
+  await queue.obliterate({ force: true });
+}
