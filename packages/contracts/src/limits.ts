@@ -61,6 +61,8 @@ export const LIMITS = {
   auditLogs: {
     list: { min: 1, max: 200, default: 50 } satisfies RangeWithDefault,
     reasonMaxLength: 512,
+    /** The longest target id (an email is up to 254 characters); the column allows this. */
+    targetIdMaxLength: 320,
   },
   bulk: {
     /** user_ids in one add-guild-members request (the default; a deployment may lower it). */

@@ -68,6 +68,13 @@ describe('email bans', () => {
     expect((await auditRows('unban_email', 'email', 'a1@audit.test')).map((row) => row.audit_log_reason)).toEqual([null]);
   });
 
+  it('names even the longest email as the audit target', async () => {
+    const email = `${'l'.repeat(64)}@${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.test`;
+    expect(email.length).toBeGreaterThan(128);
+    expect((await bans('email', 'add', { email })).status).toBe(204);
+    expect((await auditRows('ban_email', 'email', email)).map((row) => row.target_id)).toEqual([email]);
+  });
+
   it('accepts 1000 values in one request and refuses 1001 with the field path', async () => {
     const emails = Array.from({ length: 1000 }, (_, i) => `bulk${i}@many.test`);
     expect((await bans('email', 'add', { emails })).status).toBe(204);

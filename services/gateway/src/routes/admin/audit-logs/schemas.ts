@@ -21,7 +21,7 @@ const filterFields = {
   target_type: z.string().min(1).max(64).optional(),
   // A string filter: `"0"`, `"1.2.3.4"` and ids alike (Fluxer's BigInt() made those a 500).
   target_id: z
-    .union([z.string().min(1).max(128), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .union([z.string().min(1).max(LIMITS.auditLogs.targetIdMaxLength), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
     .transform(String)
     .optional(),
   action: z.string().min(1).max(100).optional(),

@@ -21,9 +21,6 @@ export interface BanDeps {
 
 export type BanTargetType = 'email' | 'phone' | 'ip';
 
-/** audit_logs.target_id holds at most 128 characters; the value is always in metadata too. */
-const TARGET_ID_MAX_LENGTH = 128;
-
 /**
  * Who acts and why: the ban's reason is the body's `reason`, else X-Audit-Log-Reason; the
  * audit entry's reason is the header, else the body's reason.
@@ -35,8 +32,7 @@ export function actingAdmin(req: Request, res: Response, bodyReason: string | nu
 
 /**
  * One audit entry per value. target_id is the canonical value, so "everything done to this
- * address" is an exact filter (Fluxer writes "0"); an email too long for the column falls back
- * to "0" and is found through its metadata.
+ * address" is an exact filter (Fluxer writes "0"); the column holds the longest email.
  */
 export function banAuditEntries(
   admin: { adminUserId: string; auditReason: string | null },
@@ -48,7 +44,7 @@ export function banAuditEntries(
   return values.map((value) => ({
     adminUserId: admin.adminUserId,
     targetType,
-    targetId: value.length <= TARGET_ID_MAX_LENGTH ? value : '0',
+    targetId: value,
     action: `${action}_${targetType}`,
     reason: admin.auditReason,
     metadata: { [targetType]: value, ...extraMetadata(value) },
