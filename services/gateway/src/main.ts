@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createRedis } from '@switchboard/queue';
+import { closeRedis, createProducer, createRedis } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -20,12 +20,14 @@ const pool = createPool({
 });
 const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'gateway', logger });
 const storage = createStorage(storageOptionsFromConfig(config));
+// Owned here so shutdown closes it: its `?wait=true` listener holds a connection of its own.
+const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
 
 let draining = false;
 const server = createServer();
 // Tracking is attached before the app, so it sees every response before the app can finish it.
 const drain = trackForDrain(server, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
-server.on('request', createApp({ config, logger, pool, redis, storage, isDraining: () => draining }));
+server.on('request', createApp({ config, logger, pool, redis, storage, producer, isDraining: () => draining }));
 
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
@@ -40,6 +42,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   draining = true;
   logger.info({ signal }, 'shutting down');
   const drained = await drain();
+  // Queues and the wait listener first: they use `redis`.
+  await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
   // A pool stuck connecting to a dead database must not hold the exit.
   await settlesWithin(Promise.allSettled([pool.end(), closeRedis(redis)]), RESOURCE_CLOSE_TIMEOUT_MS);
   storage.close();
