@@ -10,6 +10,7 @@ export {
   type EnqueueOptions,
 } from './options.ts';
 export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
+export { settlesWithin } from './shutdown.ts';
 export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob } from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor } from './registry.ts';

@@ -15,7 +15,7 @@ export interface StoppableWorker {
 }
 
 /** Whether `work` settled within `timeoutMs` (it keeps running if not). */
-async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+export async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));

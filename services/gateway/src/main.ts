@@ -2,11 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createProducer, createRedis } from '@switchboard/queue';
+import { closeRedis, createProducer, createRedis, settlesWithin } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { settlesWithin, trackForDrain } from './shutdown.ts';
+import { trackForDrain } from './shutdown.ts';
 
 const REDIS_STARTUP_WAIT_MS = 5_000;
 const RESOURCE_CLOSE_TIMEOUT_MS = 2_000;

@@ -45,19 +45,3 @@ export function trackForDrain(server: Server, { timeoutMs, logger }: DrainOption
   };
 }
 
-/** Whether `work` settled within `timeoutMs`; it keeps running if not. */
-export async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  const settled = work.then(
-    () => true as const,
-    () => true as const,
-  );
-  try {
-    return await Promise.race([settled, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
