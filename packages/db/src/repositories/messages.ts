@@ -1,3 +1,4 @@
+import type { UserPartialRecord } from '@switchboard/contracts';
 import type { Queryable } from '../pool.ts';
 
 /**
@@ -76,16 +77,7 @@ export interface StoredMessage {
   id: string;
   channelId: string;
   guildId: string | null;
-  author: {
-    id: string;
-    username: string;
-    discriminator: number;
-    globalName: string | null;
-    avatarHash: string | null;
-    flags: string;
-    bot: boolean;
-    system: boolean;
-  } | null;
+  author: UserPartialRecord | null;
   webhookId: string | null;
   webhookName: string | null;
   webhookAvatarHash: string | null;

@@ -1,3 +1,4 @@
+import type { UserPartialRecord } from '@switchboard/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '../pool.ts';
 
 /** A `webhooks` row. `token` and `secret` never leave the server except `token` in webhook responses. */
@@ -19,16 +20,7 @@ export interface Webhook {
 }
 
 /** The creator's public user columns, as the webhook response's `user` shows them. */
-export interface WebhookCreator {
-  id: string;
-  username: string;
-  discriminator: number;
-  globalName: string | null;
-  avatarHash: string | null;
-  flags: string;
-  bot: boolean;
-  system: boolean;
-}
+export type WebhookCreator = UserPartialRecord;
 
 export interface WebhookWithCreator extends Webhook {
   creator: WebhookCreator | null;
