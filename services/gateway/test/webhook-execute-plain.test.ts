@@ -109,6 +109,14 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
     const emoji = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'Wait test <:wait_emoji:123456789012345678>' });
     expect(emoji.status).toBe(200);
     expect(emoji.json.content).toContain('<:wait_emoji:');
+    // TestWebhook_EmojiBypas: 200 or 204 for external, animated, unknown and code-span emoji.
+    for (const content of [
+      'Webhook message <:external:111111111111111111> <a:animated:222222222222222222>',
+      'Fake emoji <:doesnotexist:123456789012345678>',
+      'Code: `<:code_emoji:111111111111111111>`',
+    ]) {
+      expect([200, 204]).toContain((await post(executeUrl(gateway, webhook), { content })).status);
+    }
   });
 
   it('appends exactly one MESSAGE_CREATE per message to the events stream', async () => {
