@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientIp, normalizeIp, UNKNOWN_CLIENT_IP } from '../src/client-ip.ts';
-import { get, startApp } from './rate-limit-helpers.ts';
+import { get } from './rate-limit-helpers.ts';
+import { startApp } from './start-app.ts';
 
 function request(remoteAddress: string | undefined, forwardedFor?: string | string[]) {
   return {

@@ -1,7 +1,4 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 
 export interface CapturedLogger {
@@ -19,26 +16,6 @@ export function captureLogger(): CapturedLogger {
     },
   });
   return { logger: pino({ level: 'debug' }, sink), lines: () => lines };
-}
-
-export interface RunningApp {
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function listen(configure: (app: Express) => void): Promise<RunningApp> {
-  const app = express();
-  configure(app);
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 export interface Answer {

@@ -2,12 +2,14 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { snowflakeSchema } from '@switchboard/contracts';
+import type { ServedApp } from '@switchboard/testkit';
 import { ApiError, errorMiddleware, jsonBody, notFound, requestId, validate } from '../src/index.ts';
-import { call, captureLogger, listen, type RunningApp } from './error-model-helpers.ts';
+import { call, captureLogger } from './error-model-helpers.ts';
+import { startApp } from './start-app.ts';
 
 const LIMIT_BYTES = 1024;
 const captured = captureLogger();
-let app: RunningApp;
+let app: ServedApp;
 
 const echoSchema = z.object({
   name: z.string().min(1),
@@ -16,7 +18,7 @@ const echoSchema = z.object({
 });
 
 beforeAll(async () => {
-  app = await listen((express) => {
+  app = await startApp((express) => {
     express.use(requestId());
     express.post('/echo', jsonBody({ limitBytes: LIMIT_BYTES }), (req, res) => {
       res.json(validate(echoSchema, req.body));

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { closedPort, silentServer, useTestEnvironment } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { createLogger, type Logger } from '@switchboard/logger';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS, rateLimit } from '../src/rate-limit/index.ts';
-import { closedPort, get, header, readyRedis, requestPathRedis, silentServer, startApp } from './rate-limit-helpers.ts';
+import { get, header, readyRedis, requestPathRedis } from './rate-limit-helpers.ts';
+import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
 const ONE_PER_MINUTE: RateLimitBucket = { name: 'test:one', limit: 1, windowMs: 60_000, countsTowardGlobal: true };

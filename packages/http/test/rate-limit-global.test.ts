@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, type ServedApp } from '@switchboard/testkit';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
 import { checkRateLimit, rateLimit, type RateLimitOptions } from '../src/rate-limit/index.ts';
-import { get, header, readyRedis, redisMicros, sleep, startApp, type Answer, type RunningApp } from './rate-limit-helpers.ts';
+import { get, header, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
+import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
 let redis: Redis;
-let app: RunningApp;
+let app: ServedApp;
 
 const LARGE_A: RateLimitBucket = { name: 'test:large-a', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
 const LARGE_B: RateLimitBucket = { name: 'test:large-b', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, type ServedApp } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { rateLimit, rateLimitKey, type RateLimitOptions } from '../src/rate-limit/index.ts';
-import { get, header, readyRedis, redisMicros, sleep, startApp, type Answer, type RunningApp } from './rate-limit-helpers.ts';
+import { get, header, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
+import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
 let redis: Redis;
-let app: RunningApp;
+let app: ServedApp;
 
 function testBucket(name: string, limit: number, windowMs: number): RateLimitBucket {
   return { name, limit, windowMs, countsTowardGlobal: true };
@@ -202,7 +203,7 @@ describe('bucket sharing', () => {
 
 describe('the default identity and bucket names', () => {
   const TWO: RateLimitBucket = testBucket('test:ident', 2, 60_000);
-  let identityApp: RunningApp;
+  let identityApp: ServedApp;
 
   beforeAll(async () => {
     identityApp = await startApp((server) => {

@@ -3,3 +3,4 @@ export { startTestServices, type TestServices, type StartedServices } from './se
 export { startLocalS3 } from './local-s3.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
+export { closedPort, serveOnFreePort, silentServer, type Listenable, type ServedApp } from './network.ts';

@@ -1,14 +1,12 @@
-import type { Server } from 'node:http';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { closedPort, serveOnFreePort, silentServer, useTestEnvironment } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
-import { closedPort, gatewayConfig, silentServer, startGateway, type RunningGateway } from './helpers.ts';
+import { gatewayConfig, startGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 let gateway: RunningGateway;
@@ -32,14 +30,11 @@ async function gatewayWith(urls: { database?: string; redis?: string; s3?: strin
   // As main.ts does: a fresh request-path client refuses commands until it is connected.
   if (!urls.redis) await once(redis, 'ready');
   const storage = createStorage({ ...storageOptionsFromConfig(config), ...(urls.s3 ? { endpoint: urls.s3 } : {}) });
-  const app = createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, isDraining });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const served = await serveOnFreePort(createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, isDraining }));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: served.url,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await Promise.allSettled([pool.end(), closeRedis(redis)]);
       storage.close();
     },

@@ -1,15 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { createPool, type Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
-import type { TestEnvironment } from '@switchboard/testkit';
+import { serveOnFreePort, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type GatewayConfig } from '../src/index.ts';
+
+// Kept for the ip-ban tests, which take them from here.
+export { closedPort, silentServer } from '@switchboard/testkit';
 
 export const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -37,18 +38,15 @@ export async function startGateway(environment: TestEnvironment, extra: Record<s
   await once(redis, 'ready');
   const storage = createStorage(storageOptionsFromConfig(config));
   const logger = createLogger('gateway-test', 'silent');
-  const server: Server = createApp({ config, logger, pool, redis, storage }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage }));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: served.url,
     config,
     pool,
     redis,
     storage,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await Promise.all([pool.end(), closeRedis(redis)]);
       storage.close();
     },
@@ -63,29 +61,6 @@ let nextAddress = 1;
 export function uniqueClient(): Record<string, string> {
   const n = nextAddress++;
   return { 'X-Forwarded-For': `203.0.${Math.floor(n / 250) % 256}.${(n % 250) + 1}` };
-}
-
-/** A port with nothing listening on it. */
-export async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A TCP server that accepts connections and never answers: a hung dependency. */
-export async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => sockets.add(socket)).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 export interface SpawnedGateway {

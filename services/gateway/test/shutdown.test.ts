@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { listeningPort, silentServer, spawnGateway } from './helpers.ts';
+import { silentServer, useTestEnvironment } from '@switchboard/testkit';
+import { listeningPort, spawnGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 /** A hung S3 endpoint makes /readyz a request that stays in flight for READY_CHECK_TIMEOUT_MS. */

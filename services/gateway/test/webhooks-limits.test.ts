@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createApp } from '../src/index.ts';
@@ -29,13 +28,11 @@ async function withWidePool<T>(work: (url: string) => Promise<T>): Promise<T> {
   const config = gatewayConfig(environment, { RATE_LIMITS_ENABLED: 'false' });
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 });
   const app = createApp({ config, logger: createLogger('limits-test', 'silent'), pool, redis: gateway.redis, storage: gateway.storage });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  const served = await serveOnFreePort(app);
   try {
-    return await work(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return await work(served.url);
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await pool.end();
   }
 }
