@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from '@switchboard/testkit';
 import { CleanupStack } from '../src/cleanup.ts';
 import { parseCli } from '../src/cli.ts';
 import { measure } from '../src/measure.ts';
@@ -7,15 +8,6 @@ import { forkHelper } from '../src/processes.ts';
 import { formatReport } from '../src/report.ts';
 
 const BASELINE_ENTRY = join(import.meta.dirname, '../src/baseline-server.ts');
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('bench harness', () => {
   it('reads names and load options from the command line', () => {

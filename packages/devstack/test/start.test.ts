@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isAlive } from '@switchboard/testkit';
 import { freePort } from '../src/ports.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 
@@ -78,15 +79,6 @@ async function waitForStatus(url: string, status: number, child: ChildProcess, o
     await sleep(250);
   }
   throw new Error(`${url} did not answer ${status} within ${READY_WITHIN_MS} ms:\n${output()}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Command lines of running processes that name the folder (postgres -D, the redis guard). */

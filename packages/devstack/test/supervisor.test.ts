@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from '@switchboard/testkit';
 import { createLogSink } from '../src/log.ts';
 import { discoverServices } from '../src/services.ts';
 import { createSupervisor } from '../src/supervisor.ts';
@@ -18,15 +19,6 @@ function testSupervisor(stopTimeoutMs = 5_000) {
   const logs = createLogSink({ write: (text: string) => lines.push(text) }, false);
   const supervisor = createSupervisor({ logs, cwd: process.cwd(), env: {}, stopTimeoutMs });
   return { supervisor, output: () => lines.join('') };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitUntilGone(pids: number[], withinMs: number): Promise<number[]> {
