@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, insertKey, type AdminFixture } from './admin-helpers.ts';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
 const MANAGE = [ACL.authenticate, ACL.apiKeyManage];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -27,14 +27,6 @@ async function auditEntries(targetId: string) {
   );
   return rows;
 }
-
-beforeAll(async () => {
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
 
 describe('key lifecycle', () => {
   it('creates, uses, lists (without key material), deletes, and the key stops working', async () => {

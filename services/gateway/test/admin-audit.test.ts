@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { recordAudit, type AuditEntryInput } from '../src/admin/audit.ts';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 let viewer: AdminFixture;
 let other: AdminFixture;
 
@@ -44,7 +44,6 @@ function errorPaths(body: { errors: Array<{ path: string }> }): string[] {
 }
 
 beforeAll(async () => {
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
   viewer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
   other = await createAdmin(gateway.pool, [ACL.authenticate]);
   for (const [name, { by, at, ...entry }] of Object.entries(FIXTURES) as Array<[Name, Fixture]>) {
@@ -55,10 +54,6 @@ beforeAll(async () => {
     );
     ids[name] = rows[0]!.id;
   }
-});
-
-afterAll(async () => {
-  await gateway?.close();
 });
 
 describe('POST /v1/admin/audit-logs', () => {

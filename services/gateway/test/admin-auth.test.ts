@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, ADMIN_ROUTES, type AdminRoute } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, insertKey, type AdminFixture } from './admin-helpers.ts';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
+// Many requests from one identity: rate limits are tested in admin-rate-limits.test.ts.
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
 /** Every ACL a route of the table names: enough for any route but `admin:authenticate`. */
 const ROUTE_ACLS = [...new Set(ADMIN_ROUTES.flatMap((route) => route.anyOf))];
@@ -39,18 +40,12 @@ function call(route: AdminRoute, key?: string) {
 }
 
 beforeAll(async () => {
-  // Many requests from one identity: rate limits are tested in admin-rate-limits.test.ts.
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
   keys.full = await createAdmin(gateway.pool, ['*']);
   keys.revoked = await createAdmin(gateway.pool, ['*']);
   await deleteAdminApiKey(gateway.pool, { id: keys.revoked.keyId, adminUserId: keys.revoked.adminId });
   keys.expired = (await insertKey(gateway.pool, keys.full.adminId, ['*'], { expiresAt: new Date(Date.now() - 60_000) })).key;
   keys.noAuthenticate = await createAdmin(gateway.pool, ROUTE_ACLS);
   keys.authenticateOnly = await createAdmin(gateway.pool, [ACL.authenticate]);
-});
-
-afterAll(async () => {
-  await gateway?.close();
 });
 
 describe.each(ADMIN_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {

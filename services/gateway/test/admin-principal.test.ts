@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-let other: RunningGateway;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+// A second replica on the same PostgreSQL and Redis.
+const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
 const LIST = { method: 'GET', path: '/v1/admin/api-keys' } as const;
 const AUDIT = { method: 'POST', path: '/v1/admin/audit-logs', body: {} } as const;
@@ -28,16 +29,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-beforeAll(async () => {
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-  // A second replica on the same PostgreSQL and Redis.
-  other = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-});
-
-afterAll(async () => {
-  await Promise.all([gateway?.close(), other?.close()]);
-});
 
 describe('the Authorization header', () => {
   it('accepts exactly `Admin <key>` and nothing else', async () => {

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACL, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, insertKey, type AdminAnswer } from './admin-helpers.ts';
-import { startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
+import { uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
+// Rate limits on explicitly; clients are told apart by X-Forwarded-For through one trusted hop.
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'true', TRUSTED_PROXY_HOPS: '1' });
 
 const CREATE_LIMIT = RATE_LIMIT_BUCKETS['admin:code:generation'].limit;
 /** GCRA refills one request per window/limit: 2 s for 30 per minute. */
@@ -22,15 +23,6 @@ async function untilLimited(create: () => Promise<AdminAnswer>, max: number) {
   }
   return { admitted, limited: undefined, elapsedMs: Date.now() - started };
 }
-
-beforeAll(async () => {
-  // Rate limits on explicitly; clients are told apart by X-Forwarded-For through one trusted hop.
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'true', TRUSTED_PROXY_HOPS: '1' });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
 
 describe('admin rate limits', () => {
   it('admits admin:code:generation 30 per minute per admin, then 429 with the reference body', async () => {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { buildDiscoveryDocument, DISCOVERY_PATHS } from '../src/index.ts';
-import { gatewayConfig, startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
+import { gatewayConfig, uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
 
 const CONFIG = {
   PUBLIC_BASE_URL: 'https://chat.example.com/api',
@@ -19,6 +18,8 @@ const CONFIG = {
   APP_PUBLIC_SENTRY_DSN: 'https://public@sentry.example.com/1',
   TRUSTED_PROXY_HOPS: '1',
 };
+
+const gateway = useGateway(environment, CONFIG);
 
 /** Reference §3, written out independently of the implementation. */
 const nullableString = z.string().nullable();
@@ -66,14 +67,6 @@ const referenceShape = z.object({
   push: z.strictObject({ public_vapid_key: nullableString }),
   app_public: z.strictObject({ sentry_dsn: z.string() }),
   federation: z.strictObject({ enabled: z.literal(true), version: z.number().int() }).optional(),
-});
-
-beforeAll(async () => {
-  gateway = await startGateway(environment, CONFIG);
-});
-
-afterAll(async () => {
-  await gateway?.close();
 });
 
 function discovery(path: string = DISCOVERY_PATHS[0], init: RequestInit = {}): Promise<Response> {

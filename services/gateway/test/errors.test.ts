@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+const gateway = useGateway(environment);
 
 describe('gateway error model', () => {
   it('answers an unknown route with a JSON 404 NOT_FOUND and a request id', async () => {

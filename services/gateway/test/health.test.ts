@@ -1,23 +1,15 @@
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
 import { closedPort, serveOnFreePort, silentServer, useTestEnvironment } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
-import { gatewayConfig, startGateway, type RunningGateway } from './helpers.ts';
+import { gatewayConfig, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+const gateway = useGateway(environment);
 
 /**
  * A gateway whose dependencies point where the test says; each is a real client, so a

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { createPool, type Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/queue';
@@ -51,6 +52,22 @@ export async function startGateway(environment: TestEnvironment, extra: Record<s
       storage.close();
     },
   };
+}
+
+/**
+ * Call at the top of a test file, after useTestEnvironment(): a gateway started before the
+ * file's first test and closed after its last. As with the environment, the returned object is
+ * filled in when the gateway is up, so hooks registered after this call can use it.
+ */
+export function useGateway(environment: TestEnvironment, extra: Record<string, string> = {}): RunningGateway {
+  const gateway = {} as RunningGateway;
+  beforeAll(async () => {
+    Object.assign(gateway, await startGateway(environment, extra));
+  });
+  afterAll(async () => {
+    await gateway.close?.();
+  });
+  return gateway;
 }
 
 let nextAddress = 1;

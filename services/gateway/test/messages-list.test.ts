@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertWebhookMessage } from '@switchboard/db';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 import { call, createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
+const gateway = useGateway(environment);
 let guild: GuildFixture;
 /** Ids of the 60 messages of channel 0, oldest first. */
 let messageIds: string[];
 
 beforeAll(async () => {
-  gateway = await startGateway(environment);
   guild = await createGuildFixture(gateway.pool);
   messageIds = Array.from({ length: 60 }, () => ids.next());
   await gateway.pool.query(
@@ -20,10 +19,6 @@ beforeAll(async () => {
      SELECT m.id, $1, $2, $3, 'message ' || m.n FROM unnest($4::bigint[]) WITH ORDINALITY AS m (id, n)`,
     [guild.channelIds[0], guild.guildId, guild.member.id, messageIds],
   );
-});
-
-afterAll(async () => {
-  await gateway?.close();
 });
 
 const list = (query = '', token = guild.member.token, channelId = guild.channelIds[0]) =>

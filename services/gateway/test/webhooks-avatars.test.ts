@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 import { call, createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+const gateway = useGateway(environment);
 
 const expectedHash = (bytes: Buffer, gif = false) => `${gif ? 'a_' : ''}${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
 

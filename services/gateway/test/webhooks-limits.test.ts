@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
 import { serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createApp } from '../src/index.ts';
-import { gatewayConfig, startGateway, type RunningGateway } from './helpers.ts';
+import { gatewayConfig, useGateway } from './helpers.ts';
 import { call, createGuildFixture, createWebhook, insertWebhookRows, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  // Explicitly off (decisions §10): these tests create more webhooks per channel and minute
-  // than the webhook:create bucket admits, to reach the count limits and race them.
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+// Explicitly off (decisions §10): these tests create more webhooks per channel and minute
+// than the webhook:create bucket admits, to reach the count limits and race them.
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
 /**
  * The shared helper's gateway has a pool of 2, which lets at most two creates overlap; this one

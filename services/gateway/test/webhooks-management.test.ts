@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 import { call, createGuildFixture, createWebhook, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment);
-});
+const gateway = useGateway(environment);
 
 /**
  * A guild of its own per test: creates are limited to 10 a minute per user and channel
  * (webhook:create::channel_id), and this file leaves rate limits on.
  */
 const fresh = (): Promise<GuildFixture> => createGuildFixture(gateway.pool);
-
-afterAll(async () => {
-  await gateway?.close();
-});
 
 const UNKNOWN_ID = '999999999999999999';
 

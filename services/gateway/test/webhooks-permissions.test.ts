@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateUserToken, hashCredential } from '@switchboard/auth';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { startGateway, type RunningGateway } from './helpers.ts';
+import { useGateway } from './helpers.ts';
 import { call, createGuildFixture, createWebhook, ids, type Account, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+const gateway = useGateway(environment);
 
 type Caller = 'owner' | 'admin' | 'manager' | 'bot' | 'member' | 'outsider' | 'none' | 'bad';
 
