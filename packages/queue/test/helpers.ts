@@ -1,8 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { createLogger } from '@switchboard/logger';
 import type { QueueName } from '@switchboard/contracts';
-import { bullPrefix } from '../src/index.ts';
+import type { TestEnvironment } from '@switchboard/testkit';
+import { bullPrefix, closeRedis, createProducer, createRedis, type Producer } from '../src/index.ts';
 
 export const silentLogger = createLogger('queue-test', 'silent');
 
@@ -11,6 +13,52 @@ let counter = 0;
 export function testPrefix(filePrefix: string): string {
   counter += 1;
   return `${filePrefix}.t${counter}`;
+}
+
+/**
+ * Call at the top of a test file, after useTestEnvironment(): the file's producer-role
+ * connection, opened before its first test; the keys of the file's prefix and the connection
+ * go after its last.
+ */
+export function useFileRedis(environment: TestEnvironment, name: string): () => Redis {
+  let redis: Redis | undefined;
+  beforeAll(() => {
+    redis = createRedis(environment.redisUrl, { role: 'producer', name });
+  });
+  afterAll(async () => {
+    if (!redis) return;
+    await deleteKeys(redis, environment.redisPrefix);
+    await closeRedis(redis);
+  });
+  return () => {
+    if (!redis) throw new Error('the file Redis connection is opened before the first test');
+    return redis;
+  };
+}
+
+export interface IsolatedQueue {
+  redisPrefix: string;
+  producer: Producer;
+  /** A raw view of the queue, to look at (or tamper with) what the code under test stored. */
+  queue: Queue;
+  /** Closes the producer and the raw view. */
+  close(): Promise<void>;
+}
+
+/** A REDIS_PREFIX of the test's own under the file's, with a producer and a raw view of `name`. */
+export function isolatedQueue(redis: Redis, filePrefix: string, name: QueueName): IsolatedQueue {
+  const redisPrefix = testPrefix(filePrefix);
+  const producer = createProducer({ connection: redis, redisPrefix });
+  const queue = rawQueue(redis, redisPrefix, name);
+  return {
+    redisPrefix,
+    producer,
+    queue,
+    close: async () => {
+      await producer.close();
+      await queue.close();
+    },
+  };
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after the bound. */

@@ -1,26 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { closeRedis, createProducer, createRedis, startWorker, type RunningWorker } from '../src/index.ts';
+import { startWorker, type RunningWorker } from '../src/index.ts';
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
-import { deleteKeys, jobState, rawQueue, silentLogger, testPrefix, waitFor } from './helpers.ts';
+import { isolatedQueue, jobState, silentLogger, useFileRedis, waitFor } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const FIXTURE = fileURLToPath(new URL('./fixtures/counted-worker.ts', import.meta.url));
 /** Short lock timings, so a dead worker's job is recovered within about two seconds. */
 const FAST_TIMINGS = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
 
-let redis: Redis;
-beforeAll(() => {
-  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'process-test' });
-});
-afterAll(async () => {
-  await deleteKeys(redis, environment.redisPrefix);
-  await closeRedis(redis);
-});
+const redis = useFileRedis(environment, 'process-test');
 
 interface WorkerProcess {
   child: ChildProcess;
@@ -42,18 +34,15 @@ function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): W
 
 /** Everything one test needs: its own prefix, a producer, a raw queue view and the run counters. */
 function setUp() {
-  const redisPrefix = testPrefix(environment.redisPrefix);
-  const producer = createProducer({ connection: redis, redisPrefix });
-  const queue = rawQueue(redis, redisPrefix, countedJob.queue);
+  const { redisPrefix, producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, countedJob.queue);
   const counts = async (key: string) => ({
-    starts: Number(await redis.get(startsKey(redisPrefix, key))),
-    completions: Number(await redis.get(completionsKey(redisPrefix, key))),
+    starts: Number(await redis().get(startsKey(redisPrefix, key))),
+    completions: Number(await redis().get(completionsKey(redisPrefix, key))),
   });
   const startedOnce = (key: string) => waitFor(async () => (await counts(key)).starts === 1, 10_000);
   const tearDown = async (...processes: WorkerProcess[]) => {
     for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await producer.close();
-    await queue.close();
+    await close();
   };
   return { redisPrefix, producer, queue, counts, startedOnce, tearDown };
 }
@@ -73,7 +62,7 @@ describe('worker processes', () => {
       successor = await startWorker({
         queue: countedJob.queue,
         contracts: [countedJob],
-        handlers: { 'test-counted': countedHandler(redis, redisPrefix) },
+        handlers: { 'test-counted': countedHandler(redis(), redisPrefix) },
         connection: environment.redisUrl,
         redisPrefix,
         timings: { lockDurationMs: 1000, stalledIntervalMs: 500 },

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
@@ -12,7 +11,7 @@ import {
   startWorker,
   type RunningWorker,
 } from '../src/index.ts';
-import { deferred, deleteKeys, rawQueue, silentLogger, testPrefix } from './helpers.ts';
+import { deferred, isolatedQueue, silentLogger, testPrefix, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();
 
@@ -24,20 +23,11 @@ const echo = defineJob({
   defaults: { attempts: 1 },
 });
 
-let redis: Redis;
-beforeAll(() => {
-  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'producer-test' });
-});
-afterAll(async () => {
-  await deleteKeys(redis, environment.redisPrefix);
-  await closeRedis(redis);
-});
+const redis = useFileRedis(environment, 'producer-test');
 
 describe('enqueue', () => {
   it('parses the payload before adding anything', async () => {
-    const redisPrefix = testPrefix(environment.redisPrefix);
-    const producer = createProducer({ connection: redis, redisPrefix });
-    const queue = rawQueue(redis, redisPrefix, QUEUES.bulkOperations);
+    const { producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, QUEUES.bulkOperations);
     try {
       const bad = { id: 'a', value: 'seven' } as unknown as { id: string; value: number };
       const error = await producer.enqueue(echo, bad).catch((caught: unknown) => caught);
@@ -45,15 +35,12 @@ describe('enqueue', () => {
       expect((error as InvalidJobPayloadError).problems).toEqual([expect.objectContaining({ path: 'value' })]);
       expect(await queue.count()).toBe(0);
     } finally {
-      await producer.close();
-      await queue.close();
+      await close();
     }
   });
 
   it('derives the job id from the payload, so the same work is added once', async () => {
-    const redisPrefix = testPrefix(environment.redisPrefix);
-    const producer = createProducer({ connection: redis, redisPrefix });
-    const queue = rawQueue(redis, redisPrefix, QUEUES.bulkOperations);
+    const { producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, QUEUES.bulkOperations);
     try {
       const first = await producer.enqueue(echo, { id: '1234567890', value: 1 });
       const second = await producer.enqueue(echo, { id: '1234567890', value: 2 });
@@ -66,8 +53,7 @@ describe('enqueue', () => {
       expect(stored?.data).toEqual({ id: '1234567890', value: 1 });
       expect(stored?.opts).toMatchObject({ attempts: 1, removeOnComplete: { age: 86_400, count: 1000 } });
     } finally {
-      await producer.close();
-      await queue.close();
+      await close();
     }
   });
 
@@ -93,7 +79,7 @@ describe('enqueueAndWait', () => {
   const gate = deferred();
   let redisPrefix: string;
   let worker: RunningWorker;
-  const producer = () => createProducer({ connection: redis, redisPrefix });
+  const producer = () => createProducer({ connection: redis(), redisPrefix });
 
   beforeAll(async () => {
     redisPrefix = testPrefix(environment.redisPrefix);

@@ -1,10 +1,9 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { closeRedis, createProducer, createRedis, startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
-import { deferred, deleteKeys, jobState, rawQueue, silentLogger, testPrefix, waitFor } from './helpers.ts';
+import { createRedis, startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
+import { deferred, isolatedQueue, jobState, silentLogger, useFileRedis, waitFor } from './helpers.ts';
 
 const environment = useTestEnvironment();
 
@@ -22,20 +21,11 @@ const other = defineJob({
   payload: z.object({ id: z.string() }),
 });
 
-let redis: Redis;
-beforeAll(() => {
-  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'worker-test' });
-});
-afterAll(async () => {
-  await deleteKeys(redis, environment.redisPrefix);
-  await closeRedis(redis);
-});
+const redis = useFileRedis(environment, 'worker-test');
 
 /** A worker on a queue of the test's own, with its producer and a raw view of the queue. */
 async function setUp(handler: JobHandler<{ id: string; count: number }>, lockDurationMs = 30_000) {
-  const redisPrefix = testPrefix(environment.redisPrefix);
-  const producer = createProducer({ connection: redis, redisPrefix });
-  const queue = rawQueue(redis, redisPrefix, QUEUES.assetPurges);
+  const { redisPrefix, producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, QUEUES.assetPurges);
   const start = () =>
     startWorker({
       queue: QUEUES.assetPurges,
@@ -50,8 +40,7 @@ async function setUp(handler: JobHandler<{ id: string; count: number }>, lockDur
   const worker = await start();
   const tearDown = async () => {
     await worker.close(1000);
-    await producer.close();
-    await queue.close();
+    await close();
   };
   return { producer, queue, worker, start, tearDown };
 }
