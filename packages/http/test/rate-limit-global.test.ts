@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { useTestEnvironment, type ServedApp } from '@switchboard/testkit';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
-import { checkRateLimit, rateLimit, type RateLimitOptions } from '../src/rate-limit/index.ts';
-import { get, header, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
+import { checkRateLimit } from '../src/rate-limit/index.ts';
+import { freshIdentity, get, header, limitedRoutes, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
@@ -14,18 +14,9 @@ const LARGE_A: RateLimitBucket = { name: 'test:large-a', limit: 1000, windowMs: 
 const LARGE_B: RateLimitBucket = { name: 'test:large-b', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
 const EXEMPT: RateLimitBucket = { name: 'test:exempt', limit: 70, windowMs: 600_000, countsTowardGlobal: false };
 
-const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
-let identities = 0;
-const freshIdentity = () => `${process.pid}-${Date.now()}-${++identities}`;
-
 beforeAll(async () => {
   redis = await readyRedis(env.redisUrl);
-  const limit = (bucket: RateLimitBucket) => rateLimit({ redis, prefix: env.redisPrefix, bucket, identity: byHeader });
-  app = await startApp((server) => {
-    server.get('/a', limit(LARGE_A), (_req, res) => void res.json({ ok: true }));
-    server.get('/b', limit(LARGE_B), (_req, res) => void res.json({ ok: true }));
-    server.get('/exempt', limit(EXEMPT), (_req, res) => void res.json({ ok: true }));
-  });
+  app = await startApp(limitedRoutes(redis, env.redisPrefix, { '/a': LARGE_A, '/b': LARGE_B, '/exempt': EXEMPT }));
 });
 
 afterAll(async () => {

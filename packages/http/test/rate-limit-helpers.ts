@@ -1,5 +1,27 @@
 import { once } from 'node:events';
+import type { Express } from 'express';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RateLimitBucket } from '@switchboard/contracts';
+import { rateLimit, type RateLimitOptions } from '../src/rate-limit/index.ts';
+
+/** Identity from a test header, so each test gets fresh budgets. */
+export const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
+
+let identities = 0;
+/** An x-identity value of its own: a budget no other test has spent. */
+export function freshIdentity(): string {
+  identities += 1;
+  return `${process.pid}-${Date.now()}-${identities}`;
+}
+
+/** Sets up GET routes that answer `{ ok: true }` behind their bucket's limiter, counted by x-identity. */
+export function limitedRoutes(redis: Redis, prefix: string, routes: Record<string, RateLimitBucket>): (app: Express) => void {
+  return (app) => {
+    for (const [path, bucket] of Object.entries(routes)) {
+      app.get(path, rateLimit({ redis, prefix, bucket, identity: byHeader }), (_req, res) => void res.json({ ok: true }));
+    }
+  };
+}
 
 /** A client like the gateway's request-path client: fails fast when Redis is away. */
 export function requestPathRedis(url: string, extra: RedisOptions = {}): Redis {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { useTestEnvironment, type ServedApp } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { rateLimit, rateLimitKey, type RateLimitOptions } from '../src/rate-limit/index.ts';
-import { get, header, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
+import { rateLimit, rateLimitKey } from '../src/rate-limit/index.ts';
+import { freshIdentity, get, header, limitedRoutes, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
@@ -18,31 +18,17 @@ const FIVE_PER_SECOND = testBucket('test:gcra', 5, 1000);
 const FIVE_PER_MINUTE = testBucket('test:slow', 5, 60_000);
 const SHARED = testBucket('test:shared', 3, 60_000);
 
-/** Identity from a test header, so each test gets fresh budgets. */
-const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
-
 beforeAll(async () => {
   redis = await readyRedis(env.redisUrl);
-  const limit = (bucket: RateLimitBucket) =>
-    rateLimit({ redis, prefix: env.redisPrefix, bucket, identity: byHeader });
-  app = await startApp((server) => {
-    server.get('/fast', limit(FIVE_PER_SECOND), (_req, res) => void res.json({ ok: true }));
-    server.get('/slow', limit(FIVE_PER_MINUTE), (_req, res) => void res.json({ ok: true }));
-    server.get('/shared-a', limit(SHARED), (_req, res) => void res.json({ ok: true }));
-    server.get('/shared-b', limit(SHARED), (_req, res) => void res.json({ ok: true }));
-  });
+  app = await startApp(
+    limitedRoutes(redis, env.redisPrefix, { '/fast': FIVE_PER_SECOND, '/slow': FIVE_PER_MINUTE, '/shared-a': SHARED, '/shared-b': SHARED }),
+  );
 });
 
 afterAll(async () => {
   await app?.close();
   redis?.disconnect();
 });
-
-let identities = 0;
-function freshIdentity(): string {
-  identities += 1;
-  return `${process.pid}-${Date.now()}-${identities}`;
-}
 
 async function burst(path: string, identity: string, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
@@ -175,14 +161,7 @@ describe('bucket sharing', () => {
 
   it('shares one budget between two gateway instances on the same Redis and prefix', async () => {
     const clients = await Promise.all([readyRedis(env.redisUrl), readyRedis(env.redisUrl)]);
-    const instances = await Promise.all(
-      clients.map((client) =>
-        startApp((server) => {
-          const limiter = rateLimit({ redis: client, prefix: env.redisPrefix, bucket: SHARED, identity: byHeader });
-          server.get('/x', limiter, (_req, res) => void res.json({ ok: true }));
-        }),
-      ),
-    );
+    const instances = await Promise.all(clients.map((client) => startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }))));
     try {
       const identity = freshIdentity();
       const statuses: number[] = [];
