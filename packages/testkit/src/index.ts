@@ -5,3 +5,4 @@ export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolat
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type ServedApp } from './network.ts';
 export { isAlive } from './processes.ts';
+export { useTestPool } from './pool.ts';
