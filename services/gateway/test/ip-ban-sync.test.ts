@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertIpBans } from '@switchboard/db';
+import { upsertIpBans, withTransaction } from '@switchboard/db';
 import { parseIpNetwork } from '@switchboard/ip';
+import { createLogger } from '@switchboard/logger';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { ipBanChannel, ipBanSequenceKey, loadIpBans } from '../src/ip-bans/index.ts';
+import { createIpBans, ipBanChannel, ipBanSequenceKey, loadIpBans } from '../src/ip-bans/index.ts';
 import { createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, eventually, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';
@@ -140,5 +141,65 @@ describe('IP ban loading', () => {
     expect(match('2001:db8:1::2')).toBe('2001:db8:1::/48');
     expect(match('100.0.0.1')).toBe('0.0.0.0/1');
     expect(match('198.51.101.1')).toBeNull();
+  });
+});
+
+async function changeCounter(): Promise<string> {
+  const { rows } = await first.pool.query<{ version: string }>('SELECT version FROM ip_bans_version');
+  return rows[0]!.version;
+}
+
+describe('IP ban change counter', () => {
+  it('is read from the snapshot the bans were loaded from, and moves with every change', async () => {
+    const before = await changeCounter();
+    const loaded = await loadIpBans(first.pool);
+    expect(loaded.version).toBe(before);
+    await insertSilently('198.51.103.1');
+    const after = await loadIpBans(first.pool);
+    expect(BigInt(after.version)).toBeGreaterThan(BigInt(before));
+    expect(after.version).toBe(await changeCounter());
+    expect(after.index.match(parseIpNetwork('198.51.103.1')!, Date.now())?.network.canonical).toBe('198.51.103.1');
+  });
+
+  it('gates the periodic reload: nothing is reloaded until the counter moves', async () => {
+    const ipBans = createIpBans({
+      pool: first.pool,
+      redis: first.redis,
+      prefix: first.config.REDIS_PREFIX,
+      logger: createLogger('ip-ban-sync-test', 'silent'),
+      fullReloadMs: 86_400_000,
+      overlayLimit: 10_000,
+    });
+    try {
+      expect(await ipBans.whenLoaded(5_000)).toBe(true);
+      const unseen = parseIpNetwork('192.0.2.200')!;
+      // Written with triggers off: the counter stays put, as if nothing had changed.
+      await withTransaction(first.pool, async (client) => {
+        await client.query('SET LOCAL session_replication_role = replica');
+        await upsertIpBans(client, [{ id: fixtureIds.next(), network: unseen.canonical, display: unseen.canonical }], { reason: null, expiresAt: null, createdBy: admin.adminId });
+      });
+      await ipBans.reloadIfChanged('test');
+      expect(ipBans.covers(unseen)).toBe(false);
+      await first.pool.query('UPDATE ip_bans_version SET version = version + 1');
+      await ipBans.reloadIfChanged('test');
+      expect(ipBans.covers(unseen)).toBe(true);
+      expect(ipBans.match(unseen)?.network.canonical).toBe('192.0.2.200');
+    } finally {
+      await ipBans.close();
+    }
+  });
+});
+
+describe('IP bans stored as IPv4-mapped IPv6', () => {
+  it('load as the IPv4 network, as the parser reads them', async () => {
+    await first.pool.query(
+      `INSERT INTO ip_bans (id, network, display, reason, expires_at) VALUES ($1, '::ffff:198.51.102.0/120', 'mapped', 'mapped', now() + interval '1 hour')`,
+      [fixtureIds.next()],
+    );
+    const { index, skipped } = await loadIpBans(first.pool, 3);
+    expect(skipped).toBe(0);
+    const entry = index.match(parseIpNetwork('198.51.102.7')!, Date.now());
+    expect(entry).toMatchObject({ network: { canonical: '198.51.102.0/24', family: 4 }, reason: 'mapped' });
+    expect(entry!.expiresAtMs).toBeGreaterThan(Date.now());
   });
 });

@@ -13,8 +13,11 @@ function validResolvers(servers: string[]): boolean {
 
 /** The gateway's ban variables (spread into its config schema). */
 export const banConfigShape = {
-  /** Safety net: every replica reloads all IP bans this often, whatever pub/sub said. */
-  IP_BANS_FULL_RELOAD_MS: env.int(1_000, 86_400_000).default(300_000),
+  /**
+   * Safety net: every replica reads the ip_bans change counter this often and reloads all IP
+   * bans when it moved since its last load, whatever pub/sub said (one tiny query otherwise).
+   */
+  IP_BANS_FULL_RELOAD_MS: env.int(1_000, 86_400_000).default(30_000),
   /** Changed entries kept beside the loaded index before it is rebuilt with them. */
   IP_BANS_OVERLAY_LIMIT: env.int(1, 1_000_000).default(10_000),
   /** How long a request waits for the first load of the IP bans before a 503. */

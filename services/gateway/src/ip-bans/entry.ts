@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { IpBanIndexRow } from '@switchboard/db';
 import { parseIpNetwork, type IndexedEntry, type IpNetwork } from '@switchboard/ip';
 
 /** One IP ban as the enforcement index holds it: enough to answer a check without the database. */
@@ -56,27 +55,4 @@ export function deltaFromWire(wire: WireDelta): IpBanDelta | null {
     adds.push({ network, reason: add.reason, expiresAtMs: add.expires_at_ms, createdAtMs: add.created_at_ms });
   }
   return { adds, removes: wire.removes };
-}
-
-/**
- * Shares equal reason strings between entries: bans are often added in bulk with one reason,
- * and a million copies of it would cost tens of megabytes.
- */
-export function createInterner(maxDistinct = 10_000): (text: string | null) => string | null {
-  const seen = new Map<string, string>();
-  return (text) => {
-    if (text === null) return null;
-    const known = seen.get(text);
-    if (known !== undefined) return known;
-    // Mostly distinct reasons gain nothing from sharing: stop remembering them.
-    if (seen.size < maxDistinct) seen.set(text, text);
-    return text;
-  };
-}
-
-/** An index entry from a stored row; null for a row whose network does not parse. */
-export function entryFromRow(row: IpBanIndexRow, intern: (text: string | null) => string | null): IpBanEntry | null {
-  const network = parseIpNetwork(row.network);
-  if (!network) return null;
-  return { network, expiresAtMs: row.expiresAtMs, reason: intern(row.reason), createdAtMs: row.createdAtMs };
 }

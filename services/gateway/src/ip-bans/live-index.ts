@@ -1,15 +1,15 @@
-import { formatAddress, IpIndex, type IpNetwork } from '@switchboard/ip';
+import { IpIndex, type IpNetwork } from '@switchboard/ip';
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 
-/** The range one bit wider than `network` (its parent in the CIDR tree); null above /0. */
-function supernet(network: IpNetwork): IpNetwork | null {
-  if (network.prefix === 0) return null;
-  const bits = network.family === 4 ? 32 : 128;
-  const prefix = network.prefix - 1;
-  const hostMask = (1n << BigInt(bits - prefix)) - 1n;
-  const start = network.start & ~hostMask;
-  const canonical = `${formatAddress(network.family, start)}/${prefix}`;
-  return { family: network.family, start, end: start | hostMask, prefix, canonical };
+/**
+ * A base set of bans: the loaded IpBanTable, or (small sets, tests) an IpIndex of entries.
+ * Entries whose canonical network is in `hidden` are passed over, the wider ones around them
+ * still count.
+ */
+export interface IpBanBase {
+  readonly size: number;
+  match(query: IpNetwork, nowMs: number, hidden?: ReadonlySet<string>): IpBanEntry | null;
+  covers(query: IpNetwork, nowMs: number, hidden?: ReadonlySet<string>): boolean;
 }
 
 /** The narrower of two entries covering the same query (a single address is the narrowest). */
@@ -23,16 +23,16 @@ function narrower(a: IpBanEntry | null, b: IpBanEntry | null): IpBanEntry | null
  * small overlay of changes received since (added entries in their own small index, and the
  * networks whose base entry no longer applies because they were removed or re-added).
  * Lookups consult both, so a change applies the moment it arrives; a reload folds the
- * overlay into a new base.
+ * overlay into a new base, swapped in at once while the old one answered until then.
  */
 export class LiveIpBanIndex {
-  private base: IpIndex<IpBanEntry>;
+  private base: IpBanBase;
   private overlay: IpIndex<IpBanEntry> = new IpIndex([]);
   private readonly added = new Map<string, IpBanEntry>();
   /** Canonical networks whose base entry is shadowed (removed, or replaced by `added`). */
   private readonly superseded = new Set<string>();
 
-  constructor(base: IpIndex<IpBanEntry> = new IpIndex([])) {
+  constructor(base: IpBanBase = new IpIndex<IpBanEntry>([])) {
     this.base = base;
   }
 
@@ -48,18 +48,13 @@ export class LiveIpBanIndex {
   /** The most specific live ban covering the whole of `query` (address or range), or null. */
   match(query: IpNetwork, nowMs = Date.now()): IpBanEntry | null {
     const fromOverlay = this.added.size > 0 ? this.overlay.match(query, nowMs) : null;
-    return narrower(fromOverlay, this.matchBase(query, nowMs));
+    return narrower(fromOverlay, this.base.match(query, nowMs, this.superseded));
   }
 
-  private matchBase(query: IpNetwork, nowMs: number): IpBanEntry | null {
-    let found = this.base.match(query, nowMs);
-    // A shadowed entry hides the wider ones around it: ask again for the range one bit wider,
-    // whose covering entries are exactly the wider ones (CIDR ranges nest).
-    while (found && this.superseded.has(found.network.canonical)) {
-      const wider = supernet(found.network);
-      found = wider ? this.base.match(wider, nowMs) : null;
-    }
-    return found;
+  /** Whether a live ban covers `query`: what enforcement asks, without building an answer. */
+  covers(query: IpNetwork, nowMs = Date.now()): boolean {
+    if (this.added.size > 0 && this.overlay.covers(query, nowMs)) return true;
+    return this.base.covers(query, nowMs, this.superseded);
   }
 
   /** Applies changes in order (idempotent: adds carry the whole state of the ban). */
@@ -79,7 +74,7 @@ export class LiveIpBanIndex {
   }
 
   /** Swaps in a freshly built base, then re-applies the changes that arrived while it was built. */
-  replaceBase(base: IpIndex<IpBanEntry>, changesSince: readonly IpBanDelta[] = []): void {
+  replaceBase(base: IpBanBase, changesSince: readonly IpBanDelta[] = []): void {
     this.base = base;
     this.added.clear();
     this.superseded.clear();

@@ -1,34 +1,79 @@
-import { readLiveIpBanPage, type Queryable } from '@switchboard/db';
-import { IpIndex } from '@switchboard/ip';
-import { createInterner, entryFromRow, type IpBanEntry } from './entry.ts';
+import type { Pool, PoolClient } from '@switchboard/db';
+import { readInetBinary, runInSlices, STEP_SIZE, type Steps } from '@switchboard/ip';
+import { IpBanTableBuilder, type IpBanTable } from './ban-table.ts';
+import { readIpBanPage, readIpBanVersion, RECORD_TAIL_BYTES, type IpBanPage } from './queries.ts';
 
 export const LOAD_PAGE_SIZE = 10_000;
+/** The longest the loader holds the event loop at a time, give or take one step (milliseconds). */
+export const LOAD_SLICE_MS = 8;
 
 export interface LoadedBans {
-  index: IpIndex<IpBanEntry>;
-  /** Stored rows whose network did not parse (they cannot be enforced). */
+  index: IpBanTable;
+  /** Stored rows that could not be read (they cannot be enforced); none while PostgreSQL checks `cidr`. */
   skipped: number;
+  /** The ip_bans change counter in the snapshot the bans were read from. */
+  version: string;
+}
+
+/** Decodes a page's records (layout: queries.ts) into the builder; returns how many could not be read. */
+function* addPage(builder: IpBanTableBuilder, page: IpBanPage): Steps<number> {
+  const reasonIds = page.reasons.map((text) => builder.reasonId(text));
+  const { records } = page;
+  const words = new Uint32Array(4);
+  let offset = 0;
+  for (let i = 0; i < page.count; i++) {
+    const network = readInetBinary(records, offset, words);
+    if (!network || offset + network.byteLength + RECORD_TAIL_BYTES > records.length) return page.count - i;
+    offset += network.byteLength;
+    const expiresAtMs = records.readDoubleBE(offset);
+    const createdAtMs = records.readDoubleBE(offset + 8);
+    const reason = records.readInt32BE(offset + 16);
+    offset += RECORD_TAIL_BYTES;
+    builder.add(network, words, expiresAtMs, createdAtMs, reason === 0 ? -1 : reasonIds[reason - 1]!);
+    if (i % STEP_SIZE === STEP_SIZE - 1) yield;
+  }
+  return 0;
+}
+
+/** Every live ban and the change counter, from one REPEATABLE READ snapshot, into `builder`. */
+async function readSnapshot(client: PoolClient, builder: IpBanTableBuilder, pageSize: number): Promise<{ version: string; skipped: number }> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const version = await readIpBanVersion(client);
+    let skipped = 0;
+    let after: string | null = null;
+    for (;;) {
+      const page = await readIpBanPage(client, after, pageSize);
+      skipped += await runInSlices(addPage(builder, page), LOAD_SLICE_MS);
+      if (page.count < pageSize) break;
+      after = page.last;
+    }
+    await client.query('COMMIT');
+    return { version, skipped };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }
 
 /**
- * Reads every live IP ban page by page (keyset on the network, so no page holds more than
- * LOAD_PAGE_SIZE rows and the event loop breathes between pages) and builds the index. Rows
- * become index entries as they arrive; only the entries and then the index are kept.
+ * Reads every live IP ban a page at a time (so no result holds the table), with the change
+ * counter from the same snapshot, and builds the index. Nothing holds the event loop for
+ * long: each page becomes columns in slices as it arrives, and the build (mostly copying: bans
+ * come in address order) runs in slices too. The old index answers meanwhile.
  */
-export async function loadIpBans(db: Queryable, pageSize = LOAD_PAGE_SIZE): Promise<LoadedBans> {
-  const entries: IpBanEntry[] = [];
-  const intern = createInterner();
-  let skipped = 0;
-  let after: string | null = null;
-  for (;;) {
-    const rows = await readLiveIpBanPage(db, after, pageSize);
-    for (const row of rows) {
-      const entry = entryFromRow(row, intern);
-      if (entry) entries.push(entry);
-      else skipped++;
-    }
-    if (rows.length < pageSize) break;
-    after = rows[rows.length - 1]!.network;
+export async function loadIpBans(pool: Pool, pageSize = LOAD_PAGE_SIZE): Promise<LoadedBans> {
+  const builder = new IpBanTableBuilder();
+  const client = await pool.connect();
+  let snapshot: { version: string; skipped: number };
+  try {
+    snapshot = await readSnapshot(client, builder, pageSize);
+  } catch (error) {
+    // The connection may be what failed: the pool drops it rather than lend it again.
+    client.release(true);
+    throw error;
   }
-  return { index: new IpIndex(entries), skipped };
+  client.release();
+  const index = await builder.build(LOAD_SLICE_MS);
+  return { index, ...snapshot };
 }

@@ -23,7 +23,7 @@ export function ipBanEnforcement({ ipBans, trustedProxyHops, loadWaitMs }: IpBan
   const check: RequestHandler = (req, _res, next) => {
     // A zone id (`fe80::1%eth0`) names the interface, not the address.
     const address = parseIpAddress(clientIp(req, trustedProxyHops).split('%')[0]!);
-    if (address && ipBans.match(address)) return next(new ApiError('IP_BANNED'));
+    if (address && ipBans.covers(address)) return next(new ApiError('IP_BANNED'));
     next();
   };
   return (req, res, next) => {

@@ -7,6 +7,7 @@ import { currentIpBanSequence, ipBanChannel, parseIpBanMessage, publishIpBanDelt
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 import { LiveIpBanIndex } from './live-index.ts';
 import { loadIpBans } from './loader.ts';
+import { readIpBanVersion } from './queries.ts';
 
 export interface IpBansOptions {
   pool: Pool;
@@ -14,7 +15,10 @@ export interface IpBansOptions {
   redis: Redis;
   prefix: string;
   logger: Logger;
-  /** Safety net: a full reload this often (milliseconds), whatever the messages said. */
+  /**
+   * Safety net: this often (milliseconds) the ip_bans change counter is read, and everything
+   * reloaded when it moved since the last load, whatever the messages said.
+   */
   fullReloadMs: number;
   /** Changed entries the overlay may hold before the base is rebuilt with them. */
   overlayLimit: number;
@@ -26,6 +30,8 @@ export interface IpBansOptions {
 export interface IpBans {
   /** The most specific live ban covering the whole of `query`, or null. */
   match(query: IpNetwork, nowMs?: number): IpBanEntry | null;
+  /** Whether a live ban covers the whole of `query` (match without building the answer). */
+  covers(query: IpNetwork, nowMs?: number): boolean;
   /** True once the first full load finished. */
   readonly loaded: boolean;
   /** Resolves true once loaded, or false when `timeoutMs` passes first. */
@@ -34,6 +40,8 @@ export interface IpBans {
   change(delta: IpBanDelta): Promise<void>;
   /** Reloads everything from the database now (resolves when that load ended). */
   reload(reason: string): Promise<void>;
+  /** Reloads everything if the ip_bans change counter moved since the last load (resolves when done). */
+  reloadIfChanged(reason: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,8 +56,10 @@ function reasonOf(error: unknown): string {
  * Loads every live ban at start, then follows changes over Redis pub/sub: each message carries
  * a change and a sequence number, and a skipped number, a (re)subscription or an unreadable
  * message means something may have been missed, so everything is reloaded. Changes arriving
- * during a load are kept and re-applied on top of it. A periodic reload is the safety net for
- * a publish that never happened (Redis down at the moment of a change).
+ * during a load are kept and re-applied on top of it; the old index answers until the new one
+ * is swapped in. The safety net for a publish that never happened (Redis down at the moment of
+ * a change, a replica gone between commit and publish) is a periodic read of the ip_bans change
+ * counter, recorded with every load: it reloads only when the counter moved.
  */
 class IpBanSync implements IpBans {
   private readonly options: IpBansOptions;
@@ -71,6 +81,8 @@ class IpBanSync implements IpBans {
   private pending: IpBanDelta[] | null = null;
   private running: Promise<void> | null = null;
   private reloadQueued: string | null = null;
+  /** The change counter the current base was loaded at (null before the first load). */
+  private loadedVersion: string | null = null;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly periodic: NodeJS.Timeout;
@@ -83,7 +95,7 @@ class IpBanSync implements IpBans {
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     this.subscriber.on('ready', () => void this.subscribe());
     options.redis.once('end', () => void this.close());
-    this.periodic = setInterval(() => void this.reload('periodic'), options.fullReloadMs).unref();
+    this.periodic = setInterval(() => void this.reloadIfChanged('periodic'), options.fullReloadMs).unref();
     void this.start();
   }
 
@@ -93,6 +105,10 @@ class IpBanSync implements IpBans {
 
   match(query: IpNetwork, nowMs = Date.now()): IpBanEntry | null {
     return this.index.match(query, nowMs);
+  }
+
+  covers(query: IpNetwork, nowMs = Date.now()): boolean {
+    return this.index.covers(query, nowMs);
   }
 
   async whenLoaded(timeoutMs: number): Promise<boolean> {
@@ -126,6 +142,19 @@ class IpBanSync implements IpBans {
       if (queued !== null) void this.reload(queued);
     });
     return this.running;
+  }
+
+  async reloadIfChanged(reason: string): Promise<void> {
+    // A load under way reads a newer snapshot; the next check compares against that.
+    if (this.closed || this.running) return this.running ?? undefined;
+    let current: string | null = null;
+    try {
+      current = await readIpBanVersion(this.options.pool);
+    } catch (error) {
+      this.options.logger.warn({ reason: reasonOf(error) }, 'could not read the IP ban change counter; reloading');
+    }
+    if (current !== null && current === this.loadedVersion) return;
+    await this.reload(reason);
   }
 
   async close(): Promise<void> {
@@ -164,12 +193,13 @@ class IpBanSync implements IpBans {
     this.pending = [];
     try {
       await this.syncSequence();
-      const { index, skipped } = await loadIpBans(this.options.pool);
+      const { index, skipped, version } = await loadIpBans(this.options.pool);
       if (this.closed) return;
       this.index.replaceBase(index, this.pending);
+      this.loadedVersion = version;
       this.failures = 0;
-      const level = reason === 'periodic' ? 'debug' : 'info';
-      this.options.logger[level]({ reason, entries: index.size, skipped, ms: Math.round(performance.now() - startedAt) }, 'IP bans loaded');
+      const ms = Math.round(performance.now() - startedAt);
+      this.options.logger.info({ reason, entries: index.size, skipped, version, ms }, 'IP bans loaded');
       if (skipped > 0) this.options.logger.warn({ skipped }, 'stored IP bans that do not parse are not enforced');
       this.isLoaded = true;
       this.markLoaded();
