@@ -18,6 +18,14 @@ async function putSmall(key: string, text = 'hello'): Promise<void> {
   await storage.upload(key, text, { contentType: 'text/plain' });
 }
 
+/** A one-second presigned link to a small object at `key`, returned once it has expired. */
+async function expiredLink(key: string): Promise<string> {
+  await putSmall(key);
+  const { url, expiresAt } = await storage.presignDownload(key, { filename: 'a.txt', expiresInSeconds: 1 });
+  await sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 250);
+  return url;
+}
+
 describe('upload and presigned download', () => {
   it('streams 50 MiB up in parts and back down through a presigned link, byte for byte', async () => {
     const size = 50 * MIB; // not a multiple of the part size: the last part is short
@@ -62,10 +70,7 @@ describe('upload and presigned download', () => {
 
   it('refuses a presigned link once it has expired', async () => {
     const key = 'links/expiring.txt';
-    await putSmall(key);
-    const { url, expiresAt } = await storage.presignDownload(key, { filename: 'a.txt', expiresInSeconds: 1 });
-    await sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 250);
-    const expired = await fetch(url);
+    const expired = await fetch(await expiredLink(key));
     expect(expired.status).toBe(403);
     expect(await expired.text()).toMatch(/expired/i);
     // Control: a fresh link to the same object works, so the 403 is the expiry.
@@ -86,11 +91,7 @@ describe('upload and presigned download', () => {
   });
 
   it('refuses a presigned link whose expiry was lengthened', async () => {
-    const key = 'links/extended.txt';
-    await putSmall(key);
-    const { url, expiresAt } = await storage.presignDownload(key, { filename: 'a.txt', expiresInSeconds: 1 });
-    await sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 250);
-    const extended = new URL(url);
+    const extended = new URL(await expiredLink('links/extended.txt'));
     extended.searchParams.set('X-Amz-Expires', '3600');
     expect((await fetch(extended)).status).toBe(403);
   });
