@@ -1,6 +1,7 @@
 import { createAdminWithKey, generateAdminApiKey, hashCredential } from '@switchboard/auth';
 import { insertAdminApiKey, insertAdminUser, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { call, type Answer } from './helpers.ts';
 
 /** Ids for fixtures; worker 1023 so they never collide with a gateway's (worker 0). */
 export const fixtureIds = createSnowflakeGenerator(1023);
@@ -55,22 +56,9 @@ export interface AdminCall {
   headers?: Record<string, string>;
 }
 
-export interface AdminAnswer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
+export type AdminAnswer = Answer;
 
 /** One HTTP call with `Authorization: Admin <key>` when a key is given. */
-export async function adminCall(baseUrl: string, call: AdminCall): Promise<AdminAnswer> {
-  const headers: Record<string, string> = { ...call.headers };
-  if (call.key !== undefined) headers['authorization'] = `Admin ${call.key}`;
-  let body: string | undefined;
-  if (call.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(call.body);
-  }
-  const response = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+export function adminCall(baseUrl: string, request: AdminCall): Promise<AdminAnswer> {
+  return call(baseUrl, request.method, request.path, { token: request.key, scheme: 'Admin', body: request.body, headers: request.headers });
 }

@@ -116,3 +116,34 @@ export async function listeningPort(gateway: SpawnedGateway, timeoutMs = 15_000)
   }
   throw new Error('gateway did not start listening in time');
 }
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface Call {
+  /** Sent as `Authorization: <scheme> <token>`, or the bare token when scheme is ''. */
+  token?: string;
+  scheme?: 'Admin' | 'Bot' | 'Bearer' | '';
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call; a JSON body is sent when given, and a JSON answer is parsed. */
+export async function call(baseUrl: string, method: string, path: string, options: Call = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) {
+    const scheme = options.scheme ?? '';
+    headers['authorization'] = scheme === '' ? options.token : `${scheme} ${options.token}`;
+  }
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}

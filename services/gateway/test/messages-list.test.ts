@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertWebhookMessage } from '@switchboard/db';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { useGateway } from './helpers.ts';
-import { call, createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
+import { call, useGateway } from './helpers.ts';
+import { createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { useGateway } from './helpers.ts';
-import { call, createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture } from './webhooks-fixtures.ts';
+import { call, useGateway } from './helpers.ts';
+import { createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);

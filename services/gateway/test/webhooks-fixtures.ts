@@ -13,6 +13,7 @@ import {
   type PoolClient,
 } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { call } from './helpers.ts';
 
 /** Ids for fixtures; worker 1022 so they never collide with a gateway's (worker 0) or admin fixtures (1023). */
 export const ids = createSnowflakeGenerator(1022);
@@ -101,37 +102,6 @@ export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
       other: { guildId: other.guildId, channelId: other.channelIds[0]! },
     };
   });
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-export interface Call {
-  /** Sent as `Authorization: <scheme> <token>`, or the bare token when scheme is ''. */
-  token?: string;
-  scheme?: 'Bot' | 'Bearer' | '';
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-/** One HTTP call; a JSON body is sent when given. */
-export async function call(baseUrl: string, method: string, path: string, options: Call = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== undefined) {
-    const scheme = options.scheme ?? '';
-    headers['authorization'] = scheme === '' ? options.token : `${scheme} ${options.token}`;
-  }
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
 }
 
 /** Creates a webhook through HTTP as `account` and returns the response body. */

@@ -4,8 +4,8 @@ import { serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createApp } from '../src/index.ts';
-import { gatewayConfig, useGateway } from './helpers.ts';
-import { call, createGuildFixture, createWebhook, insertWebhookRows, type GuildFixture } from './webhooks-fixtures.ts';
+import { call, gatewayConfig, useGateway } from './helpers.ts';
+import { createGuildFixture, createWebhook, insertWebhookRows, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 // Explicitly off (decisions §10): these tests create more webhooks per channel and minute

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { useGateway } from './helpers.ts';
-import { call, createGuildFixture, createWebhook, type GuildFixture } from './webhooks-fixtures.ts';
+import { call, useGateway } from './helpers.ts';
+import { createGuildFixture, createWebhook, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);

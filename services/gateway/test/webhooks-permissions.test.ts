@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateUserToken, hashCredential } from '@switchboard/auth';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { useGateway } from './helpers.ts';
-import { call, createGuildFixture, createWebhook, ids, type Account, type GuildFixture } from './webhooks-fixtures.ts';
+import { call, useGateway } from './helpers.ts';
+import { createGuildFixture, createWebhook, ids, type Account, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);
