@@ -1,11 +1,10 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive } from '@switchboard/testkit';
+import { isAlive, spawnNode } from '@switchboard/testkit';
 import { freePort } from '../src/ports.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 
@@ -33,14 +32,11 @@ describe('npm start', () => {
       await chmod(dataDir, 0o755);
       const port = await freePort();
       // Deliberately no DATABASE_URL, REDIS_URL or S3_ENDPOINT: everything is embedded.
-      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, PORT: String(port), DEVSTACK_DATA_DIR: dataDir };
-      stack = spawn(process.execPath, [START], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = once(stack, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      const env = { HOME: process.env.HOME ?? dataDir, PORT: String(port), DEVSTACK_DATA_DIR: dataDir };
+      const started = spawnNode(START, { cwd: REPO_ROOT, env });
+      stack = started.child;
 
-      await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, stack, () => output);
+      await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, stack, started.output);
       const discovery = await fetch(`http://127.0.0.1:${port}/v1/.well-known/service`);
       expect(discovery.status).toBe(200);
       expect(await discovery.json()).toHaveProperty('api_code_version');
@@ -51,15 +47,16 @@ describe('npm start', () => {
       expect(settings).toMatch(/^REDIS_URL=redis:\/\/127\.0\.0\.1:\d+$/m);
       expect(settings).toMatch(/^S3_ENDPOINT=http:\/\/127\.0\.0\.1:\d+$/m);
 
+      const output = started.output();
       const pids = [...output.matchAll(/\(pid (\d+)/g)].map((match) => Number(match[1]));
       // postgres, redis-server and the gateway at least.
       expect(pids.length, output).toBeGreaterThanOrEqual(3);
       expect(pids.every(isAlive)).toBe(true);
 
       stack.kill('SIGTERM');
-      const [code, signal] = await Promise.race([exited, sleep(STOP_WITHIN_MS, [-1, null] as const)]);
-      expect({ code, signal }, output).toEqual({ code: 0, signal: null });
-      expect(pids.filter(isAlive), output).toEqual([]);
+      const exit = await Promise.race([started.exit, sleep(STOP_WITHIN_MS, { code: -1, signal: null })]);
+      expect(exit, started.output()).toEqual({ code: 0, signal: null });
+      expect(pids.filter(isAlive), started.output()).toEqual([]);
       expect(processesMentioning(dataDir)).toEqual([]);
       await expect(readFile(envFile, 'utf8')).rejects.toThrow(/ENOENT/);
     },

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { spawnNode, useTestEnvironment, type NodeProcess } from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '../src/index.ts';
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
 import { isolatedQueue, jobState, silentLogger, useFileRedis, waitFor } from './helpers.ts';
@@ -14,22 +12,8 @@ const FAST_TIMINGS = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS
 
 const redis = useFileRedis(environment, 'process-test');
 
-interface WorkerProcess {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
-}
-
-function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, [FIXTURE], {
-    env: environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exit = once(child, 'exit').then(([code, signal]) => ({ code, signal, stderr }) as Awaited<WorkerProcess['exit']>);
-  return { child, exit };
+function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): NodeProcess {
+  return spawnNode(FIXTURE, { env: environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }) });
 }
 
 /** Everything one test needs: its own prefix, a producer, a raw queue view and the run counters. */
@@ -40,7 +24,7 @@ function setUp() {
     completions: Number(await redis().get(completionsKey(redisPrefix, key))),
   });
   const startedOnce = (key: string) => waitFor(async () => (await counts(key)).starts === 1, 10_000);
-  const tearDown = async (...processes: WorkerProcess[]) => {
+  const tearDown = async (...processes: NodeProcess[]) => {
     for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await close();
   };
@@ -88,8 +72,7 @@ describe('worker processes', () => {
       const { jobId } = await producer.enqueue(countedJob, { key: 'term', workMs: 500 });
       await startedOnce('term');
       worker.child.kill('SIGTERM');
-      const exit = await worker.exit;
-      expect(exit, exit.stderr).toMatchObject({ code: 0 });
+      expect(await worker.exit, worker.stderr()).toMatchObject({ code: 0 });
       expect(await counts('term')).toEqual({ starts: 1, completions: 1 });
       expect(await jobState(queue, jobId)).toBe('completed');
     } finally {
@@ -105,8 +88,7 @@ describe('worker processes', () => {
       await startedOnce('slow');
       const signalled = Date.now();
       worker.child.kill('SIGTERM');
-      const exit = await worker.exit;
-      expect(exit, exit.stderr).toMatchObject({ code: 0 });
+      expect(await worker.exit, worker.stderr()).toMatchObject({ code: 0 });
       expect(Date.now() - signalled).toBeLessThan(2000);
       expect(await jobState(queue, jobId)).toBe('waiting');
       expect(await counts('slow')).toEqual({ starts: 1, completions: 0 });

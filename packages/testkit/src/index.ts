@@ -4,5 +4,5 @@ export { startLocalS3 } from './local-s3.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type ServedApp } from './network.ts';
-export { isAlive } from './processes.ts';
+export { isAlive, spawnNode, type NodeProcess, type NodeProcessOptions } from './processes.ts';
 export { useTestPool } from './pool.ts';

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
@@ -7,7 +6,7 @@ import { createPool, type Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/queue';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
-import { serveOnFreePort, type TestEnvironment } from '@switchboard/testkit';
+import { serveOnFreePort, spawnNode, type NodeProcess, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type GatewayConfig } from '../src/index.ts';
 
 // Kept for the ip-ban tests, which take them from here.
@@ -80,26 +79,13 @@ export function uniqueClient(): Record<string, string> {
   return { 'X-Forwarded-For': `203.0.${Math.floor(n / 250) % 256}.${(n % 250) + 1}` };
 }
 
-export interface SpawnedGateway {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exit: Promise<number | null>;
-}
+/** A spawned gateway; `exit` resolves with its exit code. */
+export type SpawnedGateway = Omit<NodeProcess, 'exit'> & { exit: Promise<number | null> };
 
 /** `node services/gateway/src/main.ts` with exactly `env` (plus PATH). */
 export function spawnGateway(env: Record<string, string>): SpawnedGateway {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exit };
+  const gateway = spawnNode(MAIN, { cwd: REPO_ROOT, env });
+  return { ...gateway, exit: gateway.exit.then(({ code }) => code) };
 }
 
 /** Resolves with the port once the spawned gateway logs that it listens. */
