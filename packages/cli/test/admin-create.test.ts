@@ -1,19 +1,10 @@
 import { createHash } from 'node:crypto';
-import { useTestEnvironment } from '@switchboard/testkit';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { describe, expect, it } from 'vitest';
 import { errorLine, runCli } from './run-cli.ts';
 
 const environment = useTestEnvironment();
-let db: pg.Client;
-
-beforeAll(async () => {
-  db = new pg.Client({ connectionString: environment.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db.end();
-});
+const db = useTestPool(environment);
 
 describe('cli migrate', () => {
   it('reports nothing to apply on a migrated database', async () => {
@@ -37,9 +28,9 @@ describe('cli admin create', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
 
-    const { rows: admins } = await db.query('SELECT name, acls FROM admin_users WHERE id = $1', [out.admin_user_id]);
+    const { rows: admins } = await db().query('SELECT name, acls FROM admin_users WHERE id = $1', [out.admin_user_id]);
     expect(admins).toEqual([{ name: 'ops', acls: ['*', 'audit_log:view'] }]);
-    const { rows: keys } = await db.query<{ key_hash: Buffer; admin_user_id: string; acls: string[] }>(
+    const { rows: keys } = await db().query<{ key_hash: Buffer; admin_user_id: string; acls: string[] }>(
       'SELECT key_hash, admin_user_id, acls FROM admin_api_keys WHERE id = $1',
       [out.key_id],
     );

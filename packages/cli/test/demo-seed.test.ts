@@ -1,15 +1,14 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { useTestEnvironment } from '@switchboard/testkit';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
 
 const environment = useTestEnvironment();
+const db = useTestPool(environment);
 const MANAGE_WEBHOOKS = 1n << 29n;
 const ADMINISTRATOR = 1n << 3n;
 const PNG_SIGNATURE = '89504e470d0a1a0a';
-let db: pg.Client;
 // The printed result: only the fields the assertions read.
 let seeded: {
   bot: { id: string; token: string };
@@ -28,8 +27,6 @@ let seeded: {
 };
 
 beforeAll(async () => {
-  db = new pg.Client({ connectionString: environment.databaseUrl });
-  await db.connect();
   const run = await runCli(
     ['demo', 'seed', '--guilds', '2', '--channels', '2', '--members', '4', '--messages', '101', '--non-members', '3'],
     environment.processEnv(),
@@ -37,18 +34,15 @@ beforeAll(async () => {
   if (run.code !== 0) throw new Error(`demo seed failed: ${run.stderr}`);
   seeded = JSON.parse(run.stdout);
 });
-afterAll(async () => {
-  await db.end();
-});
 
 async function count(sql: string, params: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
+  const { rows } = await db().query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
   return rows[0]!.n;
 }
 
 /** A member's guild-level permissions: @everyone plus each of its roles. */
 async function permissionsOf(guildId: string, userId: string): Promise<bigint> {
-  const { rows } = await db.query<{ permissions: string }>(
+  const { rows } = await db().query<{ permissions: string }>(
     `SELECT r.permissions FROM roles r JOIN members m ON m.guild_id = r.guild_id
      WHERE m.guild_id = $1 AND m.user_id = $2 AND (r.id = r.guild_id OR r.id = ANY (m.role_ids))`,
     [guildId, userId],
@@ -65,7 +59,7 @@ describe('cli demo seed', () => {
       expect(guild.members).toHaveLength(4);
       // owner + 4 members + the bot
       expect(await count('members WHERE guild_id = $1', [guild.id])).toBe(6);
-      const { rows } = await db.query<{ member_count: number }>('SELECT member_count FROM guilds WHERE id = $1', [guild.id]);
+      const { rows } = await db().query<{ member_count: number }>('SELECT member_count FROM guilds WHERE id = $1', [guild.id]);
       expect(rows[0]!.member_count).toBe(6);
       expect(guild.messages.count).toBe(101);
       expect(guild.messages.channels.map((c) => c.count).sort()).toEqual([50, 51]);
@@ -84,7 +78,7 @@ describe('cli demo seed', () => {
     ];
     for (const user of users) {
       const hash = createHash('sha256').update(user.token).digest();
-      const { rows } = await db.query<{ user_id: string; kind: string }>('SELECT user_id, kind FROM user_tokens WHERE token_hash = $1', [hash]);
+      const { rows } = await db().query<{ user_id: string; kind: string }>('SELECT user_id, kind FROM user_tokens WHERE token_hash = $1', [hash]);
       expect(rows).toEqual([{ user_id: user.id, kind: user === seeded.bot ? 'bot' : 'user' }]);
     }
     expect(seeded.non_members).toHaveLength(3);
@@ -95,7 +89,7 @@ describe('cli demo seed', () => {
 
   it('lets the owner administer and no ordinary member manage webhooks', async () => {
     for (const guild of seeded.guilds) {
-      const { rows } = await db.query<{ owner_id: string }>('SELECT owner_id FROM guilds WHERE id = $1', [guild.id]);
+      const { rows } = await db().query<{ owner_id: string }>('SELECT owner_id FROM guilds WHERE id = $1', [guild.id]);
       expect(rows[0]!.owner_id).toBe(guild.owner.id);
       expect((await permissionsOf(guild.id, guild.owner.id)) & ADMINISTRATOR).toBe(ADMINISTRATOR);
       for (const member of guild.members) {
