@@ -1,6 +1,6 @@
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { storageFor, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
 
@@ -102,16 +102,11 @@ describe('cli demo seed', () => {
   });
 
   it('stores real PNG images in the bucket under the printed keys', async () => {
-    const s3 = new S3Client({
-      endpoint: environment.s3.endpoint,
-      region: environment.s3.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: environment.s3.accessKeyId, secretAccessKey: environment.s3.secretAccessKey },
-    });
+    const storage = storageFor(environment);
     try {
       for (const guild of seeded.guilds) {
         for (const object of [...guild.assets, ...guild.emojis, ...guild.stickers]) {
-          const response = await s3.send(new GetObjectCommand({ Bucket: environment.s3.bucket, Key: object.storage_key }));
+          const response = await storage.client.send(new GetObjectCommand({ Bucket: environment.s3.bucket, Key: object.storage_key }));
           const bytes = Buffer.from(await response.Body!.transformToByteArray());
           expect(bytes.subarray(0, 8).toString('hex')).toBe(PNG_SIGNATURE);
           expect(response.ContentType).toBe('image/png');
@@ -119,7 +114,7 @@ describe('cli demo seed', () => {
         }
       }
     } finally {
-      s3.destroy();
+      storage.close();
     }
   });
 });

@@ -1,8 +1,8 @@
 import { ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { storageFor, useTestEnvironment } from '@switchboard/testkit';
 import type { Storage } from '../src/index.ts';
-import { recordCommands, storageFor } from './support/store.ts';
+import { recordCommands } from './support/store.ts';
 
 const environment = useTestEnvironment();
 let storage: Storage;

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { storageFor, useTestEnvironment } from '@switchboard/testkit';
 import { PART_SIZE_BYTES, type Storage } from '../src/index.ts';
 import { digestResponse, patternStream } from './support/pattern-stream.ts';
-import { recordCommands, storageFor } from './support/store.ts';
+import { recordCommands } from './support/store.ts';
 
 const environment = useTestEnvironment();
 let storage: Storage;

@@ -1,9 +1,9 @@
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { storageFor, useTestEnvironment } from '@switchboard/testkit';
 import { PART_SIZE_BYTES, UploadError, type Storage } from '../src/index.ts';
 import { failingStream, patternStream } from './support/pattern-stream.ts';
-import { recordCommands, storageFor, storeIsS3rver } from './support/store.ts';
+import { recordCommands, storeIsS3rver } from './support/store.ts';
 
 const environment = useTestEnvironment();
 let storage: Storage;

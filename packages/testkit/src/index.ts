@@ -6,3 +6,4 @@ export { useTestEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type ServedApp } from './network.ts';
 export { isAlive, spawnNode, type NodeProcess, type NodeProcessOptions } from './processes.ts';
 export { useTestPool } from './pool.ts';
+export { storageFor } from './storage.ts';

@@ -1,7 +1,7 @@
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '../src/index.ts';
+import { storageFor, useTestEnvironment } from '../src/index.ts';
 
 const environment = useTestEnvironment();
 
@@ -17,13 +17,8 @@ describe('test environment', () => {
   });
 
   it('gives the file a bucket of its own', async () => {
-    const client = new S3Client({
-      endpoint: environment.s3.endpoint,
-      region: environment.s3.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: environment.s3.accessKeyId, secretAccessKey: environment.s3.secretAccessKey },
-    });
-    await expect(client.send(new HeadBucketCommand({ Bucket: environment.s3.bucket }))).resolves.toBeDefined();
-    client.destroy();
+    const storage = storageFor(environment);
+    await expect(storage.client.send(new HeadBucketCommand({ Bucket: environment.s3.bucket }))).resolves.toBeDefined();
+    storage.close();
   });
 });

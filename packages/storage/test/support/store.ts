@@ -1,11 +1,5 @@
 import { ListBucketsCommand } from '@aws-sdk/client-s3';
-import { createStorage, type Storage } from '../../src/index.ts';
-import type { TestEnvironment } from '@switchboard/testkit';
-
-/** A Storage on the test file's own bucket. */
-export function storageFor(environment: TestEnvironment, bucket = environment.s3.bucket): Storage {
-  return createStorage({ ...environment.s3, bucket, forcePathStyle: true });
-}
+import type { Storage } from '../../src/index.ts';
 
 /**
  * True when the store is s3rver (identified by its fixed account name, not by the behaviour

@@ -1,0 +1,7 @@
+import { createStorage, type Storage } from '@switchboard/storage';
+import type { TestEnvironment } from './environment.ts';
+
+/** A Storage on the test file's own bucket (or on `bucket` of the same store); close it when done. */
+export function storageFor(environment: TestEnvironment, bucket = environment.s3.bucket): Storage {
+  return createStorage({ ...environment.s3, bucket, forcePathStyle: true });
+}
