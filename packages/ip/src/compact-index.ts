@@ -62,6 +62,14 @@ export class CompactIpIndex {
     return this.tables.reduce((sum, table) => sum + table.count, 0);
   }
 
+  /** Bytes held in typed arrays (single addresses share one array for starts and ends). */
+  get byteLength(): number {
+    return this.tables.reduce((sum, { starts, ends, prefixes, parents, expires, tags }) => {
+      const endBytes = ends === starts ? 0 : ends.byteLength;
+      return sum + starts.byteLength + endBytes + prefixes.byteLength + parents.byteLength + expires.byteLength + tags.byteLength;
+    }, 0);
+  }
+
   /**
    * The slot of the most specific live entry covering all of `query` (an exact single address
    * first, then the narrowest range), skipping entries whose canonical text is in `hidden`;

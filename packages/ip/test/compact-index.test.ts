@@ -89,6 +89,11 @@ describe('CompactIpIndex', () => {
     const entries = texts.map((text, i) => ({ network: parseIpNetwork(text)!, expiresAtMs: i % 2 === 0 ? null : 9_000 }));
     const index = build(entries);
     expect(index.size).toBe(texts.length);
+    // Per entry: start words, prefix, expiry, tag; ranges add end words and a parent link.
+    const single = { 4: 4 + 1 + 8 + 4, 6: 16 + 1 + 8 + 4 };
+    const range = { 4: single[4] + 4 + 4, 6: single[6] + 16 + 4 };
+    const expected = entries.reduce((sum, { network }) => sum + (network.start === network.end ? single : range)[network.family], 0);
+    expect(index.byteLength).toBe(expected);
     entries.forEach((entry, i) => {
       const query = { ...entry.network };
       const slot = index.find(query, 0);
