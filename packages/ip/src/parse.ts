@@ -22,16 +22,17 @@ const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
 const PREFIX = /^(0|[1-9][0-9]{0,2})$/;
 const MAPPED_PREFIX = 0xffffn << 32n;
 
-function parseIpv4(text: string): bigint | null {
+/** The address as an unsigned 32-bit number (numbers, not bigints: this runs for every request). */
+function parseIpv4(text: string): number | null {
   const parts = text.split('.');
   if (parts.length !== 4) return null;
-  let value = 0n;
+  let value = 0;
   for (const part of parts) {
     // Leading zeros are refused: some parsers read them as octal, so they are ambiguous.
     if (!IPV4_OCTET.test(part)) return null;
     const octet = Number(part);
     if (octet > 255) return null;
-    value = (value << 8n) | BigInt(octet);
+    value = value * 256 + octet;
   }
   return value;
 }
@@ -45,7 +46,7 @@ function parseGroups(text: string): number[] | null {
     if (i === parts.length - 1 && part.includes('.')) {
       const v4 = parseIpv4(part);
       if (v4 === null) return null;
-      groups.push(Number(v4 >> 16n), Number(v4 & 0xffffn));
+      groups.push(v4 >>> 16, v4 & 0xffff);
     } else if (IPV6_GROUP.test(part)) {
       groups.push(parseInt(part, 16));
     } else {
@@ -69,8 +70,8 @@ function parseIpv6(text: string): bigint | null {
   return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
 }
 
-function formatIpv4(value: bigint): string {
-  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+function formatIpv4(value: number): string {
+  return `${value >>> 24}.${(value >>> 16) & 0xff}.${(value >>> 8) & 0xff}.${value & 0xff}`;
 }
 
 /** RFC 5952: lower case, no leading zeros, the longest run (≥ 2) of zero groups as `::`. */
@@ -94,16 +95,21 @@ function formatIpv6(value: bigint): string {
 }
 
 export function formatAddress(family: IpFamily, value: bigint): string {
-  return family === 4 ? formatIpv4(value) : formatIpv6(value);
+  return family === 4 ? formatIpv4(Number(value)) : formatIpv6(value);
 }
 
-function network(family: IpFamily, address: bigint, prefix: number): IpNetwork {
-  const bits = family === 4 ? 32 : 128;
-  const hostBits = BigInt(bits - prefix);
-  const hostMask = (1n << hostBits) - 1n;
+function ipv4Network(address: number, prefix: number): IpNetwork {
+  const hostMask = prefix === 0 ? 0xffffffff : prefix === 32 ? 0 : 0xffffffff >>> prefix;
+  const start = (address & ~hostMask) >>> 0;
+  const text = formatIpv4(start);
+  return { family: 4, start: BigInt(start), end: BigInt((start | hostMask) >>> 0), prefix, canonical: prefix === 32 ? text : `${text}/${prefix}` };
+}
+
+function ipv6Network(address: bigint, prefix: number): IpNetwork {
+  const hostMask = (1n << BigInt(128 - prefix)) - 1n;
   const start = address & ~hostMask;
-  const text = formatAddress(family, start);
-  return { family, start, end: start | hostMask, prefix, canonical: prefix === bits ? text : `${text}/${prefix}` };
+  const text = formatIpv6(start);
+  return { family: 6, start, end: start | hostMask, prefix, canonical: prefix === 128 ? text : `${text}/${prefix}` };
 }
 
 /**
@@ -126,15 +132,15 @@ export function parseIpNetwork(input: string): IpNetwork | null {
   if (!text.includes(':')) {
     const v4 = parseIpv4(text);
     const prefix = prefixText === undefined ? 32 : Number(prefixText);
-    return v4 === null || prefix > 32 ? null : network(4, v4, prefix);
+    return v4 === null || prefix > 32 ? null : ipv4Network(v4, prefix);
   }
   const v6 = parseIpv6(text);
   const prefix = prefixText === undefined ? 128 : Number(prefixText);
   if (v6 === null || prefix > 128) return null;
   if (prefix >= 96 && v6 >> 32n === MAPPED_PREFIX >> 32n) {
-    return network(4, v6 & 0xffffffffn, prefix - 96);
+    return ipv4Network(Number(v6 & 0xffffffffn), prefix - 96);
   }
-  return network(6, v6, prefix);
+  return ipv6Network(v6, prefix);
 }
 
 /** Parses a single address (or a /32, /128) only; null for wider ranges and garbage. */

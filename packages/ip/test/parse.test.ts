@@ -7,6 +7,8 @@ describe('parseIpNetwork', () => {
     [' 10.0.0.1 ', '10.0.0.1'],
     ['10.1.2.3/8', '10.0.0.0/8'],
     ['0.0.0.0/0', '0.0.0.0/0'],
+    ['255.255.255.255', '255.255.255.255'],
+    ['255.255.255.255/1', '128.0.0.0/1'],
     ['1.2.3.4/32', '1.2.3.4'],
     ['2001:0DB8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
     ['2001:db8::1', '2001:db8::1'],
@@ -42,6 +44,8 @@ describe('parseIpNetwork', () => {
     expect(range.family).toBe(4);
     expect(range.start).toBe(0xc0a80000n);
     expect(range.end).toBe(0xc0a8ffffn);
+    const top = parseIpNetwork('255.255.255.128/25')!;
+    expect([top.start, top.end]).toEqual([0xffffff80n, 0xffffffffn]);
     const v6 = parseIpNetwork('2001:db8::/127')!;
     expect(v6.end - v6.start).toBe(1n);
   });

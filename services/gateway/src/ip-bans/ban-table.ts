@@ -27,6 +27,11 @@ export class IpBanTable {
     return this.index.size;
   }
 
+  /** Bytes held in typed arrays (the reason texts aside). */
+  get byteLength(): number {
+    return this.index.byteLength + this.columns.createdAtMs.byteLength + this.columns.reasonIds.byteLength;
+  }
+
   match(query: IpNetwork, nowMs = Date.now(), hidden?: ReadonlySet<string>): IpBanEntry | null {
     const slot = this.index.find(query, nowMs, hidden);
     if (slot < 0) return null;

@@ -199,7 +199,8 @@ class IpBanSync implements IpBans {
       this.loadedVersion = version;
       this.failures = 0;
       const ms = Math.round(performance.now() - startedAt);
-      this.options.logger.info({ reason, entries: index.size, skipped, version, ms }, 'IP bans loaded');
+      const mib = Math.round(index.byteLength / 2 ** 20);
+      this.options.logger.info({ reason, entries: index.size, skipped, version, ms, mib }, 'IP bans loaded');
       if (skipped > 0) this.options.logger.warn({ skipped }, 'stored IP bans that do not parse are not enforced');
       this.isLoaded = true;
       this.markLoaded();
