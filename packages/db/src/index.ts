@@ -4,6 +4,7 @@ export * from './repositories/admin-users.ts';
 export * from './repositories/admin-api-keys.ts';
 export * from './repositories/audit-logs.ts';
 export * from './repositories/bans.ts';
+export * from './repositories/ip-ban-index.ts';
 export * from './repositories/users.ts';
 export * from './repositories/user-tokens.ts';
 export * from './repositories/guilds.ts';

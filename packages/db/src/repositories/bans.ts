@@ -154,35 +154,6 @@ export async function listIpBans(db: Queryable, query: BanListQuery): Promise<Ip
   return rows;
 }
 
-/** The fields the in-memory enforcement index keeps, times as epoch milliseconds. */
-export interface IpBanIndexRow {
-  id: string;
-  network: string;
-  reason: string | null;
-  expiresAtMs: number | null;
-  createdAtMs: number;
-}
-
-/**
- * One page of live IP bans in network order after `afterNetwork` (null: from the start), for
- * loading the enforcement index by keyset cursor without holding the table in one result.
- * Network order (the unique index's) is address order, so the index build sorts sorted input.
- */
-export async function readLiveIpBanPage(db: Queryable, afterNetwork: string | null, limit: number): Promise<IpBanIndexRow[]> {
-  const { rows } = await db.query<IpBanIndexRow>(
-    `SELECT id, network::text AS network, reason,
-       (extract(epoch FROM expires_at) * 1000)::float8 AS "expiresAtMs",
-       (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
-     FROM ip_bans
-     WHERE ($1::cidr IS NULL OR network > $1::cidr) AND ${LIVE}
-     -- The column, not the text output of the same name (which sorts 10.0.0.10 before 10.0.0.9).
-     ORDER BY ip_bans.network
-     LIMIT $2`,
-    [afterNetwork, limit],
-  );
-  return rows;
-}
-
 /** Per network (its `cidr` text): tokens revoked whose last address it covers. */
 export interface RevokedTokens {
   /** Distinct tokens deleted (a token inside two overlapping networks counts once here). */

@@ -1,7 +1,6 @@
-import type { Pool, PoolClient } from '@switchboard/db';
+import { readIpBanPage, readIpBanVersion, RECORD_TAIL_BYTES, type IpBanPage, type Pool, type PoolClient } from '@switchboard/db';
 import { readInetBinary, runInSlices, STEP_SIZE, type Steps } from '@switchboard/ip';
 import { IpBanTableBuilder, type IpBanTable } from './ban-table.ts';
-import { readIpBanPage, readIpBanVersion, RECORD_TAIL_BYTES, type IpBanPage } from './queries.ts';
 
 export const LOAD_PAGE_SIZE = 10_000;
 /** The longest the loader holds the event loop at a time, give or take one step (milliseconds). */
@@ -15,7 +14,7 @@ export interface LoadedBans {
   version: string;
 }
 
-/** Decodes a page's records (layout: queries.ts) into the builder; returns how many could not be read. */
+/** Decodes a page's records (layout: readIpBanPage in @switchboard/db) into the builder; returns how many could not be read. */
 function* addPage(builder: IpBanTableBuilder, page: IpBanPage): Steps<number> {
   const reasonIds = page.reasons.map((text) => builder.reasonId(text));
   const { records } = page;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Pool } from '@switchboard/db';
+import { readIpBanVersion, type Pool } from '@switchboard/db';
 import type { IpNetwork } from '@switchboard/ip';
 import type { Logger } from '@switchboard/logger';
 import { closeRedis, duplicateRedis } from '@switchboard/queue';
@@ -7,7 +7,6 @@ import { currentIpBanSequence, ipBanChannel, parseIpBanMessage, publishIpBanDelt
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 import { LiveIpBanIndex } from './live-index.ts';
 import { loadIpBans } from './loader.ts';
-import { readIpBanVersion } from './queries.ts';
 
 export interface IpBansOptions {
   pool: Pool;

@@ -17,8 +17,8 @@ export interface BenchBan {
 }
 
 /**
- * Pages as the gateway's loader receives them from PostgreSQL (services/gateway/src/ip-bans/
- * queries.ts): per ban inet's binary form, expiry and creation as float8, a 1-based reason id.
+ * Pages as the gateway's loader receives them from PostgreSQL (readIpBanPage in
+ * @switchboard/db): per ban inet's binary form, expiry and creation as float8, a 1-based reason id.
  */
 export function encodePages(bans: BenchBan[]): Buffer[] {
   const pages: Buffer[] = [];

@@ -1,8 +1,8 @@
-import type { Queryable } from '@switchboard/db';
+import type { Queryable } from '../pool.ts';
 
 /**
- * The reads behind the enforcement index (only the gateway holds one, so they live beside it).
- * Bans whose `expires_at` has passed are left out, as every ban reader does.
+ * The reads behind the gateway's in-memory IP-ban enforcement index. Bans whose `expires_at`
+ * has passed are left out, as every ban reader does.
  */
 
 /** The ip_bans change counter (migration 0006): a decimal string, as int8 comes back. */
