@@ -30,6 +30,89 @@ export async function claimWebhookDelivery(db: Queryable, claim: DeliveryClaim):
   }
 }
 
+/** One execution request's webhook lookup, and its dedupe claim when it can be taken at once. */
+export interface ExecutionLookup {
+  webhookId: string;
+  /** SHA-256 of the token the request presented (`hashCredential`). */
+  tokenHash: Buffer;
+  /**
+   * Taken in the same statement, but only when the token matches and the webhook has no
+   * secret: a webhook with a secret must have its signature checked before anything is claimed.
+   */
+  claim?: Omit<DeliveryClaim, 'webhookId'> | undefined;
+}
+
+export interface ExecutionLookupResult {
+  /** The webhook as the statement saw it; null when there is none with this id. */
+  webhook: { id: string; token: string; secret: string | null } | null;
+  /** Whether this request's claim was inserted; undefined when it was not attempted. */
+  claimed: boolean | undefined;
+}
+
+interface LookupRow {
+  id: string | null;
+  token: string | null;
+  secret: string | null;
+  claimAttempted: boolean;
+  claimed: boolean;
+}
+
+/*
+ * The claims are inserted in key order, so two statements claiming overlapping keys (replicas,
+ * redeliveries) wait for each other instead of deadlocking. The claim and the lookup read the
+ * webhook in the same snapshot; `message_id` tells the one request that inserted a key.
+ */
+const LOOKUP_AND_CLAIM = `
+WITH input AS (
+  SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY
+    AS i(webhook_id, token_hash, delivery_id, source, message_id, ord)
+), claimable AS (
+  SELECT i.* FROM input i JOIN webhooks w ON w.id = i.webhook_id
+  WHERE i.delivery_id IS NOT NULL AND w.secret IS NULL AND sha256(convert_to(w.token, 'UTF8')) = i.token_hash
+), claimed AS (
+  INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id)
+  SELECT webhook_id, delivery_id, source, message_id FROM claimable ORDER BY webhook_id, delivery_id
+  ON CONFLICT (webhook_id, delivery_id) DO NOTHING
+  RETURNING message_id
+)
+SELECT w.id, w.token, w.secret,
+  EXISTS (SELECT 1 FROM claimable c WHERE c.ord = i.ord) AS "claimAttempted",
+  EXISTS (SELECT 1 FROM claimed c WHERE c.message_id = i.message_id) AS claimed
+FROM input i LEFT JOIN webhooks w ON w.id = i.webhook_id
+ORDER BY i.ord`;
+
+function toResult(row: LookupRow | undefined): ExecutionLookupResult {
+  if (!row || row.id === null || row.token === null) return { webhook: null, claimed: undefined };
+  return { webhook: { id: row.id, token: row.token, secret: row.secret }, claimed: row.claimAttempted ? row.claimed : undefined };
+}
+
+/**
+ * Looks up the webhooks of several execution requests and takes the claims that can be taken
+ * at once, in ONE statement (one round trip and one commit for all of them). The claims are as
+ * atomic as `claimWebhookDelivery`'s: of any number of requests with the same key, on any
+ * replica, exactly one gets `claimed: true`. Results are in the order of `lookups`.
+ *
+ * A webhook deleted between the lookup and the insert (foreign key) fails the statement:
+ * each request is then run on its own, and the one whose webhook is gone finds none.
+ */
+export async function lookUpForExecution(db: Queryable, lookups: readonly ExecutionLookup[]): Promise<ExecutionLookupResult[]> {
+  const params = [
+    lookups.map((lookup) => lookup.webhookId),
+    lookups.map((lookup) => lookup.tokenHash),
+    lookups.map((lookup) => lookup.claim?.deliveryId ?? null),
+    lookups.map((lookup) => lookup.claim?.source ?? null),
+    lookups.map((lookup) => lookup.claim?.messageId ?? null),
+  ];
+  try {
+    const { rows } = await db.query<LookupRow>(LOOKUP_AND_CLAIM, params);
+    return lookups.map((_, index) => toResult(rows[index]));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+    if (lookups.length === 1) return [{ webhook: null, claimed: undefined }];
+    return Promise.all(lookups.map(async (lookup) => (await lookUpForExecution(db, [lookup]))[0]!));
+  }
+}
+
 /**
  * Gives a claim back when the delivery could not be enqueued, so the sender's retry is not
  * dropped as a duplicate. Only the claim of that message: a later claim stays.

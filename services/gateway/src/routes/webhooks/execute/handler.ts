@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express';
-import type { Pool } from '@switchboard/db';
-import { ApiError, validate } from '@switchboard/http';
+import { credentialsEqual, hashCredential } from '@switchboard/auth';
+import type { ExecutionLookup, ExecutionLookupResult, Pool } from '@switchboard/db';
+import { ApiError } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
-import { findWebhookForExecution } from '../find-for-execution.ts';
-import { webhookTokenParams } from '../schemas.ts';
 import { bodyOf } from './body.ts';
 import type { ExecutionFormat } from './formats.ts';
+import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
 
@@ -15,6 +15,8 @@ export interface ExecuteHandlerDeps extends SubmitDeps {
   logger: Logger;
   ids: SnowflakeGenerator;
   waitTimeoutMs: number;
+  /** The webhook of a request, and its dedupe claim when given one (batched: see lookup.ts). */
+  lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
 }
 
 /** `?wait=true` (also `True` and `1`, as later Fluxer parses it); anything else does not wait. */
@@ -27,24 +29,30 @@ function wantsWait(query: unknown): boolean {
  * One execution route after the body was read: body → 400, token → 404 UNKNOWN_WEBHOOK,
  * signature (webhooks with a secret) → 401, format checks → 400, then dedupe and enqueue.
  * The message id is fixed here, before enqueueing: every retry of the job reuses it.
+ *
+ * The webhook read and, where nothing is checked between the token and the dedupe (no secret,
+ * no format check), the dedupe claim are one statement; the token decides in constant time
+ * here, the statement claims only for a matching token.
  */
 export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: ExecuteHandlerDeps, waits: boolean): RequestHandler {
   return async (req, res) => {
-    const params = validate(webhookTokenParams, req.params);
+    const params = paramsOf(res);
     const body = bodyOf(res);
     const parsed = format.parse(body.value);
-    const webhook = await findWebhookForExecution(deps.pool, params.webhook_id, params.token);
-    if (!webhook) throw new ApiError('UNKNOWN_WEBHOOK');
+    const messageId = deps.ids.next();
+    const deliveryId = format.deliveryId?.(req);
+    const claim = deliveryId !== undefined && !format.accept ? { deliveryId, source: format.name, messageId } : undefined;
+    const { webhook, claimed } = await deps.lookUp({ webhookId: params.webhook_id, tokenHash: hashCredential(params.token), claim });
+    if (!webhook || !credentialsEqual(params.token, webhook.token)) throw new ApiError('UNKNOWN_WEBHOOK');
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }
     format.accept?.(parsed);
-    const messageId = deps.ids.next();
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
     const submitted = await submitDelivery(
       deps,
       { delivery: { webhookId: webhook.id, messageId, ...format.fields(req) }, body, waitMs },
-      format.deliveryId?.(req),
+      deliveryId === undefined ? undefined : { deliveryId, claimed },
     );
     if (submitted.kind === 'duplicate') deps.logger.info({ webhookId: webhook.id }, 'duplicate webhook delivery dropped');
     if (submitted.kind === 'waited') return answerWait(res, deps.pool, deps.logger, submitted.outcome, messageId);

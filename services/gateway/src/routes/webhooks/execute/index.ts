@@ -2,17 +2,18 @@ import { Router, type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { RateLimitBucketName } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
-import { methodNotAllowed, rateLimit, validate } from '@switchboard/http';
+import { methodNotAllowed, rateLimit } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import type { Producer } from '@switchboard/queue';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from '../../../config.ts';
-import { webhookTokenParams } from '../schemas.ts';
 import { inboundBody } from './body.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
+import { batchedLookup } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
+import { checkParams } from './params.ts';
 
 export interface ExecuteRouteDeps {
   config: GatewayConfig;
@@ -27,12 +28,6 @@ export interface ExecuteRouteDeps {
 
 const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 
-/** 400 on a bad id or token before the body is read (reference §1: params, then body). */
-const checkParams: RequestHandler = (req, _res, next) => {
-  validate(webhookTokenParams, req.params);
-  next();
-};
-
 /**
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
@@ -46,6 +41,7 @@ export function executeRouter(deps: ExecuteRouteDeps): Router {
     ...deps,
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
+    lookUp: batchedLookup(deps.pool, config.DATABASE_POOL_SIZE),
   };
   const limit = (bucket: RateLimitBucketName): RequestHandler =>
     rateLimit({

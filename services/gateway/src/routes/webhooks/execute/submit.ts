@@ -57,21 +57,32 @@ function isUnavailable(error: unknown): boolean {
   return error instanceof QueueUnavailableError || error instanceof UploadError;
 }
 
+/** The delivery's dedupe key, and whether the webhook lookup already took it (undefined: not tried). */
+export interface Dedupe {
+  deliveryId: string;
+  claimed: boolean | undefined;
+}
+
+/** Takes the dedupe key unless the lookup did: false for a duplicate. */
+async function takeClaim(deps: SubmitDeps, claim: DeliveryClaim, claimed: boolean | undefined): Promise<boolean> {
+  return claimed ?? (await claimWebhookDelivery(deps.pool, claim));
+}
+
 /**
  * Takes the delivery's dedupe key (a duplicate stops here and posts nothing), places the body,
  * and enqueues ONE `webhook-delivery` job whose id is the message id. Redis or S3 away: the
  * claim is given back and the answer is 503, so the sender's retry is not taken for a duplicate.
  */
-export async function submitDelivery(deps: SubmitDeps, submission: Submission, deliveryId?: string): Promise<Submitted> {
+export async function submitDelivery(deps: SubmitDeps, submission: Submission, dedupe?: Dedupe): Promise<Submitted> {
   const { delivery } = submission;
-  const claim: DeliveryClaim | undefined = deliveryId
-    ? { webhookId: delivery.webhookId, deliveryId, source: delivery.format, messageId: delivery.messageId }
+  const claim: DeliveryClaim | undefined = dedupe
+    ? { webhookId: delivery.webhookId, deliveryId: dedupe.deliveryId, source: delivery.format, messageId: delivery.messageId }
     : undefined;
-  if (claim && !(await claimWebhookDelivery(deps.pool, claim))) return { kind: 'duplicate' };
+  if (claim && !(await takeClaim(deps, claim, dedupe?.claimed))) return { kind: 'duplicate' };
   let placed: WebhookBody | undefined;
   try {
     placed = await placeBody(deps, submission);
-    const payload = { ...delivery, ...(deliveryId ? { deliveryId } : {}), body: placed } as WebhookDeliveryInput;
+    const payload = { ...delivery, ...(dedupe ? { deliveryId: dedupe.deliveryId } : {}), body: placed } as WebhookDeliveryInput;
     if (submission.waitMs === undefined) {
       await deps.producer.enqueue(WEBHOOK_DELIVERY_JOB, payload);
       return { kind: 'enqueued' };

@@ -1,0 +1,58 @@
+export interface BatcherOptions {
+  /** Items one call of `run` takes at most. */
+  maxBatch: number;
+  /** Calls of `run` running at once; items arriving meanwhile wait for the next batch. */
+  maxInFlight: number;
+}
+
+interface Waiting<In, Out> {
+  item: In;
+  resolve(value: Out): void;
+  reject(reason: unknown): void;
+}
+
+/**
+ * Gathers the items requested while the event loop handles one round of I/O (every request
+ * whose body finished arriving in it) and hands them to `run` together, so N concurrent
+ * requests cost one database round trip instead of N. Nothing waits on a timer: a lone
+ * request is run at the end of its own round. `run` answers in the order of its items; when it
+ * fails, every item of that batch fails with its error.
+ */
+export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
+  let waiting: Waiting<In, Out>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  const settle = (batch: Waiting<In, Out>[], results: Out[]) => {
+    if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered ${results.length} results`);
+    batch.forEach((entry, index) => entry.resolve(results[index]!));
+  };
+
+  const flush = () => {
+    scheduled = false;
+    while (inFlight < options.maxInFlight && waiting.length > 0) {
+      const batch = waiting.slice(0, options.maxBatch);
+      waiting = waiting.slice(batch.length);
+      inFlight += 1;
+      run(batch.map((entry) => entry.item))
+        .then((results) => settle(batch, results))
+        .catch((error: unknown) => batch.forEach((entry) => entry.reject(error)))
+        .finally(() => {
+          inFlight -= 1;
+          schedule();
+        });
+    }
+  };
+
+  function schedule(): void {
+    if (scheduled || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  return (item) =>
+    new Promise<Out>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      schedule();
+    });
+}
