@@ -11,6 +11,7 @@ export {
 } from './options.ts';
 export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
 export { settlesWithin } from './shutdown.ts';
+export { createBatcher, type BatcherOptions } from './batcher.ts';
 export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob } from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor } from './registry.ts';

@@ -12,11 +12,12 @@ interface Waiting<In, Out> {
 }
 
 /**
- * Gathers the items requested while the event loop handles one round of I/O (every request
- * whose body finished arriving in it) and hands them to `run` together, so N concurrent
- * requests cost one database round trip instead of N. Nothing waits on a timer: a lone
- * request is run at the end of its own round. `run` answers in the order of its items; when it
- * fails, every item of that batch fails with its error.
+ * Gathers the items asked for while the event loop handles one round of I/O (every request
+ * whose body finished arriving, every job whose reply came back) and hands them to `run`
+ * together, so N concurrent callers cost one round trip (one database commit, one Redis
+ * script) instead of N. Nothing waits on a timer: a lone item runs at the end of its own
+ * round; while `maxInFlight` runs are out, items gather for the next one. `run` answers in the
+ * order of its items; when it fails, every item of that batch fails with its error.
  */
 export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
   let waiting: Waiting<In, Out>[] = [];
