@@ -3,27 +3,38 @@ import { eventsStreamKey, type MessageResponse, type StreamEvent } from '@switch
 import { whenRedisReady } from '@switchboard/queue';
 
 /**
- * Sets the "published" marker and appends the entry in one step, or does neither: Redis runs a
- * script atomically, so a retried delivery either finds the marker (and appends nothing) or
- * appends exactly once. ARGV: marker TTL seconds, MAXLEN, then the entry's field/value pairs.
+ * For each entry: sets its "published" marker and appends it in one step, or does neither.
+ * Redis runs a script atomically, so a retried delivery either finds the marker (and appends
+ * nothing) or appends exactly once. KEYS: the stream, then one marker per entry. ARGV: marker
+ * TTL seconds, MAXLEN, arguments per entry, then each entry's field/value pairs. Answers, per
+ * entry, the new entry id or nil (appended before).
  */
 const PUBLISH_ONCE_LUA = `
-if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[1]) then
-  return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, 3))
+local results = {}
+local width = tonumber(ARGV[3])
+for index = 2, #KEYS do
+  local first = 4 + (index - 2) * width
+  if redis.call('SET', KEYS[index], '1', 'NX', 'EX', ARGV[1]) then
+    results[index - 1] = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, first, first + width - 1))
+  else
+    results[index - 1] = false
+  end
 end
-return false
+return results
 `;
 
-/** Never rename: ioredis caches the script per connection under this name. */
-const COMMAND = 'switchboardPublishEventOnce';
+/** ioredis defines the script per connection under this name (any new name is just a new script). */
+const COMMAND = 'switchboardPublishEventsOnce';
 
-type WithPublish = { [COMMAND]: (streamKey: string, markerKey: string, ...args: string[]) => Promise<string | null> };
+/** Called as `(numberOfKeys, ...keys, ...argv)`: the number of markers varies per call. */
+type PublishOnce = (numberOfKeys: string, ...keysAndArgs: string[]) => Promise<Array<string | null>>;
+type WithPublish = { [COMMAND]: PublishOnce };
 
 const clientsWithCommand = new WeakSet<Redis>();
 
 function withPublish(redis: Redis): WithPublish {
   if (!clientsWithCommand.has(redis)) {
-    redis.defineCommand(COMMAND, { lua: PUBLISH_ONCE_LUA, numberOfKeys: 2 });
+    redis.defineCommand(COMMAND, { lua: PUBLISH_ONCE_LUA });
     clientsWithCommand.add(redis);
   }
   return redis as unknown as WithPublish;
@@ -41,11 +52,7 @@ export function publishedMarkerKey(redisPrefix: string, messageId: string): stri
   return `${redisPrefix}:events:published:${messageId}`;
 }
 
-/**
- * Appends MESSAGE_CREATE for `message` to the events stream unless it was appended before.
- * Returns the new entry's id, or null when an earlier attempt already appended it.
- */
-export async function publishMessageCreate(redis: Redis, options: EventStreamOptions, message: MessageResponse): Promise<string | null> {
+function entryArguments(message: MessageResponse): string[] {
   const entry: StreamEvent = {
     type: 'MESSAGE_CREATE',
     guild_id: message.guild_id ?? '',
@@ -53,13 +60,31 @@ export async function publishMessageCreate(redis: Redis, options: EventStreamOpt
     message_id: message.id,
     data: JSON.stringify(message),
   };
+  return Object.entries(entry).flat();
+}
+
+/**
+ * Appends MESSAGE_CREATE for each message to the events stream unless it was appended before,
+ * in one script call (one round trip for a whole batch of deliveries). Answers, in order, each
+ * new entry's id, or null when an earlier attempt already appended that message.
+ */
+export async function publishMessageCreates(
+  redis: Redis,
+  options: EventStreamOptions,
+  messages: readonly MessageResponse[],
+): Promise<Array<string | null>> {
+  const entries = messages.map(entryArguments);
+  const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
   await whenRedisReady(redis);
-  return withPublish(redis)[COMMAND](
-    eventsStreamKey(options.redisPrefix),
-    publishedMarkerKey(options.redisPrefix, message.id),
-    String(options.markerTtlSeconds),
-    String(options.maxLength),
-    ...Object.entries(entry).flat(),
-  );
+  const keys = [eventsStreamKey(options.redisPrefix), ...messages.map((message) => publishedMarkerKey(options.redisPrefix, message.id))];
+  const args = [String(options.markerTtlSeconds), String(options.maxLength), String(width), ...entries.flat()];
+  const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
+  return messages.map((_, index) => ids[index] ?? null);
+}
+
+/** `publishMessageCreates` for one message: the new entry's id, or null when appended before. */
+export async function publishMessageCreate(redis: Redis, options: EventStreamOptions, message: MessageResponse): Promise<string | null> {
+  const [id] = await publishMessageCreates(redis, options, [message]);
+  return id ?? null;
 }

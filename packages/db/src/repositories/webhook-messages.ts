@@ -59,6 +59,59 @@ export async function storeWebhookMessage(db: Queryable, message: WebhookDeliver
   return existing ? { stored: existing, inserted: false } : { webhookGone: true };
 }
 
+/*
+ * storeWebhookMessage for many messages at once. Rows are inserted in id order, so two
+ * statements storing the same (retried) messages wait for each other instead of deadlocking.
+ */
+const STORE_MANY = `
+INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
+                      webhook_avatar_url, type, content, embeds, flags)
+SELECT m.id, w.channel_id, w.guild_id, NULL, w.id, coalesce(m.username, w.name), w.avatar_hash, m.avatar_url, 0,
+       m.content, m.embeds::jsonb, m.flags
+FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])
+  AS m(id, webhook_id, username, avatar_url, content, embeds, flags)
+JOIN webhooks w ON w.id = m.webhook_id
+ORDER BY m.id
+ON CONFLICT (id) DO NOTHING
+RETURNING ${RETURNED}`;
+
+/** A message the batch did not insert: stored by an earlier attempt, or its webhook is gone. */
+async function notInserted(db: Queryable, id: string): Promise<WebhookMessageWrite> {
+  const existing = await findMessageById(db, id);
+  return existing ? { stored: existing, inserted: false } : { webhookGone: true };
+}
+
+/**
+ * `storeWebhookMessage` for several messages in ONE statement: one round trip and one commit
+ * for all of them, each with the same outcome it would have had alone (results in the order
+ * of `messages`). A channel deleted meanwhile fails the statement (foreign key): each message
+ * is then stored on its own, so only that channel's messages report it.
+ */
+export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
+  let inserted: Map<string, StoredMessage>;
+  try {
+    const { rows } = await db.query<StoredMessage>(STORE_MANY, [
+      messages.map((message) => message.id),
+      messages.map((message) => message.webhookId),
+      messages.map((message) => message.username),
+      messages.map((message) => message.avatarUrl),
+      messages.map((message) => message.content),
+      messages.map((message) => JSON.stringify(message.embeds)),
+      messages.map((message) => message.flags),
+    ]);
+    inserted = new Map(rows.map((row) => [row.id, row]));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+    return Promise.all(messages.map((message) => storeWebhookMessage(db, message)));
+  }
+  return Promise.all(
+    messages.map(async (message) => {
+      const row = inserted.get(message.id);
+      return row ? { stored: row, inserted: true } : notInserted(db, message.id);
+    }),
+  );
+}
+
 /** A webhook message with its snapshot given explicitly (fixtures, seeding). */
 export interface NewWebhookMessage {
   id: string;

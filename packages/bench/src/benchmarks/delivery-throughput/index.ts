@@ -9,8 +9,11 @@ import { drainMeasurement, timeDrain } from './drain.ts';
 
 const NOOP_WORKER_ENTRY = new URL('./noop-worker.ts', import.meta.url).pathname;
 const NOOP_QUEUE = 'bench-noop';
-/** Jobs each process runs at once: the worker service's default (WORKER_CONCURRENCY). */
-const CONCURRENCY = 4;
+/**
+ * Jobs each process runs at once: the webhook worker's WORKER_CONCURRENCY default
+ * (services/webhook-worker/src/config.ts), given to both processes so they compare like for like.
+ */
+const CONCURRENCY = 32;
 const DRAIN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Enough deliveries for a drain of several seconds at the expected rate. */
@@ -91,9 +94,9 @@ export const deliveryThroughput: Benchmark = {
       benchmark: 'delivery-throughput',
       notes: [
         `${count} deliveries (500 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost`,
-        `one process each, concurrency ${CONCURRENCY} (WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
+        `one process each, concurrency ${CONCURRENCY} (the webhook worker's WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
-        'webhook worker: NODE_ENV=production, LOG_LEVEL=info (one line per job, as deployed); the no-op worker does not log',
+        'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
         '--connections and --warmup are not used; PostgreSQL, Redis and both workers share this machine',
       ],
       targets: [
