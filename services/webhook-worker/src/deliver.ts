@@ -166,7 +166,8 @@ function deliverWith(deps: DeliveryDeps, writes: Writes): JobHandler<WebhookDeli
         ? ({ outcome: 'ignored', reason: rendering.reason } as const)
         : await store(deps, writes, payload, rendering, context);
     if (result.outcome === 'ignored') context.logger.info({ webhookId: payload.webhookId, reason: result.reason }, 'delivery posts nothing');
-    await discardBody(deps.storage, payload.body, context.logger);
+    // Inline bodies have nothing to delete (and reading context.logger makes a child logger).
+    if (payload.body.kind === 'stored') await discardBody(deps.storage, payload.body, context.logger);
     return result;
   };
 }
