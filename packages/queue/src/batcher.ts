@@ -17,7 +17,9 @@ interface Waiting<In, Out> {
  * together, so N concurrent callers cost one round trip (one database commit, one Redis
  * script) instead of N. Nothing waits on a timer: a lone item runs at the end of its own
  * round; while `maxInFlight` runs are out, items gather for the next one. `run` answers in the
- * order of its items; when it fails, every item of that batch fails with its error.
+ * order of its items. When a batch fails, its items are run again one by one, so an item fails
+ * only with an error of its own (a bad row, not its neighbour's); `run` must therefore be safe
+ * to repeat for the items of a failed call.
  */
 export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
   let waiting: Waiting<In, Out>[] = [];
@@ -29,19 +31,26 @@ export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, opt
     batch.forEach((entry, index) => entry.resolve(results[index]!));
   };
 
+  async function runBatch(batch: Waiting<In, Out>[]): Promise<void> {
+    try {
+      settle(batch, await run(batch.map((entry) => entry.item)));
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      // One item's failure must not fail the others: each runs again on its own.
+      await Promise.all(batch.map((entry) => runBatch([entry])));
+    }
+  }
+
   const flush = () => {
     scheduled = false;
     while (inFlight < options.maxInFlight && waiting.length > 0) {
       const batch = waiting.slice(0, options.maxBatch);
       waiting = waiting.slice(batch.length);
       inFlight += 1;
-      run(batch.map((entry) => entry.item))
-        .then((results) => settle(batch, results))
-        .catch((error: unknown) => batch.forEach((entry) => entry.reject(error)))
-        .finally(() => {
-          inFlight -= 1;
-          schedule();
-        });
+      void runBatch(batch).finally(() => {
+        inFlight -= 1;
+        schedule();
+      });
     }
   };
 

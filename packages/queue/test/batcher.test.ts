@@ -47,25 +47,27 @@ describe('createBatcher', () => {
     expect(await answers).toEqual([10, 20, 30, 40, 50, 60]);
   });
 
-  it('fails exactly the items of a failed run', async () => {
-    let runs = 0;
+  it('runs the items of a failed batch again one by one, so only the item at fault fails', async () => {
+    const runs: string[][] = [];
     const call = createBatcher(
       async (items: string[]) => {
-        runs += 1;
+        runs.push(items);
         if (items.includes('bad')) throw new Error('statement failed');
         return items.map((item) => item.toUpperCase());
       },
       { maxBatch: 10, maxInFlight: 1 },
     );
-    const failed = [call('bad'), call('unlucky')];
-    await expect(Promise.all(failed)).rejects.toThrow('statement failed');
-    await expect(failed[1]).rejects.toThrow('statement failed');
-    expect(await call('fine')).toBe('FINE');
-    expect(runs).toBe(2);
+    const answers = await Promise.allSettled([call('bad'), call('neighbour')]);
+    expect(answers).toEqual([
+      { status: 'rejected', reason: new Error('statement failed') },
+      { status: 'fulfilled', value: 'NEIGHBOUR' },
+    ]);
+    expect(runs).toEqual([['bad', 'neighbour'], ['bad'], ['neighbour']]);
+    expect(await call('later')).toBe('LATER');
   });
 
-  it('fails a batch whose run answers a result count other than its item count', async () => {
+  it('fails an item whose run answers a result count other than its item count', async () => {
     const call = createBatcher(async (items: number[]) => items.slice(1), { maxBatch: 10, maxInFlight: 1 });
-    await expect(Promise.all([call(1), call(2)])).rejects.toThrow('batch of 2 answered 1 results');
+    await expect(call(1)).rejects.toThrow('batch of 1 answered 0 results');
   });
 });

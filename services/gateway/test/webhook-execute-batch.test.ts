@@ -2,8 +2,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
-import { lookUpForExecution, type Pool } from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
+import { batchedLookup } from '../src/routes/webhooks/execute/lookup.ts';
 import {
   createWebhookFixture,
   deliveriesQueue,
@@ -84,8 +85,8 @@ describe('concurrent requests share one lookup statement, each with its own answ
   });
 });
 
-describe('lookUpForExecution', () => {
-  it('a webhook deleted while its batch waits to claim: the others still claim, that one finds no webhook', async () => {
+describe('the batched lookup', () => {
+  it('a webhook deleted while its batch waits to claim: the batch runs again request by request, that one finds no webhook', async () => {
     const [kept, deleted] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool)]);
     const lookup = (hook: WebhookFixture) => ({
       webhookId: hook.webhookId,
@@ -96,8 +97,9 @@ describe('lookUpForExecution', () => {
     try {
       await deleting.query('BEGIN');
       await deleting.query('DELETE FROM webhooks WHERE id = $1', [deleted.webhookId]);
-      // The statement still sees the webhook, and its claim waits for the delete's row lock.
-      const batch = lookUpForExecution(gateway.pool, [lookup(kept), lookup(deleted)]);
+      // One statement for both: it still sees the webhook, and its claim waits for the delete's row lock.
+      const lookUp = batchedLookup(gateway.pool, 4);
+      const batch = Promise.all([lookUp(lookup(kept)), lookUp(lookup(deleted))]);
       await waitFor(async () => {
         const { rows } = await gateway.pool.query<{ waiting: number }>(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,

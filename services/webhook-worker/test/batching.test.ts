@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryPayload } from '@switchboard/contracts';
-import { countWebhookMessages, createPool, storeWebhookMessages, type Pool, type WebhookDeliveryMessage } from '@switchboard/db';
+import { countWebhookMessages, createPool, type Pool } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/queue';
 import { createStorage, type Storage } from '@switchboard/storage';
 import { useTestEnvironment } from '@switchboard/testkit';
@@ -65,25 +65,17 @@ describe('deliveries running at once share their writes, each with its own outco
   });
 });
 
-describe('storeWebhookMessages', () => {
-  const message = (hook: Hook): WebhookDeliveryMessage => ({
-    id: ids.next(),
-    webhookId: hook.webhookId,
-    username: null,
-    avatarUrl: null,
-    content: 'batched',
-    embeds: [],
-    flags: 0,
-  });
-
-  it('a channel deleted while its batch waits to insert: the others are stored, that one reports its webhook gone', async () => {
+describe('a batch that fails', () => {
+  it('a channel deleted while the batch waits to insert: the batch runs again delivery by delivery, only that one is not posted', async () => {
     const [kept, deleted] = await Promise.all([createHook(pool), createHook(pool)]);
+    const handle = deliveryHandler({ pool, redis, storage, events: { redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 } });
     const deleting = await pool.connect();
     try {
       await deleting.query('BEGIN');
       await deleting.query('DELETE FROM channels WHERE id = $1', [deleted.channelId]);
-      // The statement still sees the webhook; its foreign key check waits for the delete's row lock.
-      const batch = storeWebhookMessages(pool, [message(kept), message(deleted)]);
+      // One insert for both: it still sees the webhook; its foreign key check waits for the delete's row lock.
+      const [first, second] = [plain(kept, 'batched'), plain(deleted, 'batched')];
+      const results = Promise.all([handle(first, jobContext()), handle(second, jobContext())]);
       for (let waited = 0; waited < 200; waited += 1) {
         const { rows } = await pool.query<{ waiting: number }>(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
@@ -92,12 +84,12 @@ describe('storeWebhookMessages', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       await deleting.query('COMMIT');
-      const [first, second] = await batch;
-      expect(first).toMatchObject({ inserted: true, stored: { channelId: kept.channelId, content: 'batched', webhookName: kept.name } });
-      expect(second).toEqual({ webhookGone: true });
+      // The delete took the webhook with the channel: alone, that delivery finds no webhook.
+      expect(await results).toEqual([{ outcome: 'stored', messageId: first.messageId }, { outcome: 'webhook_gone' }]);
     } finally {
       deleting.release();
     }
     expect(await countWebhookMessages(pool, kept.webhookId)).toBe(1);
+    expect(await streamEvents(redis, environment.redisPrefix, kept.channelId)).toHaveLength(1);
   });
 });

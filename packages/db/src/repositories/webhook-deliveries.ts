@@ -92,8 +92,9 @@ function toResult(row: LookupRow | undefined): ExecutionLookupResult {
  * atomic as `claimWebhookDelivery`'s: of any number of requests with the same key, on any
  * replica, exactly one gets `claimed: true`. Results are in the order of `lookups`.
  *
- * A webhook deleted between the lookup and the insert (foreign key) fails the statement:
- * each request is then run on its own, and the one whose webhook is gone finds none.
+ * Any error fails the whole call (nothing was claimed: it is one statement); a caller batching
+ * unrelated requests runs them again one by one (createBatcher does). For one request, a
+ * webhook deleted between its lookup and its claim (foreign key) means no webhook.
  */
 export async function lookUpForExecution(db: Queryable, lookups: readonly ExecutionLookup[]): Promise<ExecutionLookupResult[]> {
   const params = [
@@ -107,9 +108,8 @@ export async function lookUpForExecution(db: Queryable, lookups: readonly Execut
     const { rows } = await db.query<LookupRow>(LOOKUP_AND_CLAIM, params);
     return lookups.map((_, index) => toResult(rows[index]));
   } catch (error) {
-    if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-    if (lookups.length === 1) return [{ webhook: null, claimed: undefined }];
-    return Promise.all(lookups.map(async (lookup) => (await lookUpForExecution(db, [lookup]))[0]!));
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && lookups.length === 1) return [{ webhook: null, claimed: undefined }];
+    throw error;
   }
 }
 

@@ -84,8 +84,8 @@ async function notInserted(db: Queryable, id: string): Promise<WebhookMessageWri
 /**
  * `storeWebhookMessage` for several messages in ONE statement: one round trip and one commit
  * for all of them, each with the same outcome it would have had alone (results in the order
- * of `messages`). A channel deleted meanwhile fails the statement (foreign key): each message
- * is then stored on its own, so only that channel's messages report it.
+ * of `messages`). Any error fails the whole call (nothing was inserted: it is one statement);
+ * a caller batching unrelated deliveries runs them again one by one (createBatcher does).
  */
 export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
   let inserted: Map<string, StoredMessage>;
@@ -101,8 +101,8 @@ export async function storeWebhookMessages(db: Queryable, messages: readonly Web
     ]);
     inserted = new Map(rows.map((row) => [row.id, row]));
   } catch (error) {
-    if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-    return Promise.all(messages.map((message) => storeWebhookMessage(db, message)));
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && messages.length === 1) return [{ channelGone: true }];
+    throw error;
   }
   return Promise.all(
     messages.map(async (message) => {
