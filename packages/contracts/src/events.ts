@@ -2,13 +2,11 @@ import { z } from 'zod';
 
 /**
  * The Redis stream `events` (decisions §9): what happened in guilds, for whatever fans it out
- * to clients. Its key is `<REDIS_PREFIX>:events`, like every key of a deployment, so
- * deployments and test files sharing a Redis server never read each other's events. The stream
- * is capped (`XADD … MAXLEN ~ <cap>`): a consumer further behind than the cap misses entries.
+ * to clients. Its key is exactly `events` by default, as the interface names it; a deployment
+ * (or a test file) sharing a Redis server sets EVENTS_STREAM_KEY to keep its own. The stream is
+ * capped (`XADD … MAXLEN ~ <cap>`): a consumer further behind than the cap misses entries.
  */
-export function eventsStreamKey(redisPrefix: string): string {
-  return `${redisPrefix}:events`;
-}
+export const DEFAULT_EVENTS_STREAM_KEY = 'events';
 
 export const EVENT_TYPES = ['MESSAGE_CREATE'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -8,6 +8,8 @@ export interface TestEnvironment {
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
+  /** The file's own `events` stream (EVENTS_STREAM_KEY in processEnv). */
+  eventsStreamKey: string;
   s3: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string; region: string };
   /** The environment variables a process of ours needs to run against this file's services. */
   processEnv(extra?: Record<string, string>): Record<string, string>;
@@ -39,6 +41,7 @@ export function useTestEnvironment(): TestEnvironment {
       databaseUrl: database.url,
       redisUrl: services.redisUrl,
       redisPrefix: `sbt-${tag}`,
+      eventsStreamKey: `sbt-${tag}:events`,
       s3,
       processEnv: (extra: Record<string, string> = {}) => ({
         NODE_ENV: 'test',
@@ -46,6 +49,7 @@ export function useTestEnvironment(): TestEnvironment {
         DATABASE_URL: database.url,
         REDIS_URL: services.redisUrl,
         REDIS_PREFIX: `sbt-${tag}`,
+        EVENTS_STREAM_KEY: `sbt-${tag}:events`,
         S3_ENDPOINT: s3.endpoint,
         S3_REGION: s3.region,
         S3_BUCKET: s3.bucket,

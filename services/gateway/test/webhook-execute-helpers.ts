@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
-import { eventsStreamKey, LIMITS, parseStreamEvent, QUEUES, type StreamEvent } from '@switchboard/contracts';
+import { LIMITS, parseStreamEvent, QUEUES, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
   createPool,
@@ -205,7 +205,7 @@ export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs =
 
 /** Every entry of the events stream about `channelId`. */
 export async function channelEvents(redis: Redis, redisPrefix: string, channelId: string): Promise<StreamEvent[]> {
-  const entries = await redis.xrange(eventsStreamKey(redisPrefix), '-', '+');
+  const entries = await redis.xrange(`${redisPrefix}:events`, '-', '+');
   return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
 }
 

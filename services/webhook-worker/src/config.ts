@@ -1,4 +1,5 @@
 import { env, s3Schema, z } from '@switchboard/config';
+import { DEFAULT_EVENTS_STREAM_KEY } from '@switchboard/contracts';
 import { workerConfigSchema } from '@switchboard/queue';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -14,6 +15,8 @@ export const webhookWorkerConfigSchema = workerConfigSchema
      * (large) bodies stay at 4 at a time whatever this is (deliver.ts).
      */
     WORKER_CONCURRENCY: env.int(1, 256).default(32),
+    /** The Redis stream MESSAGE_CREATE goes to: `events`, unless deployments share a Redis. */
+    EVENTS_STREAM_KEY: z.string().min(1).max(256).default(DEFAULT_EVENTS_STREAM_KEY),
     /** Entries the `events` stream keeps, approximately (`XADD … MAXLEN ~`). */
     EVENTS_STREAM_MAX_LENGTH: env.int(100, 100_000_000).default(100_000),
     /**

@@ -1,21 +1,24 @@
 import type { Redis } from 'ioredis';
-import { eventsStreamKey, type MessageResponse, type StreamEvent } from '@switchboard/contracts';
+import type { MessageResponse, StreamEvent } from '@switchboard/contracts';
 import { whenRedisReady } from '@switchboard/queue';
 
 /**
- * For each entry: sets its "published" marker and appends it in one step, or does neither.
- * Redis runs a script atomically, so a retried delivery either finds the marker (and appends
- * nothing) or appends exactly once. KEYS: the stream, then one marker per entry. ARGV: marker
- * TTL seconds, MAXLEN, arguments per entry, then each entry's field/value pairs. Answers, per
- * entry, the new entry id or nil (appended before).
+ * For each entry not marked "published": appends it, then marks it. Redis runs a script
+ * atomically, so a retried delivery either finds the marker (and appends nothing) or appends
+ * once. Appending first means a failed XADD (a script error does not undo earlier writes) leaves
+ * no marker behind, so no event is ever lost: at worst a failure between the two writes appends
+ * twice. KEYS: the stream, then one marker per entry. ARGV: marker TTL seconds, MAXLEN,
+ * arguments per entry, then each entry's field/value pairs. Answers, per entry, the new entry id
+ * or nil (appended before).
  */
 const PUBLISH_ONCE_LUA = `
 local results = {}
 local width = tonumber(ARGV[3])
 for index = 2, #KEYS do
   local first = 4 + (index - 2) * width
-  if redis.call('SET', KEYS[index], '1', 'NX', 'EX', ARGV[1]) then
+  if redis.call('EXISTS', KEYS[index]) == 0 then
     results[index - 1] = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, first, first + width - 1))
+    redis.call('SET', KEYS[index], '1', 'EX', ARGV[1])
   else
     results[index - 1] = false
   end
@@ -41,6 +44,9 @@ function withPublish(redis: Redis): WithPublish {
 }
 
 export interface EventStreamOptions {
+  /** The stream (EVENTS_STREAM_KEY, by default `events`). */
+  streamKey: string;
+  /** Prefix of the "published" markers, like every other key of the deployment. */
   redisPrefix: string;
   /** Approximate cap of the stream. */
   maxLength: number;
@@ -77,7 +83,7 @@ export async function publishMessageCreates(
   const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
   await whenRedisReady(redis);
-  const keys = [eventsStreamKey(options.redisPrefix), ...messages.map((message) => publishedMarkerKey(options.redisPrefix, message.id))];
+  const keys = [options.streamKey, ...messages.map((message) => publishedMarkerKey(options.redisPrefix, message.id))];
   const args = [String(options.markerTtlSeconds), String(options.maxLength), String(width), ...entries.flat()];
   const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
   return messages.map((_, index) => ids[index] ?? null);

@@ -40,6 +40,7 @@ export function createWebhookWorkerSetup({
     redis,
     storage,
     events: {
+      streamKey: config.EVENTS_STREAM_KEY,
       redisPrefix: config.REDIS_PREFIX,
       maxLength: config.EVENTS_STREAM_MAX_LENGTH,
       markerTtlSeconds: config.EVENTS_PUBLISHED_TTL_SECONDS,

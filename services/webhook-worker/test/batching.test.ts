@@ -32,7 +32,7 @@ function plain(hook: Hook, content: string, messageId = ids.next()): WebhookDeli
 describe('deliveries running at once share their writes, each with its own outcome', () => {
   it('stores and announces each message once, next to retries, a deleted webhook and claim-checked bodies', async () => {
     const [hook, other, doomed] = await Promise.all([createHook(pool), createHook(pool), createHook(pool)]);
-    const handle = deliveryHandler({ pool, redis, storage, events: { redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 } });
+    const handle = deliveryHandler({ pool, redis, storage, events: { streamKey: environment.eventsStreamKey, redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 } });
     const retried = plain(hook, 'stored before');
     expect(await handle(retried, jobContext())).toEqual({ outcome: 'stored', messageId: retried.messageId });
     await pool.query('DELETE FROM webhooks WHERE id = $1', [doomed.webhookId]);
@@ -68,7 +68,7 @@ describe('deliveries running at once share their writes, each with its own outco
 describe('a batch that fails', () => {
   it('a channel deleted while the batch waits to insert: the batch runs again delivery by delivery, only that one is not posted', async () => {
     const [kept, deleted] = await Promise.all([createHook(pool), createHook(pool)]);
-    const handle = deliveryHandler({ pool, redis, storage, events: { redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 } });
+    const handle = deliveryHandler({ pool, redis, storage, events: { streamKey: environment.eventsStreamKey, redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 } });
     const deleting = await pool.connect();
     try {
       await deleting.query('BEGIN');

@@ -31,7 +31,7 @@ function handler() {
     pool,
     redis,
     storage,
-    events: { redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 },
+    events: { streamKey: environment.eventsStreamKey, redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 },
   });
 }
 

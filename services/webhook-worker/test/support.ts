@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { eventsStreamKey, parseStreamEvent, type StreamEvent } from '@switchboard/contracts';
+import { parseStreamEvent, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
   createWebhookWithinLimits,
@@ -47,6 +47,6 @@ export function jobContext(jobId = 'test-job'): JobContext {
 }
 
 export async function streamEvents(redis: Redis, redisPrefix: string, channelId: string): Promise<StreamEvent[]> {
-  const entries = await redis.xrange(eventsStreamKey(redisPrefix), '-', '+');
+  const entries = await redis.xrange(`${redisPrefix}:events`, '-', '+');
   return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
 }
