@@ -1,3 +1,5 @@
+import { formatIpv6Groups } from './words.ts';
+
 /**
  * Strict parsing of IP addresses and CIDR ranges. Addresses become 128-bit integers (IPv4 in
  * the low 32 bits) so that ranges are integer intervals; IPv4-mapped IPv6 (`::ffff:a.b.c.d`)
@@ -74,24 +76,9 @@ function formatIpv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 0xff}.${(value >>> 8) & 0xff}.${value & 0xff}`;
 }
 
-/** RFC 5952: lower case, no leading zeros, the longest run (≥ 2) of zero groups as `::`. */
+/** RFC 5952 (see formatIpv6Groups). */
 function formatIpv6(value: bigint): string {
-  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) [bestStart, bestLength] = [i, j - i];
-    i = j;
-  }
-  const hex = groups.map((group) => group.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+  return formatIpv6Groups(Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn)));
 }
 
 export function formatAddress(family: IpFamily, value: bigint): string {

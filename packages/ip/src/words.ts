@@ -66,7 +66,7 @@ function formatIpv4Word(value: number): string {
 }
 
 /** RFC 5952 from eight 16-bit groups: lower case, the longest run (≥ 2) of zero groups as `::`. */
-function formatIpv6Groups(groups: number[]): string {
+export function formatIpv6Groups(groups: number[]): string {
   let bestStart = -1;
   let bestLength = 1;
   for (let i = 0; i < 8; ) {

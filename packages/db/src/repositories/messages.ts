@@ -1,4 +1,4 @@
-import type { UserPartialRecord } from '@switchboard/contracts';
+import type { MessageRecord } from '@switchboard/contracts';
 import type { Queryable } from '../pool.ts';
 
 /**
@@ -73,21 +73,8 @@ export async function summarizeChannelMessages(
 }
 
 /** A message with its author's public user columns (null for webhook messages and deleted authors). */
-export interface StoredMessage {
-  id: string;
-  channelId: string;
-  guildId: string | null;
-  author: UserPartialRecord | null;
-  webhookId: string | null;
-  webhookName: string | null;
-  webhookAvatarHash: string | null;
-  webhookAvatarUrl: string | null;
-  type: number;
-  content: string;
-  embeds: unknown[];
-  flags: number;
+export interface StoredMessage extends MessageRecord {
   createdAt: Date;
-  editedAt: Date | null;
 }
 
 // int8 columns go through text so that json keeps them exact.
