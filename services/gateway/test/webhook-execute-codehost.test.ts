@@ -13,11 +13,8 @@ import {
   executeUrl,
   messagesOf,
   post,
-  spawnWebhookWorker,
-  startExecuteGateway,
   webhookMessages,
-  type ExecuteGateway,
-  type SpawnedWorker,
+  useExecuteStack,
 } from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
@@ -51,22 +48,15 @@ function pushExample(): Record<string, any> {
 }
 
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
-let worker: SpawnedWorker;
+const stack = useExecuteStack(environment, { worker: { WORKER_CONCURRENCY: '8' } });
 let queue: Queue;
 
 beforeAll(async () => {
-  [gateway, worker] = await Promise.all([
-    startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false' }),
-    spawnWebhookWorker(environment, { WORKER_CONCURRENCY: '8' }),
-  ]);
-  queue = deliveriesQueue(gateway.redis, environment.redisPrefix);
+  queue = deliveriesQueue(stack.gateway.redis, environment.redisPrefix);
 });
 
 afterAll(async () => {
   await queue?.close();
-  await worker?.stop();
-  await gateway?.close();
 });
 
 /** Runs `work` over `items`, `concurrency` at a time. */
@@ -94,33 +84,33 @@ function github(event: string, extra: Record<string, string> = {}): Record<strin
 
 describe('the whole @octokit/webhooks-examples corpus through HTTP (decisions §9)', () => {
   it('answers 2xx to every example with its event name, and posts what the transformer renders', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const examples = corpus();
     expect(examples.length).toBeGreaterThan(700);
     const statuses = await inParallel(examples, 16, async ({ event, payload }) => {
       const suffix = Math.random() < 0.5 ? '/codehost' : '/github';
-      const answer = await post(executeUrl(gateway, hook, suffix), payload, github(event));
+      const answer = await post(executeUrl(stack.gateway, hook, suffix), payload, github(event));
       return { event, status: answer.status, body: answer.text };
     });
     const failures = statuses.filter(({ status }) => status !== 204);
     expect(failures).toEqual([]);
     const expected = examples.filter(({ event, payload }) => renderCodeHost(event, payload).kind === 'message').length;
     expect(expected).toBeGreaterThan(100);
-    await messagesOf(gateway.pool, hook.webhookId, expected, 60_000);
+    await messagesOf(stack.gateway.pool, hook.webhookId, expected, 60_000);
     await drained();
-    expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(expected);
-    expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(expected);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(expected);
+    expect(await channelEvents(stack.gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(expected);
   }, 120_000);
 });
 
 describe('code-host deliveries', () => {
   it('renders a real push as the transformer does, stored as a rich embed from "GitHub"', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = pushExample();
     const rendered = renderCodeHost('push', payload);
     if (rendered.kind !== 'message') throw new Error('the push example renders no message');
-    expect((await post(executeUrl(gateway, hook, '/github'), payload, github('push'))).status).toBe(204);
-    const [message] = await messagesOf(gateway.pool, hook.webhookId);
+    expect((await post(executeUrl(stack.gateway, hook, '/github'), payload, github('push'))).status).toBe(204);
+    const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.webhookName).toBe('GitHub');
     expect(message!.content).toBe('');
     expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
@@ -128,53 +118,53 @@ describe('code-host deliveries', () => {
   });
 
   it('accepts form-encoded deliveries (payload=…), and 400s a form without payload', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const form = `payload=${encodeURIComponent(JSON.stringify(firstExample('issues', 'opened')))}`;
     const headers = github('issues', { 'Content-Type': 'application/x-www-form-urlencoded' });
-    expect((await post(executeUrl(gateway, hook, '/codehost'), form, headers)).status).toBe(204);
-    const [message] = await messagesOf(gateway.pool, hook.webhookId);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), form, headers)).status).toBe(204);
+    const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.embeds[0].title).toContain('Issue opened');
-    const missing = await post(executeUrl(gateway, hook, '/codehost'), 'other=1', headers);
+    const missing = await post(executeUrl(stack.gateway, hook, '/codehost'), 'other=1', headers);
     expect(missing.status).toBe(400);
     expect(missing.json.errors[0].path).toBe('payload');
   });
 
   it('answers 204 and posts nothing for unknown events and a missing X-GitHub-Event; ping answers 204', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
-    expect((await post(executeUrl(gateway, hook, '/codehost'), firstExample('push'), github('no_such_event'))).status).toBe(204);
-    expect((await post(executeUrl(gateway, hook, '/codehost'), firstExample('push'))).status).toBe(204);
-    expect((await post(executeUrl(gateway, hook, '/codehost'), {})).status).toBe(204);
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('push'), github('no_such_event'))).status).toBe(204);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('push'))).status).toBe(204);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), {})).status).toBe(204);
     await drained();
-    expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
-    expect((await post(executeUrl(gateway, hook, '/codehost'), firstExample('ping'), github('ping'))).status).toBe(204);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('ping'), github('ping'))).status).toBe(204);
   });
 
   it('drops duplicate X-GitHub-Delivery ids atomically: 20 concurrent redeliveries post once', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = firstExample('issues', 'opened');
     const headers = github('issues');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(executeUrl(gateway, hook, '/codehost'), payload, headers)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(executeUrl(stack.gateway, hook, '/codehost'), payload, headers)));
     expect(answers.map((answer) => answer.status)).toEqual(new Array(20).fill(204));
-    await messagesOf(gateway.pool, hook.webhookId);
+    await messagesOf(stack.gateway.pool, hook.webhookId);
     await drained();
-    expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
-    expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(1);
+    expect(await channelEvents(stack.gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
     // The same delivery id on another webhook is another delivery.
-    const other = await createWebhookFixture(gateway.pool);
-    expect((await post(executeUrl(gateway, other, '/codehost'), payload, headers)).status).toBe(204);
-    await messagesOf(gateway.pool, other.webhookId);
+    const other = await createWebhookFixture(stack.gateway.pool);
+    expect((await post(executeUrl(stack.gateway, other, '/codehost'), payload, headers)).status).toBe(204);
+    await messagesOf(stack.gateway.pool, other.webhookId);
   });
 
   it('claim-checks a large body in S3 and deletes it once delivered', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = pushExample();
     // A push of 2 MiB (GitHub sends up to 25 MiB): far above the 64 KiB kept inline.
     payload['padding'] = 'p'.repeat(2 * 1024 * 1024);
-    const answer = await post(executeUrl(gateway, hook, '/codehost'), payload, github('push'));
+    const answer = await post(executeUrl(stack.gateway, hook, '/codehost'), payload, github('push'));
     expect(answer.status).toBe(204);
-    const [message] = await messagesOf(gateway.pool, hook.webhookId);
+    const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     await drained();
-    expect(await gateway.storage.headObject(webhookBodyKey(hook.webhookId, message!.id))).toBeNull();
+    expect(await stack.gateway.storage.headObject(webhookBodyKey(hook.webhookId, message!.id))).toBeNull();
   });
 });
 
@@ -183,38 +173,38 @@ describe('signatures (decisions §9: optional per-webhook secret)', () => {
   const sign = (body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
 
   it('verifies X-Hub-Signature-256 over the raw bytes when the webhook has a secret', async () => {
-    const hook = await createWebhookFixture(gateway.pool, { secret });
+    const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify(firstExample('issues', 'opened'), null, 2);
     const json = { 'Content-Type': 'application/json' };
-    const good = await post(executeUrl(gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }));
+    const good = await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }));
     expect(good.status).toBe(204);
-    const wrong = await post(executeUrl(gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }));
+    const wrong = await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }));
     expect(wrong.status).toBe(401);
     expect(wrong.json.code).toBe('INVALID_WEBHOOK_SIGNATURE');
-    expect((await post(executeUrl(gateway, hook, '/codehost'), raw, github('issues', json))).status).toBe(401);
+    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', json))).status).toBe(401);
     const form = `payload=${encodeURIComponent(raw)}`;
     const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Hub-Signature-256': `sha256=${sign(form)}` };
-    expect((await post(executeUrl(gateway, hook, '/github'), form, github('issues', formHeaders))).status).toBe(204);
-    await messagesOf(gateway.pool, hook.webhookId, 2);
+    expect((await post(executeUrl(stack.gateway, hook, '/github'), form, github('issues', formHeaders))).status).toBe(204);
+    await messagesOf(stack.gateway.pool, hook.webhookId, 2);
     await drained();
-    expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(2);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(2);
   });
 
   it('checks the token before the signature, and ignores signatures without a secret', async () => {
-    const hook = await createWebhookFixture(gateway.pool, { secret });
-    const bad = await post(`${executeUrl(gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, {}, { 'X-Hub-Signature-256': 'sha256=00' });
+    const hook = await createWebhookFixture(stack.gateway.pool, { secret });
+    const bad = await post(`${executeUrl(stack.gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, {}, { 'X-Hub-Signature-256': 'sha256=00' });
     expect(bad.status).toBe(404);
-    const open = await createWebhookFixture(gateway.pool);
-    const unsigned = await post(executeUrl(gateway, open, '/codehost'), firstExample('ping'), github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }));
+    const open = await createWebhookFixture(stack.gateway.pool);
+    const unsigned = await post(executeUrl(stack.gateway, open, '/codehost'), firstExample('ping'), github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }));
     expect(unsigned.status).toBe(204);
   });
 
   it('verifies Sentry-Hook-Signature on the error tracker', async () => {
-    const hook = await createWebhookFixture(gateway.pool, { secret });
+    const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify({ action: 'created', data: {} });
     const json = { 'Content-Type': 'application/json', 'Sentry-Hook-Resource': 'issue' };
-    expect((await post(executeUrl(gateway, hook, '/sentry'), raw, { ...json, 'Sentry-Hook-Signature': sign(raw) })).status).toBe(204);
-    const wrong = await post(executeUrl(gateway, hook, '/errortracker'), raw, { ...json, 'Sentry-Hook-Signature': sign('x') });
+    expect((await post(executeUrl(stack.gateway, hook, '/sentry'), raw, { ...json, 'Sentry-Hook-Signature': sign(raw) })).status).toBe(204);
+    const wrong = await post(executeUrl(stack.gateway, hook, '/errortracker'), raw, { ...json, 'Sentry-Hook-Signature': sign('x') });
     expect(wrong.status).toBe(401);
   });
 });

@@ -15,29 +15,13 @@ import {
   executeUrl,
   messagesOf,
   post,
-  spawnWebhookWorker,
-  startExecuteGateway,
   webhookMessages,
-  type ExecuteGateway,
-  type SpawnedWorker,
   type StoredRow,
+  useExecuteStack,
 } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
-let worker: SpawnedWorker;
-
-beforeAll(async () => {
-  [gateway, worker] = await Promise.all([
-    startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false' }),
-    spawnWebhookWorker(environment),
-  ]);
-});
-
-afterAll(async () => {
-  await worker?.stop();
-  await gateway?.close();
-});
+const stack = useExecuteStack(environment);
 
 /** What the worker stores for a rendered message: embeds become `rich`, colour 0 when unset. */
 function asStored(message: RenderedMessage) {
@@ -54,19 +38,19 @@ function onlyMessage(rows: StoredRow[]): StoredRow {
 
 describe('chat app (Slack incoming webhooks, reference §3.3, decisions §9)', () => {
   it('answers 200 with exactly `ok` as text/html and stores the text', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     for (const suffix of ['/chatapp', '/slack']) {
-      const answer = await post(executeUrl(gateway, hook, suffix), { text: `hello via ${suffix}` });
+      const answer = await post(executeUrl(stack.gateway, hook, suffix), { text: `hello via ${suffix}` });
       expect(answer.status).toBe(200);
       expect(answer.text).toBe('ok');
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     }
-    const rows = await messagesOf(gateway.pool, hook.webhookId, 2);
+    const rows = await messagesOf(stack.gateway.pool, hook.webhookId, 2);
     expect(rows.map((row) => row.content).sort()).toEqual(['hello via /chatapp', 'hello via /slack']);
   });
 
   it('maps attachments, colour presets, fields, footer, ts, username and icon_url', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const body = {
       text: 'Deploy finished',
       username: 'Deploy Bot',
@@ -94,9 +78,9 @@ describe('chat app (Slack incoming webhooks, reference §3.3, decisions §9)', (
         { color: 'warning', fallback: 'only a fallback' },
       ],
     };
-    const answer = await post(executeUrl(gateway, hook, '/slack'), body);
+    const answer = await post(executeUrl(stack.gateway, hook, '/slack'), body);
     expect(answer.status).toBe(200);
-    const stored = onlyMessage(await messagesOf(gateway.pool, hook.webhookId));
+    const stored = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId));
     const rendered = renderChatApp(chatAppBodySchema.parse(body));
     if (rendered.kind !== 'message') throw new Error('expected a message');
     expect({ content: stored.content, embeds: stored.embeds }).toEqual(asStored(rendered.message));
@@ -118,11 +102,11 @@ describe('chat app (Slack incoming webhooks, reference §3.3, decisions §9)', (
   });
 
   it('cuts long Slack payloads to the message limits instead of failing them', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const attachments = Array.from({ length: 12 }, (_, index) => ({ title: `a${index}`, text: 'x'.repeat(1500) }));
-    const answer = await post(executeUrl(gateway, hook, '/chatapp'), { text: 'y'.repeat(5000), attachments });
+    const answer = await post(executeUrl(stack.gateway, hook, '/chatapp'), { text: 'y'.repeat(5000), attachments });
     expect(answer.status).toBe(200);
-    const stored = onlyMessage(await messagesOf(gateway.pool, hook.webhookId));
+    const stored = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId));
     expect(stored.content.length).toBeLessThanOrEqual(2000);
     expect(stored.embeds.length).toBeLessThanOrEqual(10);
     const total = stored.embeds.reduce((sum, embed) => sum + (embed.title?.length ?? 0) + (embed.description?.length ?? 0), 0);
@@ -130,16 +114,16 @@ describe('chat app (Slack incoming webhooks, reference §3.3, decisions §9)', (
   });
 
   it('accepts Slack form posts (payload=…), ignores ?wait, and answers JSON errors', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const form = `payload=${encodeURIComponent(JSON.stringify({ text: 'from a form' }))}`;
-    const answer = await post(`${executeUrl(gateway, hook, '/slack')}?wait=true`, form, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const answer = await post(`${executeUrl(stack.gateway, hook, '/slack')}?wait=true`, form, { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(answer.status).toBe(200);
     expect(answer.text).toBe('ok');
-    expect(onlyMessage(await messagesOf(gateway.pool, hook.webhookId)).content).toBe('from a form');
-    const empty = await post(executeUrl(gateway, hook, '/slack'), { attachments: [{ color: 'good' }] });
+    expect(onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).content).toBe('from a form');
+    const empty = await post(executeUrl(stack.gateway, hook, '/slack'), { attachments: [{ color: 'good' }] });
     expect(empty.status).toBe(400);
     expect(empty.json.code).toBe('CANNOT_SEND_EMPTY_MESSAGE');
-    const badToken = await post(executeUrl(gateway, { ...hook, token: 'z'.repeat(64) }, '/slack'), { text: 'x' });
+    const badToken = await post(executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/slack'), { text: 'x' });
     expect(badToken.status).toBe(404);
     expect(badToken.json.code).toBe('UNKNOWN_WEBHOOK');
   });
@@ -220,21 +204,21 @@ function sentryHeaders(headers: ErrorTrackerHeaders): Record<string, string> {
 
 describe('error tracker (Sentry, reference §3.4, decisions §9)', () => {
   it.each(SENTRY_CASES)('$name: 204, stored as the transformer renders it', async ({ headers, payload }) => {
-    const hook = await createWebhookFixture(gateway.pool);
-    const answer = await post(executeUrl(gateway, hook, '/errortracker'), payload, sentryHeaders(headers));
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const answer = await post(executeUrl(stack.gateway, hook, '/errortracker'), payload, sentryHeaders(headers));
     expect(answer.status).toBe(204);
     const rendered = renderErrorTracker(headers, payload);
     if (rendered.kind !== 'message') throw new Error(`expected a message: ${rendered.reason}`);
-    const stored = onlyMessage(await messagesOf(gateway.pool, hook.webhookId));
+    const stored = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId));
     expect({ content: stored.content, embeds: stored.embeds }).toEqual(asStored(rendered.message));
     expect(stored.webhookName).toBe('Sentry');
     expect(stored.embeds).toHaveLength(1);
   });
 
   it('renders the issue with its title, link, level colour and fields', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
-    await post(executeUrl(gateway, hook, '/sentry'), issuePayload('created'), { 'Sentry-Hook-Resource': 'issue' });
-    const [embed] = onlyMessage(await messagesOf(gateway.pool, hook.webhookId)).embeds;
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    await post(executeUrl(stack.gateway, hook, '/sentry'), issuePayload('created'), { 'Sentry-Hook-Resource': 'issue' });
+    const [embed] = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).embeds;
     expect(embed.title).toContain('ReferenceError: blooopy is not defined');
     expect(embed.url).toBe('https://sentry.io/organizations/test-org/issues/1170820242/');
     expect(embed.color).toBe(0xeb4841);
@@ -242,18 +226,18 @@ describe('error tracker (Sentry, reference §3.4, decisions §9)', () => {
   });
 
   it('answers 204 and posts nothing for {}, a missing header and an unknown resource; 404 for a bad token', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
-    expect((await post(executeUrl(gateway, hook, '/sentry'), {}, { 'X-Sentry-Event': 'issue.created' })).status).toBe(204);
-    expect((await post(executeUrl(gateway, hook, '/sentry'), issuePayload('created'))).status).toBe(204);
-    expect((await post(executeUrl(gateway, hook, '/sentry'), { action: 'x', data: {} }, { 'Sentry-Hook-Resource': 'seer' })).status).toBe(204);
-    const badToken = await post(executeUrl(gateway, { ...hook, token: 'z'.repeat(64) }, '/sentry'), issuePayload('created'));
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    expect((await post(executeUrl(stack.gateway, hook, '/sentry'), {}, { 'X-Sentry-Event': 'issue.created' })).status).toBe(204);
+    expect((await post(executeUrl(stack.gateway, hook, '/sentry'), issuePayload('created'))).status).toBe(204);
+    expect((await post(executeUrl(stack.gateway, hook, '/sentry'), { action: 'x', data: {} }, { 'Sentry-Hook-Resource': 'seer' })).status).toBe(204);
+    const badToken = await post(executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/sentry'), issuePayload('created'));
     expect(badToken.status).toBe(404);
-    const queue = deliveriesQueue(gateway.redis, environment.redisPrefix);
+    const queue = deliveriesQueue(stack.gateway.redis, environment.redisPrefix);
     try {
       expect(await deliveriesSettled(queue)).toBe(0);
     } finally {
       await queue.close();
     }
-    expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
+import { afterAll, beforeAll } from 'vitest';
 import type { Redis } from 'ioredis';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
 import { LIMITS, parseStreamEvent, QUEUES, type StreamEvent } from '@switchboard/contracts';
@@ -224,4 +225,32 @@ export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promi
     return Object.values(counts).every((count) => count === 0);
   }, timeoutMs);
   return (await queue.getJobCounts('failed'))['failed'] ?? 0;
+}
+
+/** A file's gateway and webhook worker, both running from its first test to after its last. */
+export interface ExecuteStack {
+  gateway: ExecuteGateway;
+  worker: SpawnedWorker;
+}
+
+/**
+ * Call at the top of a test file: starts the gateway (rate limits off unless `gateway` says
+ * otherwise) and a spawned webhook worker before the first test, stops both after the last.
+ */
+export function useExecuteStack(
+  environment: TestEnvironment,
+  extra: { gateway?: Record<string, string>; worker?: Record<string, string> } = {},
+): ExecuteStack {
+  const stack = {} as ExecuteStack;
+  beforeAll(async () => {
+    [stack.gateway, stack.worker] = await Promise.all([
+      startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false', ...extra.gateway }),
+      spawnWebhookWorker(environment, extra.worker),
+    ]);
+  });
+  afterAll(async () => {
+    await stack.worker?.stop();
+    await stack.gateway?.close();
+  });
+  return stack;
 }

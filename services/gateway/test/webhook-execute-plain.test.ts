@@ -8,47 +8,31 @@ import {
   executeUrl,
   messagesOf,
   post,
-  spawnWebhookWorker,
-  startExecuteGateway,
   webhookMessages,
-  type ExecuteGateway,
-  type SpawnedWorker,
   type WebhookFixture,
+  useExecuteStack,
 } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
-let worker: SpawnedWorker;
-
-beforeAll(async () => {
-  [gateway, worker] = await Promise.all([
-    startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false' }),
-    spawnWebhookWorker(environment),
-  ]);
-});
-
-afterAll(async () => {
-  await worker?.stop();
-  await gateway?.close();
-});
+const stack = useExecuteStack(environment);
 
 function hook(): Promise<WebhookFixture> {
-  return createWebhookFixture(gateway.pool);
+  return createWebhookFixture(stack.gateway.pool);
 }
 
 describe('plain execute (reference §5, TestWebhookExecution)', () => {
   it('answers 204 and the worker stores the message with the webhook as author', async () => {
     const webhook = await hook();
-    const answer = await post(executeUrl(gateway, webhook), { content: 'Hello from webhook!' });
+    const answer = await post(executeUrl(stack.gateway, webhook), { content: 'Hello from webhook!' });
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');
-    const [message] = await messagesOf(gateway.pool, webhook.webhookId);
+    const [message] = await messagesOf(stack.gateway.pool, webhook.webhookId);
     expect(message).toMatchObject({ content: 'Hello from webhook!', webhookName: webhook.name, embeds: [] });
   });
 
   it('?wait=true answers 200 with the stored message, as the read model presents it', async () => {
     const webhook = await hook();
-    const answer = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'Custom user', username: 'Custom Bot' });
+    const answer = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'Custom user', username: 'Custom Bot' });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({
       content: 'Custom user',
@@ -59,9 +43,9 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
       mentions: [],
       mention_everyone: false,
     });
-    const stored = await findMessageById(gateway.pool, answer.json.id);
+    const stored = await findMessageById(stack.gateway.pool, answer.json.id);
     expect(answer.json).toEqual(presentMessage(stored!));
-    const readBack = await fetch(`${gateway.url}/v1/channels/${webhook.channelId}/messages`, {
+    const readBack = await fetch(`${stack.gateway.url}/v1/channels/${webhook.channelId}/messages`, {
       headers: { Authorization: webhook.ownerToken },
     });
     expect(readBack.status).toBe(200);
@@ -71,7 +55,7 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
   it('?wait=true round-trips content and embeds (colour 0 when unset)', async () => {
     const webhook = await hook();
     const body = { content: 'with embeds', embeds: [{ title: 'T', description: 'D' }, { title: 'Red', color: 0xff0000 }] };
-    const answer = await post(`${executeUrl(gateway, webhook)}?wait=true`, body);
+    const answer = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, body);
     expect(answer.status).toBe(200);
     expect(answer.json.content).toBe('with embeds');
     expect(answer.json.embeds).toHaveLength(2);
@@ -82,31 +66,31 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
   it('?wait=false and other values answer 204; True and 1 wait (later Fluxer)', async () => {
     const webhook = await hook();
     for (const value of ['false', 'yes', '']) {
-      expect((await post(`${executeUrl(gateway, webhook)}?wait=${value}`, { content: value || 'x' })).status).toBe(204);
+      expect((await post(`${executeUrl(stack.gateway, webhook)}?wait=${value}`, { content: value || 'x' })).status).toBe(204);
     }
     for (const value of ['True', '1']) {
-      expect((await post(`${executeUrl(gateway, webhook)}?wait=${value}`, { content: value })).status).toBe(200);
+      expect((await post(`${executeUrl(stack.gateway, webhook)}?wait=${value}`, { content: value })).status).toBe(200);
     }
   });
 
   it('{}, "" and blank content are 400 CANNOT_SEND_EMPTY_MESSAGE and post nothing', async () => {
     const webhook = await hook();
     for (const body of [{}, { content: '' }, { content: '   ' }, { embeds: [] }]) {
-      const answer = await post(executeUrl(gateway, webhook), body);
+      const answer = await post(executeUrl(stack.gateway, webhook), body);
       expect(answer.status).toBe(400);
       expect(answer.json.code).toBe('CANNOT_SEND_EMPTY_MESSAGE');
     }
-    const empty = await post(executeUrl(gateway, webhook), undefined);
+    const empty = await post(executeUrl(stack.gateway, webhook), undefined);
     expect(empty.status).toBe(400);
-    expect(await webhookMessages(gateway.pool, webhook.webhookId)).toEqual([]);
+    expect(await webhookMessages(stack.gateway.pool, webhook.webhookId)).toEqual([]);
   });
 
   it('an embed-only message, stickers (ignored) and custom emoji (kept) are accepted', async () => {
     const webhook = await hook();
-    expect((await post(executeUrl(gateway, webhook), { embeds: [{ title: 'only', color: 3 }] })).status).toBe(204);
-    const sticker = await post(executeUrl(gateway, webhook), { content: 'Webhook sticker test', sticker_ids: ['999999999999999999'] });
+    expect((await post(executeUrl(stack.gateway, webhook), { embeds: [{ title: 'only', color: 3 }] })).status).toBe(204);
+    const sticker = await post(executeUrl(stack.gateway, webhook), { content: 'Webhook sticker test', sticker_ids: ['999999999999999999'] });
     expect(sticker.status).toBe(204);
-    const emoji = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'Wait test <:wait_emoji:123456789012345678>' });
+    const emoji = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'Wait test <:wait_emoji:123456789012345678>' });
     expect(emoji.status).toBe(200);
     expect(emoji.json.content).toContain('<:wait_emoji:');
     // TestWebhook_EmojiBypas: 200 or 204 for external, animated, unknown and code-span emoji.
@@ -115,15 +99,15 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
       'Fake emoji <:doesnotexist:123456789012345678>',
       'Code: `<:code_emoji:111111111111111111>`',
     ]) {
-      expect([200, 204]).toContain((await post(executeUrl(gateway, webhook), { content })).status);
+      expect([200, 204]).toContain((await post(executeUrl(stack.gateway, webhook), { content })).status);
     }
   });
 
   it('appends exactly one MESSAGE_CREATE per message to the events stream', async () => {
     const webhook = await hook();
-    const answer = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'event please' });
+    const answer = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'event please' });
     expect(answer.status).toBe(200);
-    const events = await channelEvents(gateway.redis, environment.redisPrefix, webhook.channelId);
+    const events = await channelEvents(stack.gateway.redis, environment.redisPrefix, webhook.channelId);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'MESSAGE_CREATE',
@@ -136,18 +120,18 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
 
   it('snapshots the webhook name: renaming later does not change stored messages', async () => {
     const webhook = await hook();
-    const first = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'before rename' });
-    await gateway.pool.query("UPDATE webhooks SET name = 'Renamed' WHERE id = $1", [webhook.webhookId]);
-    const second = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'after rename' });
+    const first = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'before rename' });
+    await stack.gateway.pool.query("UPDATE webhooks SET name = 'Renamed' WHERE id = $1", [webhook.webhookId]);
+    const second = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'after rename' });
     expect(first.json.author.username).toBe(webhook.name);
     expect(second.json.author.username).toBe('Renamed');
-    expect((await findMessageById(gateway.pool, first.json.id))!.webhookName).toBe(webhook.name);
+    expect((await findMessageById(stack.gateway.pool, first.json.id))!.webhookName).toBe(webhook.name);
   });
 
   it('stores avatar_url as given and never fetches it', async () => {
     const webhook = await hook();
     const avatarUrl = 'https://avatars.example.invalid/a.png';
-    const answer = await post(`${executeUrl(gateway, webhook)}?wait=true`, { content: 'avatar', avatar_url: avatarUrl });
+    const answer = await post(`${executeUrl(stack.gateway, webhook)}?wait=true`, { content: 'avatar', avatar_url: avatarUrl });
     expect(answer.status).toBe(200);
     expect(answer.json.author.avatar_url).toBe(avatarUrl);
   });
@@ -155,10 +139,10 @@ describe('plain execute (reference §5, TestWebhookExecution)', () => {
   it('accepts form-encoded bodies (content=…, or payload_json)', async () => {
     const webhook = await hook();
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    expect((await post(executeUrl(gateway, webhook), 'content=from+a+form', form)).status).toBe(204);
+    expect((await post(executeUrl(stack.gateway, webhook), 'content=from+a+form', form)).status).toBe(204);
     const json = `payload_json=${encodeURIComponent(JSON.stringify({ content: 'from payload_json' }))}`;
-    expect((await post(executeUrl(gateway, webhook), json, form)).status).toBe(204);
-    const rows = await messagesOf(gateway.pool, webhook.webhookId, 2);
+    expect((await post(executeUrl(stack.gateway, webhook), json, form)).status).toBe(204);
+    const rows = await messagesOf(stack.gateway.pool, webhook.webhookId, 2);
     expect(rows.map((row) => row.content).sort()).toEqual(['from a form', 'from payload_json']);
   });
 });
