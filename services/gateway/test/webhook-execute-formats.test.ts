@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
 import {
   chatAppBodySchema,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { presentMessage } from '@switchboard/contracts';
 import { findMessageById } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
