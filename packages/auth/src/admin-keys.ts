@@ -97,6 +97,8 @@ export interface AuthenticateOptions {
    * critical path and throttled in Redis across replicas.
    */
   recordUse?: boolean;
+  /** How the key row is read; the gateway passes one that batches concurrent requests. */
+  lookUp?: (keyId: string) => Promise<AuthenticatedAdmin | null>;
 }
 
 /**
@@ -107,11 +109,11 @@ export interface AuthenticateOptions {
 export async function authenticateAdminApiKey(
   db: Queryable,
   raw: string,
-  { now = new Date(), touchIntervalSeconds = 60, recordUse = true }: AuthenticateOptions = {},
+  { now = new Date(), touchIntervalSeconds = 60, recordUse = true, lookUp }: AuthenticateOptions = {},
 ): Promise<AuthenticatedAdmin | null> {
   const parsed = parseAdminApiKey(raw);
   if (!parsed) return null;
-  const found = await findAdminApiKeyWithOwner(db, parsed.keyId);
+  const found = await (lookUp ? lookUp(parsed.keyId) : findAdminApiKeyWithOwner(db, parsed.keyId));
   if (!found) return null;
   if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) return null;
   if (!credentialsEqual(hashCredential(raw), found.key.keyHash)) return null;

@@ -58,6 +58,27 @@ describe('the Authorization header', () => {
   });
 });
 
+describe('concurrent requests', () => {
+  it('answers each request for its own key when their keys are read together', async () => {
+    const lister = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const auditor = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
+    const revoked = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    await gateway.pool.query('DELETE FROM admin_api_keys WHERE id = $1', [revoked.keyId]);
+    const forged = `fa_${fixtureIds.next()}_${'x'.repeat(32)}`;
+    const wrongSecret = `${lister.key.slice(0, -1)}${lister.key.endsWith('a') ? 'b' : 'a'}`;
+    const cases = [
+      ...Array.from({ length: 10 }, () => [lister.key, 200] as const),
+      ...Array.from({ length: 10 }, () => [auditor.key, 403] as const),
+      ...Array.from({ length: 5 }, () => [revoked.key, 401] as const),
+      ...Array.from({ length: 5 }, () => [forged, 401] as const),
+      ...Array.from({ length: 5 }, () => [wrongSecret, 401] as const),
+    ];
+    const answers = await Promise.all(cases.map(([key]) => withAuthorization(gateway.url, `Admin ${key}`)));
+    expect(answers.map((answer) => answer.status)).toEqual(cases.map(([, status]) => status));
+    expect(answers[10]!.body.code).toBe('MISSING_ACL');
+  });
+});
+
 describe('ACL changes and revocation', () => {
   it('takes an ACL the owner loses away from its keys on the next request', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ACL.apiKeyManage]);

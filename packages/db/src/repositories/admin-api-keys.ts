@@ -67,20 +67,32 @@ export async function touchAdminApiKeyLastUsed(db: Queryable, id: string, minInt
 }
 
 /** The key with its owner, in one round trip: what authenticating a request needs. */
-export async function findAdminApiKeyWithOwner(
-  db: Queryable,
-  id: string,
-): Promise<{ key: AdminApiKey; owner: { id: string; name: string; acls: string[]; createdAt: Date } } | null> {
+export interface AdminApiKeyWithOwner {
+  key: AdminApiKey;
+  owner: { id: string; name: string; acls: string[]; createdAt: Date };
+}
+
+export async function findAdminApiKeyWithOwner(db: Queryable, id: string): Promise<AdminApiKeyWithOwner | null> {
+  const [found] = await findAdminApiKeysWithOwners(db, [id]);
+  return found ?? null;
+}
+
+/**
+ * Keys with their owners for many ids in one statement (the gateway batches the keys of
+ * concurrent requests); answers in the order of `ids`, null where there is no such key.
+ */
+export async function findAdminApiKeysWithOwners(db: Queryable, ids: readonly string[]): Promise<Array<AdminApiKeyWithOwner | null>> {
   const { rows } = await db.query<AdminApiKey & { ownerName: string; ownerAcls: string[]; ownerCreatedAt: Date }>(
     `SELECT k.id, k.admin_user_id AS "adminUserId", k.name, k.key_hash AS "keyHash", k.acls,
             k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt",
             a.name AS "ownerName", a.acls AS "ownerAcls", a.created_at AS "ownerCreatedAt"
      FROM admin_api_keys k JOIN admin_users a ON a.id = k.admin_user_id
-     WHERE k.id = $1`,
-    [id],
+     WHERE k.id = ANY($1::bigint[])`,
+    [ids],
   );
-  const row = rows[0];
-  if (!row) return null;
-  const { ownerName, ownerAcls, ownerCreatedAt, ...key } = row;
-  return { key, owner: { id: key.adminUserId, name: ownerName, acls: ownerAcls, createdAt: ownerCreatedAt } };
+  const byId = new Map<string, AdminApiKeyWithOwner>();
+  for (const { ownerName, ownerAcls, ownerCreatedAt, ...key } of rows) {
+    byId.set(key.id, { key, owner: { id: key.adminUserId, name: ownerName, acls: ownerAcls, createdAt: ownerCreatedAt } });
+  }
+  return ids.map((id) => byId.get(id) ?? null);
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticateAdminApiKey } from '@switchboard/auth';
-import type { Pool } from '@switchboard/db';
+import { findAdminApiKeysWithOwners, type Pool } from '@switchboard/db';
+import { createBatcher } from '@switchboard/queue';
 import { setAdminPrincipal } from '../routes/admin/types.ts';
 import type { KeyUseRecorder } from './key-use.ts';
 
@@ -19,15 +20,17 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  * Resolves the caller of an admin route from `Authorization: Admin <key>`. Never answers
  * itself: it leaves the principal (and the rate-limit identity `admin:<ownerId>`, shared by
  * all of an admin's keys) in `res.locals`, or nothing, and the rate limiter then the ACL check
- * decide. Reads the key and its owner from the database on every request, so revocation and
- * ACL changes apply on the next request on every replica.
+ * decide. Reads the key and its owner from the database on every request (no cache), so
+ * revocation and ACL changes apply on the next request on every replica; the keys of concurrent
+ * requests are read together in one statement.
  */
 export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder }): RequestHandler {
   const { pool, recordUse } = options;
+  const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), { maxBatch: 100, maxInFlight: 2 });
   return async (req, res, next) => {
     const raw = adminKeyFromHeader(req.headers.authorization);
     if (raw === null) return next();
-    const found = await authenticateAdminApiKey(pool, raw, { recordUse: false });
+    const found = await authenticateAdminApiKey(pool, raw, { recordUse: false, lookUp });
     if (found === null) return next();
     setAdminPrincipal(res, {
       adminUserId: found.owner.id,
