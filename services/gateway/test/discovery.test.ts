@@ -74,13 +74,17 @@ function discovery(path: string = DISCOVERY_PATHS[0], init: RequestInit = {}): P
 }
 
 describe('discovery document', () => {
-  it('is served identically at /v1/.well-known/service and /.well-known/service', async () => {
-    const [versioned, root] = await Promise.all(DISCOVERY_PATHS.map((path) => discovery(path)));
+  it('is served identically at /v1/.well-known/service, /.well-known/service and Fluxer\'s /.well-known/fluxer', async () => {
+    expect(DISCOVERY_PATHS).toEqual(['/v1/.well-known/service', '/.well-known/service', '/v1/.well-known/fluxer', '/.well-known/fluxer']);
+    const [versioned, ...others] = await Promise.all(DISCOVERY_PATHS.map((path) => discovery(path)));
     expect(versioned!.status).toBe(200);
-    expect(root!.status).toBe(200);
     expect(versioned!.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await root!.text()).toBe(await versioned!.text());
-    expect(root!.headers.get('etag')).toBe(versioned!.headers.get('etag'));
+    const body = await versioned!.text();
+    for (const other of others) {
+      expect(other.status).toBe(200);
+      expect(await other.text()).toBe(body);
+      expect(other.headers.get('etag')).toBe(versioned!.headers.get('etag'));
+    }
   });
 
   it('has the shape of the reference and the values of the configuration', async () => {

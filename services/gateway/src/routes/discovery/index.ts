@@ -4,7 +4,11 @@ import type { GatewayConfig } from '../../config.ts';
 import { buildDiscoveryDocument } from './document.ts';
 
 /** Fluxer's clients probe the origin as well as the versioned API (decisions §1). */
-export const DISCOVERY_PATHS = ['/v1/.well-known/service', '/.well-known/service'] as const;
+/**
+ * The interface's path under /v1 and at the root (clients probe the origin), plus Fluxer's name
+ * for the same document, so Fluxer clients discover this instance unchanged.
+ */
+export const DISCOVERY_PATHS = ['/v1/.well-known/service', '/.well-known/service', '/v1/.well-known/fluxer', '/.well-known/fluxer'] as const;
 const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 export interface DiscoveryRouterOptions {
