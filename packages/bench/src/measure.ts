@@ -16,7 +16,8 @@ export interface Measurement {
   durationSeconds: number;
 }
 
-function toMeasurement(result: autocannon.Result): Measurement {
+/** One autocannon result as the report's measurement. */
+export function toMeasurement(result: autocannon.Result): Measurement {
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
   );

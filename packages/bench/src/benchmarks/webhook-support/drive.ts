@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { Measurement } from '../../measure.ts';
+import { toMeasurement, type Measurement } from '../../measure.ts';
 import type { LoadOptions } from '../../types.ts';
 
 export interface PostLoad {
@@ -9,26 +9,6 @@ export interface PostLoad {
   headers: Record<string, string>;
   /** Header given a fresh UUID on every request (X-GitHub-Delivery: each delivery is new). */
   uniqueHeader?: string;
-}
-
-function toMeasurement(result: autocannon.Result): Measurement {
-  return {
-    requestsPerSecond: result.requests.average,
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      mean: result.latency.average,
-      max: result.latency.max,
-    },
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0])),
-    errors: result.errors,
-    timeouts: result.timeouts,
-    bytesPerSecond: result.throughput.average,
-    durationSeconds: result.duration,
-  };
 }
 
 function options(load: PostLoad, connections: number): autocannon.Options {
