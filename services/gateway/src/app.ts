@@ -1,13 +1,14 @@
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
-import { errorMiddleware, notFound, rateLimit, requestId } from '@switchboard/http';
+import { errorMiddleware, notFound, requestId } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from './config.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
+import { routeLimiter } from './route-limiter.ts';
 import { adminRouter } from './routes/admin/index.ts';
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
@@ -56,14 +57,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(
     discoveryRouter({
       config,
-      limiter: rateLimit({
-        redis,
-        prefix: config.REDIS_PREFIX,
-        bucket: 'instance:info',
-        enabled: config.RATE_LIMITS_ENABLED,
-        trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-        logger,
-      }),
+      limiter: routeLimiter({ config, redis, logger })('instance:info'),
     }),
   );
 

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { ApiError, jsonBody, methodNotAllowed, rateLimit } from '@switchboard/http';
+import { ApiError, jsonBody, methodNotAllowed } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
+import { routeLimiter } from '../../route-limiter.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
 import { banHandlers } from './bans/index.ts';
@@ -45,19 +46,8 @@ export function adminRouter(deps: AdminDeps, areas = AREAS): Router {
     recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
   });
   const body = jsonBody({ limitBytes: LIMITS.body.adminBytes });
-  const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] =>
-    bucket === null
-      ? []
-      : [
-          rateLimit({
-            redis,
-            prefix: config.REDIS_PREFIX,
-            bucket,
-            enabled: config.RATE_LIMITS_ENABLED,
-            trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-            logger,
-          }),
-        ];
+  const limit = routeLimiter({ config, redis, logger });
+  const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
 
   const router = Router();
   for (const route of ADMIN_ROUTES) {

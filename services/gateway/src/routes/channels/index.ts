@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
-import { methodNotAllowed, rateLimit } from '@switchboard/http';
+import { methodNotAllowed } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import type { GatewayConfig } from '../../config.ts';
 import { requireGuildPermission } from '../../permissions/index.ts';
+import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
 import { listMessages } from './messages.ts';
 
@@ -21,14 +22,7 @@ export interface ChannelRouteDeps {
  */
 export function channelsRouter({ config, logger, pool, redis }: ChannelRouteDeps): Router {
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
-  const limiter = rateLimit({
-    redis,
-    prefix: config.REDIS_PREFIX,
-    bucket: 'channel:messages:read::channel_id',
-    enabled: config.RATE_LIMITS_ENABLED,
-    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    logger,
-  });
+  const limiter = routeLimiter({ config, redis, logger })('channel:messages:read::channel_id');
   const member = requireGuildPermission(pool, { subject: 'channel', param: 'channel_id', permission: null });
   const router = Router();
   router

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed, rateLimit } from '@switchboard/http';
+import { jsonBody, methodNotAllowed } from '@switchboard/http';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
+import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
 import type { WebhookRouteDeps } from './deps.ts';
 import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
@@ -20,8 +21,7 @@ export const AVATAR_BODY_LIMIT_BYTES = LIMITS.body.avatarBodyBytes;
 export function webhooksRouter(deps: WebhookRouteDeps): Router {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
-  const limit = (bucket: RateLimitBucketName): RequestHandler =>
-    rateLimit({ redis, prefix: config.REDIS_PREFIX, bucket, enabled: config.RATE_LIMITS_ENABLED, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const limit = routeLimiter({ config, redis, logger });
   const managing = (bucket: RateLimitBucketName, subject: AccessSubject, param: string): RequestHandler[] => [
     auth.resolve,
     limit(bucket),

@@ -1,13 +1,13 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { Redis } from 'ioredis';
-import type { RateLimitBucketName } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
-import { methodNotAllowed, rateLimit } from '@switchboard/http';
+import { methodNotAllowed } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import type { Producer } from '@switchboard/queue';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from '../../../config.ts';
+import { routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
@@ -43,15 +43,7 @@ export function executeRouter(deps: ExecuteRouteDeps): Router {
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
     lookUp: batchedLookup(deps.pool, config.DATABASE_POOL_SIZE),
   };
-  const limit = (bucket: RateLimitBucketName): RequestHandler =>
-    rateLimit({
-      redis,
-      prefix: config.REDIS_PREFIX,
-      bucket,
-      enabled: config.RATE_LIMITS_ENABLED,
-      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-      logger,
-    });
+  const limit = routeLimiter({ config, redis, logger });
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
