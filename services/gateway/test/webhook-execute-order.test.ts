@@ -3,7 +3,6 @@ import { useTestEnvironment } from '@switchboard/testkit';
 import { uniqueClient } from './helpers.ts';
 import {
   createWebhookFixture,
-  executeUrl,
   post,
   startExecuteGateway,
   webhookMessages,
