@@ -61,17 +61,6 @@ export function isolatedQueue(redis: Redis, filePrefix: string, name: QueueName)
   };
 }
 
-/** Polls until `check` returns a value other than undefined/false, or fails after the bound. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** A plain BullMQ queue, to look at (or tamper with) what the code under test stored. */
 export function rawQueue(connection: Redis, redisPrefix: string, name: QueueName): Queue {
   return new Queue(name, { connection, prefix: bullPrefix(redisPrefix) });

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnNode, useTestEnvironment, type NodeProcess } from '@switchboard/testkit';
+import { spawnNode, useTestEnvironment, waitFor, type NodeProcess } from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '../src/index.ts';
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
-import { isolatedQueue, jobState, silentLogger, useFileRedis, waitFor } from './helpers.ts';
+import { isolatedQueue, jobState, silentLogger, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const FIXTURE = fileURLToPath(new URL('./fixtures/counted-worker.ts', import.meta.url));

@@ -7,3 +7,4 @@ export { closedPort, serveOnFreePort, silentServer, type Listenable, type Served
 export { isAlive, spawnNode, type NodeProcess, type NodeProcessOptions } from './processes.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
+export { waitFor } from './wait.ts';

@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import type { Pool } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { batchedLookup } from '../src/routes/webhooks/execute/lookup.ts';
 import {
   createWebhookFixture,
@@ -12,7 +12,6 @@ import {
   fixtureIds,
   post,
   startExecuteGateway,
-  waitFor,
   type ExecuteGateway,
   type WebhookFixture,
 } from './webhook-execute-helpers.ts';
@@ -105,7 +104,7 @@ describe('the batched lookup', () => {
           `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
         return rows[0]!.waiting > 0;
-      });
+      }, 10_000);
       await deleting.query('COMMIT');
       const [first, second] = await batch;
       expect(first).toEqual({ webhook: { id: kept.webhookId, token: kept.token, secret: null }, claimed: true });

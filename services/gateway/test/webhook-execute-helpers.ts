@@ -24,7 +24,7 @@ import { createLogger } from '@switchboard/logger';
 import { bullPrefix, closeRedis, createProducer, createRedis, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
-import type { TestEnvironment } from '@switchboard/testkit';
+import { waitFor, type TestEnvironment } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
 import { gatewayConfig, REPO_ROOT } from './helpers.ts';
 
@@ -165,17 +165,6 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 
 export function executeUrl(gateway: { url: string }, hook: Pick<WebhookFixture, 'webhookId' | 'token'>, suffix = ''): string {
   return `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`;
-}
-
-/** Polls until `check` returns something other than undefined/false, or fails after the bound. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 export interface StoredRow {

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import {
   channelEvents,
   createWebhookFixture,
@@ -11,7 +11,6 @@ import {
   post,
   spawnWebhookWorker,
   startExecuteGateway,
-  waitFor,
   webhookMessages,
   type ExecuteGateway,
   type SpawnedWorker,
@@ -63,7 +62,7 @@ describe('a SIGKILLed worker mid-delivery (at-least-once without duplicates)', (
     const events = await waitFor(async () => {
       const found = await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId);
       return found.length > 0 ? found : undefined;
-    });
+    }, 10_000);
     expect(await deliveriesSettled(queue)).toBe(0);
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
     expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
@@ -74,7 +73,7 @@ describe('a SIGKILLed worker mid-delivery (at-least-once without duplicates)', (
     const hook = await createWebhookFixture(gateway.pool);
     const first = await stuckWorker('before-store');
     expect((await post(executeUrl(gateway, hook, '/slack'), { text: 'recovered' })).status).toBe(200);
-    await waitFor(async () => (await queue.getJobCounts('active'))['active'] === 1);
+    await waitFor(async () => (await queue.getJobCounts('active'))['active'] === 1, 10_000);
     await first.kill();
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
 
