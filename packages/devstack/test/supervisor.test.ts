@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from '@switchboard/testkit';
+import { isAlive, waitFor } from '@switchboard/testkit';
 import { createLogSink } from '../src/log.ts';
 import { discoverServices } from '../src/services.ts';
 import { createSupervisor } from '../src/supervisor.ts';
@@ -42,10 +42,10 @@ describe('supervisor', () => {
   it('kills a child that ignores SIGTERM once the stop timeout has passed', async () => {
     const { supervisor, output } = testSupervisor(300);
     const stubborn = supervisor.spawn(
-      { name: 'stubborn', command: NODE, args: ['-e', `process.on('SIGTERM', () => {}); ${IDLE}`] },
+      { name: 'stubborn', command: NODE, args: ['-e', `process.on('SIGTERM', () => {}); console.log('ignoring SIGTERM'); ${IDLE}`] },
       'app',
     );
-    await sleep(300); // let it install its handler
+    await waitFor(async () => output().includes('ignoring SIGTERM'), 15_000);
     const started = Date.now();
 
     expect(await supervisor.shutdown(0, 'test over')).toBe(0);

@@ -2,10 +2,17 @@ import { once } from 'node:events';
 import type { Express } from 'express';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { rateLimit, type RateLimitOptions } from '../src/rate-limit/index.ts';
+import { rateLimit, type RateLimitClock, type RateLimitOptions } from '../src/rate-limit/index.ts';
 
 /** Identity from a test header, so each test gets fresh budgets. */
 export const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
+
+/**
+ * The limiter lets a request through unlimited when Redis does not answer in time; on a busy
+ * machine the default 500 ms can pass without anything being wrong, so the routes under test
+ * wait longer (the fail-open bound has tests of its own).
+ */
+const TEST_TIMEOUT_MS = 10_000;
 
 let identities = 0;
 /** An x-identity value of its own: a budget no other test has spent. */
@@ -14,11 +21,20 @@ export function freshIdentity(): string {
   return `${process.pid}-${Date.now()}-${identities}`;
 }
 
-/** Sets up GET routes that answer `{ ok: true }` behind their bucket's limiter, counted by x-identity. */
-export function limitedRoutes(redis: Redis, prefix: string, routes: Record<string, RateLimitBucket>): (app: Express) => void {
+/**
+ * Sets up GET routes that answer `{ ok: true }` behind their bucket's limiter, counted by
+ * x-identity, deciding by `clock` (default: Redis time).
+ */
+export function limitedRoutes(
+  redis: Redis,
+  prefix: string,
+  routes: Record<string, RateLimitBucket>,
+  clock?: RateLimitClock,
+): (app: Express) => void {
   return (app) => {
     for (const [path, bucket] of Object.entries(routes)) {
-      app.get(path, rateLimit({ redis, prefix, bucket, identity: byHeader }), (_req, res) => void res.json({ ok: true }));
+      const limiter = rateLimit({ redis, prefix, bucket, identity: byHeader, clock, timeoutMs: TEST_TIMEOUT_MS });
+      app.get(path, limiter, (_req, res) => void res.json({ ok: true }));
     }
   };
 }
@@ -37,12 +53,6 @@ export async function readyRedis(url: string): Promise<Redis> {
   return client;
 }
 
-/** Redis server time in microseconds: the clock the limiter decides by. */
-export async function redisMicros(redis: Redis): Promise<number> {
-  const [seconds, micros] = await redis.time();
-  return Number(seconds) * 1_000_000 + Number(micros);
-}
-
 export interface Answer {
   status: number;
   headers: Headers;
@@ -58,8 +68,4 @@ export async function get(url: string, headers: Record<string, string> = {}): Pr
 
 export function header(answer: Answer, name: string): string | null {
   return answer.headers.get(name);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

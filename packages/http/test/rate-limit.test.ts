@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { useTestEnvironment, type ServedApp } from '@switchboard/testkit';
+import { frozenClock, useTestEnvironment, type ServedApp, type TestClock } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { rateLimit, rateLimitKey } from '../src/rate-limit/index.ts';
-import { freshIdentity, get, header, limitedRoutes, readyRedis, redisMicros, sleep, type Answer } from './rate-limit-helpers.ts';
+import { rateLimit, rateLimitKey, redisKeyClock } from '../src/rate-limit/index.ts';
+import { freshIdentity, get, header, limitedRoutes, readyRedis, type Answer } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
 let redis: Redis;
 let app: ServedApp;
+/** The limiter decides by this clock, which only the tests move: no answer depends on speed. */
+let clock: TestClock;
 
 function testBucket(name: string, limit: number, windowMs: number): RateLimitBucket {
   return { name, limit, windowMs, countsTowardGlobal: true };
@@ -20,8 +22,14 @@ const SHARED = testBucket('test:shared', 3, 60_000);
 
 beforeAll(async () => {
   redis = await readyRedis(env.redisUrl);
+  clock = await frozenClock(redis, `${env.redisPrefix}:test-clock`);
   app = await startApp(
-    limitedRoutes(redis, env.redisPrefix, { '/fast': FIVE_PER_SECOND, '/slow': FIVE_PER_MINUTE, '/shared-a': SHARED, '/shared-b': SHARED }),
+    limitedRoutes(
+      redis,
+      env.redisPrefix,
+      { '/fast': FIVE_PER_SECOND, '/slow': FIVE_PER_MINUTE, '/shared-a': SHARED, '/shared-b': SHARED },
+      redisKeyClock(redis, clock.key),
+    ),
   );
 });
 
@@ -36,71 +44,65 @@ async function burst(path: string, identity: string, count: number): Promise<Ans
   return answers;
 }
 
-/**
- * Runs `count` requests and reports how long they took by Redis's clock. Assertions that
- * need the burst to fit inside one emission interval retry on a fresh identity when a loaded
- * machine was too slow, instead of asserting something the clock made untrue.
- */
-async function timedBurst(path: string, count: number, withinMicros: number) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const identity = freshIdentity();
-    const startedAt = await redisMicros(redis);
-    const answers = await burst(path, identity, count);
-    const endedAt = await redisMicros(redis);
-    if (endedAt - startedAt < withinMicros) return { identity, answers, startedAt, endedAt };
-  }
-  throw new Error(`could not run ${count} requests within ${withinMicros} µs in 5 attempts`);
-}
+/** Limiter options of the routes this file builds by hand: the test clock, a patient timeout. */
+const testClock = () => ({ clock: redisKeyClock(redis, clock.key), timeoutMs: 10_000 });
 
 const numberHeader = (answer: Answer, name: string) => Number(header(answer, name));
+const statuses = (answers: Answer[]) => answers.map((answer) => answer.status);
 
 describe('GCRA', () => {
   it('admits exactly `limit` at once, counting remaining down, then one per emission interval', async () => {
-    const T = 200_000; // µs: 1000 ms / 5
-    const { identity, answers } = await timedBurst('/fast', 6, T);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    const identity = freshIdentity();
+    const answers = await burst('/fast', identity, 6);
+    expect(statuses(answers)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(answers.slice(0, 5).map((a) => numberHeader(a, 'x-ratelimit-remaining'))).toEqual([4, 3, 2, 1, 0]);
     expect(answers.every((a) => header(a, 'x-ratelimit-limit') === '5')).toBe(true);
 
-    // Wait exactly until the next emission, by the bucket's stored TAT and Redis time.
-    const key = rateLimitKey(env.redisPrefix, `test:${identity}`, 'test:gcra');
-    const nextEmission = Number(await redis.get(key)) - 4 * T;
-    await sleep(Math.max(0, (nextEmission - (await redisMicros(redis))) / 1000) + 15);
+    // The emission interval is 200 ms: one microsecond short of it nothing is free yet …
+    await clock.advance(199.999);
+    expect(statuses(await burst('/fast', identity, 1))).toEqual([429]);
+    // … and at it exactly one slot is.
+    await clock.advance(0.001);
     const [next, after] = await burst('/fast', identity, 2);
-    const endedAt = await redisMicros(redis);
     expect(next?.status).toBe(200);
-    // Exactly one slot came free, unless the machine stalled long enough for a second one.
-    if (endedAt - nextEmission < T) {
-      expect(header(next!, 'x-ratelimit-remaining')).toBe('0');
-      expect(after?.status).toBe(429);
-    }
+    expect(header(next!, 'x-ratelimit-remaining')).toBe('0');
+    expect(after?.status).toBe(429);
+    // Two intervals later, two slots.
+    await clock.advance(400);
+    expect(statuses(await burst('/fast', identity, 3))).toEqual([200, 200, 429]);
   });
 
   it('reports reset as the Unix second the bucket drains and retry-after consistent with T', async () => {
     const T = 12_000_000; // µs: 60 s / 5
-    const { answers, startedAt, endedAt } = await timedBurst('/slow', 6, 1_000_000);
+    const identity = freshIdentity();
+    await clock.advance(1);
+    const startedAt = clock.nowMicros();
+    const answers = await burst('/slow', identity, 6);
     const resets = answers.map((a) => numberHeader(a, 'x-ratelimit-reset'));
-    for (let k = 1; k <= 5; k++) {
-      // The k-th request leaves the TAT at (first arrival) + k·T.
-      expect(resets[k - 1]).toBeGreaterThanOrEqual(Math.ceil((startedAt + k * T) / 1e6));
-      expect(resets[k - 1]).toBeLessThanOrEqual(Math.ceil((endedAt + k * T) / 1e6));
-    }
+    // The k-th request leaves the TAT at (first arrival) + k·T.
+    expect(resets.slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((k) => Math.ceil((startedAt + k * T) / 1e6)));
     const refused = answers[5]!;
     expect(refused.status).toBe(429);
     expect(resets[5]).toBe(resets[4]);
-    // Retry when the first of the five slots frees: T minus the time since the first request.
-    const retryAfter = numberHeader(refused, 'retry-after');
-    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((T - (endedAt - startedAt)) / 1e6));
-    expect(retryAfter).toBeLessThanOrEqual(T / 1e6);
-    expect((refused.body as { retry_after: number }).retry_after).toBe(retryAfter);
+    // The first of the five slots frees one T after the first request.
+    expect(numberHeader(refused, 'retry-after')).toBe(12);
+    expect((refused.body as { retry_after: number }).retry_after).toBe(12);
+    // 4.5 s later, the wait is 7.5 s, rounded up.
+    await clock.advance(4_500);
+    const later = (await burst('/slow', identity, 1))[0]!;
+    expect(later.status).toBe(429);
+    expect(numberHeader(later, 'retry-after')).toBe(8);
   });
 
   it('keeps refusing while blocked: a refused request does not consume', async () => {
     const identity = freshIdentity();
     const answers = await burst('/slow', identity, 8);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(statuses(answers)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     const resets = answers.slice(4).map((a) => header(a, 'x-ratelimit-reset'));
     expect(new Set(resets).size).toBe(1);
+    // One interval later exactly one is admitted, as if the refused three had never come.
+    await clock.advance(12_000);
+    expect(statuses(await burst('/slow', identity, 2))).toEqual([200, 429]);
   });
 });
 
@@ -109,7 +111,7 @@ describe('the 429 response', () => {
     const identity = freshIdentity();
     const answers = await burst('/slow', identity, 6);
     const refused = answers[5]!;
-    const nowSeconds = (await redisMicros(redis)) / 1e6;
+    const nowSeconds = clock.nowMicros() / 1e6;
     expect(refused.status).toBe(429);
     expect(header(refused, 'content-type')).toMatch(/^application\/json/);
     expect(refused.body).toEqual({
@@ -161,7 +163,7 @@ describe('bucket sharing', () => {
 
   it('shares one budget between two gateway instances on the same Redis and prefix', async () => {
     const clients = await Promise.all([readyRedis(env.redisUrl), readyRedis(env.redisUrl)]);
-    const instances = await Promise.all(clients.map((client) => startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }))));
+    const instances = await Promise.all(clients.map((client) => startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }, redisKeyClock(client, clock.key)))));
     try {
       const identity = freshIdentity();
       const statuses: number[] = [];
@@ -192,9 +194,9 @@ describe('the default identity and bucket names', () => {
         if (user) res.locals['rateLimitIdentity'] = `user:${user}`;
         next();
       });
-      const limiter = rateLimit({ redis, prefix: env.redisPrefix, bucket: TWO, trustedProxyHops: 1 });
+      const limiter = rateLimit({ redis, prefix: env.redisPrefix, bucket: TWO, trustedProxyHops: 1, ...testClock() });
       server.get('/who', limiter, (_req, res) => void res.json({ ok: true }));
-      const execute = rateLimit({ redis, prefix: env.redisPrefix, bucket: 'webhook:execute::webhook_id' });
+      const execute = rateLimit({ redis, prefix: env.redisPrefix, bucket: 'webhook:execute::webhook_id', ...testClock() });
       server.post('/webhooks/:webhook_id/:token', execute, (_req, res) => void res.status(204).end());
     });
   });

@@ -3,8 +3,10 @@ export { startTestServices, type TestServices, type StartedServices } from './se
 export { startLocalS3 } from './local-s3.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
-export { closedPort, serveOnFreePort, silentServer, type Listenable, type ServedApp } from './network.ts';
+export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
 export { isAlive, spawnNode, type NodeProcess, type NodeProcessOptions } from './processes.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { waitFor } from './wait.ts';
+export { frozenClock, type TestClock } from './clock.ts';
+export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';

@@ -38,13 +38,25 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
+export interface SilentServer {
+  port: number;
+  /** Connections accepted so far: a test waits for one instead of sleeping. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
 /** A TCP server that accepts connections and never answers: a hung dependency. */
-export async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+export async function silentServer(): Promise<SilentServer> {
   const sockets = new Set<Socket>();
-  const server = createServer((socket) => sockets.add(socket)).listen(0, '127.0.0.1');
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+  }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
     port: (server.address() as AddressInfo).port,
+    connections: () => accepted,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { banConfigShape } from './ip-bans/config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
@@ -16,6 +17,13 @@ const variables = z.object({
   /** Reverse proxies in front of the gateway whose `X-Forwarded-For` entries are trusted. */
   TRUSTED_PROXY_HOPS: env.int(0, 16).default(0),
   RATE_LIMITS_ENABLED: flag(true),
+  /** How long a request waits for the rate limiter's Redis before it is let through unlimited. */
+  RATE_LIMIT_TIMEOUT_MS: env.int(10, 60_000).default(DEFAULT_RATE_LIMIT_TIMEOUT_MS),
+  /**
+   * Tests only (refused with NODE_ENV=production): read the limiter's clock, in microseconds,
+   * from the Redis key `<REDIS_PREFIX>:<this>` instead of Redis time, so tests move time themselves.
+   */
+  RATE_LIMIT_CLOCK_KEY: z.string().min(1).optional(),
   /** How long in-flight requests may run after SIGTERM before connections are cut. */
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
   /** Bound on each dependency check of /readyz. */
@@ -63,6 +71,13 @@ function checkCaptcha(config: Variables, ctx: z.RefinementCtx): void {
   }
 }
 
+/** A movable clock in production would let whoever writes the key switch rate limits off. */
+function checkTestClock(config: Variables, ctx: z.RefinementCtx): void {
+  if (config.RATE_LIMIT_CLOCK_KEY !== undefined && config.NODE_ENV === 'production') {
+    ctx.addIssue({ code: 'custom', path: ['RATE_LIMIT_CLOCK_KEY'], message: 'is for tests and must not be set when NODE_ENV is production' });
+  }
+}
+
 export interface Endpoints {
   api: string;
   gateway: string;
@@ -100,6 +115,7 @@ function resolveEndpoints(config: Variables): Endpoints {
 export const gatewayConfigSchema = variables
   // Run even when other variables are bad, so one start reports every problem.
   .superRefine(checkCaptcha, { when: () => true })
+  .superRefine(checkTestClock, { when: () => true })
   .transform((config) => ({ ...config, endpoints: resolveEndpoints(config) }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

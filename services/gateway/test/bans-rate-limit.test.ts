@@ -1,21 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
+import { frozenClock, useTestEnvironment, type TestClock } from '@switchboard/testkit';
 import { createAdmin, type AdminAnswer } from './admin-helpers.ts';
 import { banCaller, type BanKind, type BanOperation } from './bans-helpers.ts';
 import { startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 let gateway: RunningGateway;
+/** The gateway's rate limiter decides by this clock, which only this file moves. */
+let clock: TestClock;
+const CLOCK_KEY = 'bans-rate-limit:test-clock';
 
 const BUCKET = RATE_LIMIT_BUCKETS['admin:ban:operation'];
 /** GCRA gives one request back per window/limit (1 s for 60 a minute). */
 const REFILL_MS = BUCKET.windowMs / BUCKET.limit;
-/** Under the global 50/s, so only the ban bucket can refuse. */
-const PACE_MS = 25;
+/**
+ * Time between two requests, by the test clock: half the global bucket's interval (20 ms for
+ * 50 a second), so the global limit never refuses within the run (its burst of 50 drains by
+ * only one request per two) while the ban bucket gains only 0.6 of a request over 60 of them.
+ */
+const STEP_MS = GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit / 2;
 
 beforeAll(async () => {
-  gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'true', TRUSTED_PROXY_HOPS: '1' });
+  gateway = await startGateway(environment, {
+    RATE_LIMITS_ENABLED: 'true',
+    TRUSTED_PROXY_HOPS: '1',
+    RATE_LIMIT_CLOCK_KEY: CLOCK_KEY,
+    RATE_LIMIT_TIMEOUT_MS: '10000',
+  });
+  clock = await frozenClock(gateway.redis, `${environment.redisPrefix}:${CLOCK_KEY}`);
 });
 
 afterAll(async () => {
@@ -36,31 +49,27 @@ describe('ban rate limits', () => {
     expect(BUCKET.limit).toBe(60);
     const admin = await createAdmin(gateway.pool, ['*']);
     const bans = banCaller(gateway.url, admin.key, uniqueClient());
-    const started = Date.now();
-    const admitted: AdminAnswer[] = [];
-    let limited: AdminAnswer | undefined;
-    // On a slow machine the bucket refills while we send: keep going (bounded) until refused.
-    const allowance = () => BUCKET.limit + Math.ceil((Date.now() - started) / REFILL_MS) + 10;
-    for (let i = 0; i < allowance() && !limited; i++) {
+    const answers: AdminAnswer[] = [];
+    for (let i = 0; i <= BUCKET.limit; i++) {
       const [kind, operation, body] = ROUTES[i % ROUTES.length]!;
-      const answer = await bans(kind, operation, body);
-      if (answer.status === 429) limited = answer;
-      else admitted.push(answer);
-      await new Promise((resolve) => setTimeout(resolve, PACE_MS));
+      answers.push(await bans(kind, operation, body));
+      await clock.advance(STEP_MS);
     }
-    const elapsedMs = Date.now() - started;
-    expect(admitted.every((answer) => answer.status === 200 || answer.status === 204)).toBe(true);
-    expect(admitted.length).toBeGreaterThanOrEqual(BUCKET.limit);
-    expect(admitted.length).toBeLessThanOrEqual(BUCKET.limit + Math.ceil(elapsedMs / REFILL_MS));
+    const admitted = answers.slice(0, BUCKET.limit);
+    expect(admitted.map((answer) => answer.status).filter((status) => status !== 200 && status !== 204)).toEqual([]);
     expect(admitted[0]!.headers.get('x-ratelimit-limit')).toBe('60');
-    expect(limited?.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    const limited = answers[BUCKET.limit]!;
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
 
-    // Any other ban route of the same admin is out of budget too (unless a refill interval
-    // passed since the refusal); another admin is not.
-    const refusedAt = Date.now();
-    const next = await bans('ip', 'list', {});
-    if (Date.now() - refusedAt < REFILL_MS) expect(next.status).toBe(429);
+    // Any other ban route of the same admin is out of budget too; another admin is not.
+    expect((await bans('ip', 'list', {})).status).toBe(429);
     const other = await createAdmin(gateway.pool, ['*']);
     expect((await banCaller(gateway.url, other.key, uniqueClient())('ip', 'list', {})).status).toBe(200);
+
+    // A refill later (the clock has moved 61 steps since the first request) exactly one more.
+    await clock.advance(REFILL_MS);
+    expect((await bans('email', 'list', {})).status).toBe(200);
+    expect((await bans('email', 'list', {})).status).toBe(429);
   });
 });

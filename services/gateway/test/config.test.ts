@@ -31,6 +31,7 @@ describe('gateway configuration', () => {
       HOST: '0.0.0.0',
       TRUSTED_PROXY_HOPS: 0,
       RATE_LIMITS_ENABLED: true,
+      RATE_LIMIT_TIMEOUT_MS: 500,
       SHUTDOWN_TIMEOUT_MS: 10_000,
       CAPTCHA_PROVIDER: 'none',
       SELF_HOSTED: true,
@@ -74,6 +75,15 @@ describe('gateway configuration', () => {
     const parsed = parseGatewayConfig({ ...REQUIRED, CAPTCHA_PROVIDER: 'turnstile' });
     expect(parsed).toEqual({ ok: false, problems: [expect.stringMatching(/^TURNSTILE_SITE_KEY: /)] });
     expect(parseGatewayConfig({ ...REQUIRED, CAPTCHA_PROVIDER: 'turnstile', TURNSTILE_SITE_KEY: 'k' }).ok).toBe(true);
+  });
+
+  it('refuses the tests-only rate-limit clock in production', () => {
+    const clock = { ...REQUIRED, RATE_LIMIT_CLOCK_KEY: 'clock' };
+    expect(parseGatewayConfig({ ...clock, NODE_ENV: 'production' })).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^RATE_LIMIT_CLOCK_KEY: /)],
+    });
+    expect(parseGatewayConfig({ ...clock, NODE_ENV: 'test' }).ok).toBe(true);
   });
 
   it('makes the process exit non-zero naming each bad variable, and never echoing a value', async () => {

@@ -1,6 +1,5 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, watchEventLoop } from '@switchboard/testkit';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller } from './bans-helpers.ts';
@@ -72,8 +71,7 @@ describe(`a full reload of ${SEEDED.toLocaleString('en-US')} IP bans`, () => {
   it('never holds the event loop long, and bans apply during and after the swap', async () => {
     const marker = '198.51.100.77';
     await insertUnannounced(marker);
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
+    const watch = watchEventLoop();
     await forceReload();
     const answers: Record<string, number[]> = { [BANNED_V4]: [], [BANNED_V6]: [], [IN_RANGE]: [], [FREE]: [], [marker]: [] };
     const started = performance.now();
@@ -83,16 +81,15 @@ describe(`a full reload of ${SEEDED.toLocaleString('en-US')} IP bans`, () => {
       const statuses = await Promise.all(addresses.map(status));
       addresses.forEach((address, i) => answers[address]!.push(statuses[i]!));
     }
-    delay.disable();
-    const longestBlockMs = delay.max / 1e6;
+    const { longestBlockCpuMs } = watch.stop();
 
     expect(answers[marker]!.at(-1)).toBe(403);
     // The old index answered while the new one was built: the marker was not banned yet.
     expect(answers[marker]!.filter((answer) => answer === 200).length).toBeGreaterThan(3);
     for (const banned of [BANNED_V4, BANNED_V6, IN_RANGE]) expect(new Set(answers[banned])).toEqual(new Set([403]));
     expect(new Set(answers[FREE])).toEqual(new Set([200]));
-    // Generous for a loaded two-core machine; the loader works in slices of about 8 ms.
-    expect(longestBlockMs).toBeLessThan(200);
+    // The loader works in slices of about 8 ms; the margin is for a garbage collection landing in one.
+    expect(longestBlockCpuMs).toBeLessThan(100);
 
     const check = await banCaller(gateway.url, admin.key, { 'X-Forwarded-For': FREE })('ip', 'check', { ip: IN_RANGE });
     expect(check.body).toMatchObject({ banned: true, matched: '20.0.3.0/24', reason: 'seeded', expires_at: null });

@@ -17,13 +17,20 @@
  * the later of the two, so a client that waits it out is not refused again by the route.
  *
  * KEYS[1] route bucket, KEYS[2] global bucket.
- * ARGV: routeLimit, routeWindowMs, globalLimit, globalWindowMs (globalLimit 0 = exempt).
+ * ARGV: routeLimit, routeWindowMs, globalLimit, globalWindowMs (globalLimit 0 = exempt),
+ * and optionally nowMicros: an injected clock (tests), used instead of Redis TIME. Redis
+ * expires keys by its own clock, so with an injected one the keys get no expiry (a TTL counted
+ * in real time would drop a bucket the injected clock still considers full).
  * Returns { allowed 0|1, limit, remaining, resetUnixSeconds, retryAfterMicros, global 0|1 }.
  */
 export const GCRA_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local now = tonumber(ARGV[5])
+local injected = now ~= nil
+if not injected then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
 
 local function inspect(key, limit, windowMs)
   local interval = math.floor(windowMs * 1000 / limit)
@@ -43,8 +50,12 @@ local function resetSeconds(tat)
 end
 
 local function commit(b)
-  local ttlMs = math.max(1, math.ceil((b.newTat - now) / 1000))
-  redis.call('SET', b.key, string.format('%.0f', b.newTat), 'PX', ttlMs)
+  local value = string.format('%.0f', b.newTat)
+  if injected then
+    redis.call('SET', b.key, value)
+  else
+    redis.call('SET', b.key, value, 'PX', math.max(1, math.ceil((b.newTat - now) / 1000)))
+  end
 end
 
 local route = inspect(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))

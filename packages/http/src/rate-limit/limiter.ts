@@ -27,6 +27,14 @@ export interface RateLimitCheck {
 }
 
 /**
+ * Where the limiter's "now" comes from, in whole microseconds. Undefined (the default, and
+ * every production deployment) means Redis server time, read inside the script. Tests inject
+ * a clock they move themselves, so that what a bucket admits never depends on how fast the
+ * machine runs.
+ */
+export type RateLimitClock = () => Promise<number | undefined>;
+
+/**
  * Never rename: the name is how ioredis caches the script per connection. The SHA changes
  * with the script text on its own, so editing the script is safe across a rolling deploy.
  */
@@ -55,8 +63,14 @@ export function rateLimitKey(prefix: string, identity: string, bucketKey: string
   return `${prefix}:rl:{${identity}}:${bucketKey}`;
 }
 
-export async function checkRateLimit(redis: Redis, prefix: string, check: RateLimitCheck): Promise<RateLimitDecision> {
+export async function checkRateLimit(
+  redis: Redis,
+  prefix: string,
+  check: RateLimitCheck,
+  clock?: RateLimitClock,
+): Promise<RateLimitDecision> {
   const { identity, bucketKey, bucket, global } = check;
+  const nowMicros = await clock?.();
   const reply = await withGcra(redis)[COMMAND](
     rateLimitKey(prefix, identity, bucketKey),
     rateLimitKey(prefix, identity, global?.name ?? 'global'),
@@ -64,6 +78,7 @@ export async function checkRateLimit(redis: Redis, prefix: string, check: RateLi
     bucket.windowMs,
     global?.limit ?? 0,
     global?.windowMs ?? 0,
+    ...(nowMicros === undefined ? [] : [Math.trunc(nowMicros)]),
   );
   const [allowed, limit, remaining, resetUnixSeconds, retryAfterMicros, hitGlobal] = reply;
   return {
@@ -73,5 +88,16 @@ export async function checkRateLimit(redis: Redis, prefix: string, check: RateLi
     resetUnixSeconds,
     retryAfterMs: retryAfterMicros / 1000,
     global: hitGlobal === 1,
+  };
+}
+
+/**
+ * A clock read from a Redis key holding whole microseconds, for processes whose tests move
+ * time from the outside (the gateway's RATE_LIMIT_CLOCK_KEY). Redis time while the key is unset.
+ */
+export function redisKeyClock(redis: Redis, key: string): RateLimitClock {
+  return async () => {
+    const value = await redis.get(key);
+    return value === null ? undefined : Number(value);
   };
 }

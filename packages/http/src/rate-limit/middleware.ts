@@ -9,7 +9,7 @@ import {
 } from '@switchboard/contracts';
 import { assertValidBucket, resolveBucketKey } from './bucket-key.ts';
 import { defaultRateLimitIdentity, type RateLimitIdentity } from './identity.ts';
-import { checkRateLimit, type RateLimitCheck, type RateLimitDecision } from './limiter.ts';
+import { checkRateLimit, type RateLimitCheck, type RateLimitClock, type RateLimitDecision } from './limiter.ts';
 import { sendRateLimited, setRateLimitHeaders } from './response.ts';
 
 export interface RateLimitOptions {
@@ -28,6 +28,8 @@ export interface RateLimitOptions {
   global?: RateLimitBucket;
   /** How long a request may wait for Redis before it is let through unlimited. */
   timeoutMs?: number;
+  /** Default: Redis server time. Tests inject one (see RateLimitClock). */
+  clock?: RateLimitClock;
   logger?: Logger;
 }
 
@@ -63,7 +65,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
       bucket,
       global,
     };
-    const decision = await decideOrFailOpen(options.redis, options.prefix, check, timeoutMs, logger);
+    const decision = await decideOrFailOpen(options, check, timeoutMs, logger);
     if (decision === null) return next();
     setRateLimitHeaders(res, decision, check.bucketKey);
     if (decision.allowed) return next();
@@ -72,8 +74,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
 }
 
 async function decideOrFailOpen(
-  redis: Redis,
-  prefix: string,
+  { redis, prefix, clock }: Pick<RateLimitOptions, 'redis' | 'prefix' | 'clock'>,
   check: RateLimitCheck,
   timeoutMs: number,
   logger: Logger,
@@ -85,7 +86,7 @@ async function decideOrFailOpen(
     return null;
   }
   try {
-    return await withTimeout(checkRateLimit(redis, prefix, check), timeoutMs);
+    return await withTimeout(checkRateLimit(redis, prefix, check, clock), timeoutMs);
   } catch (error) {
     warnFailingOpen(redis, logger, check, error instanceof Error ? error.message : String(error));
     return null;
