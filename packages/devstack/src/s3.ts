@@ -2,29 +2,50 @@ import { mkdir } from 'node:fs/promises';
 // s3rver ships no types; it is a Koa app with run()/close().
 // @ts-expect-error no declaration file
 import S3rver from 's3rver';
+import { verifySigV4 } from './s3-sigv4.ts';
 
 /** s3rver accepts only its fixed credential pair. */
 export const S3RVER_CREDENTIAL = 'S3RVER';
 
+export interface EmbeddedS3Options {
+  /** Where objects are kept. */
+  dir: string;
+  /** Buckets to create at start (tests create their own per file). */
+  buckets?: string[];
+  /** Delete every object when the store stops (throwaway test stores). */
+  resetOnClose?: boolean;
+}
+
 export interface EmbeddedS3 {
   endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
   stop(): Promise<void>;
 }
 
 /**
- * s3rver in this process, data kept in `dir` across runs, with the bucket created. A
- * development store only: single process, fixed credentials, no durability guarantees.
+ * s3rver in this process on a free loopback port. A development store only: single process,
+ * fixed credentials, no durability guarantees. s3rver checks presigned-URL expiry itself;
+ * SigV4 signatures, which it leaves unimplemented, are checked by our middleware, so a
+ * tampered or wrongly signed request fails here as it does on S3.
  */
-export async function startEmbeddedS3(dir: string, bucket: string): Promise<EmbeddedS3> {
+export async function startEmbeddedS3({ dir, buckets = [], resetOnClose = false }: EmbeddedS3Options): Promise<EmbeddedS3> {
   await mkdir(dir, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',
     port: 0,
     silent: true,
     directory: dir,
-    resetOnClose: false,
-    configureBuckets: [{ name: bucket }],
+    resetOnClose,
+    configureBuckets: buckets.map((name) => ({ name })),
   });
+  // Before s3rver's router, the last middleware it registers.
+  server.middleware.splice(server.middleware.length - 1, 0, verifySigV4((id) => (id === S3RVER_CREDENTIAL ? S3RVER_CREDENTIAL : undefined)));
   const { port } = (await server.run()) as { port: number };
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKeyId: S3RVER_CREDENTIAL,
+    secretAccessKey: S3RVER_CREDENTIAL,
+    stop: () => server.close(),
+  };
 }

@@ -58,7 +58,7 @@ async function resolveS3(supervisor: Supervisor, config: DevstackConfig, paths: 
       S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
     };
   }
-  const s3 = await startEmbeddedS3(paths.s3, config.S3_BUCKET);
+  const s3 = await startEmbeddedS3({ dir: paths.s3, buckets: [config.S3_BUCKET] });
   supervisor.onStop(s3.stop);
   if (supervisor.isStopping()) return {};
   supervisor.log(
@@ -68,7 +68,7 @@ async function resolveS3(supervisor: Supervisor, config: DevstackConfig, paths: 
   return {
     ...common,
     S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY_ID: S3RVER_CREDENTIAL,
-    S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIAL,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
   };
 }

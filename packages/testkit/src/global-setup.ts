@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { prepareTemplateDatabase } from './isolation.ts';
-import { startTestServices } from './services.ts';
+import { startTestServices } from './services/index.ts';
 
 import './provided-context.ts';
 

@@ -1,6 +1,5 @@
 import './provided-context.ts';
-export { startTestServices, type TestServices, type StartedServices } from './services.ts';
-export { startLocalS3 } from './local-s3.ts';
+export { describeServices, startTestServices, type ServiceSource, type StartedServices, type TestServices } from './services/index.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';

@@ -1,4 +1,4 @@
-import type { TestServices } from './services.ts';
+import type { TestServices } from './services/index.ts';
 
 // What global setup hands every test file through vitest's provide/inject. Declared in a module
 // that index.ts imports, so any package whose tests import the testkit sees the types.
