@@ -16,3 +16,4 @@ export * from './repositories/guild-expressions.ts';
 export * from './repositories/webhooks.ts';
 export * from './repositories/webhook-messages.ts';
 export * from './repositories/webhook-deliveries.ts';
+export { createBatcher, type BatcherOptions } from './batcher.ts';

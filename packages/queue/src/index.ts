@@ -1,4 +1,3 @@
-export { createRedis, duplicateRedis, closeRedis, whenRedisReady, type RedisRole, type RedisClientOptions } from './redis.ts';
 export {
   bullPrefix,
   toJobOptions,
@@ -11,7 +10,6 @@ export {
 } from './options.ts';
 export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
 export { settlesWithin } from './shutdown.ts';
-export { createBatcher, type BatcherOptions } from './batcher.ts';
 export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob } from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor } from './registry.ts';

@@ -5,7 +5,7 @@ import type { Logger } from '@switchboard/logger';
 import { InvalidJobPayloadError, QueueUnavailableError } from './errors.ts';
 import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
-import { whenRedisReady } from './redis.ts';
+import { whenRedisReady } from '@switchboard/redis';
 import { waitForJob, type WaitHandle, type WaitOutcome } from './wait.ts';
 
 export interface ProducerOptions {

@@ -2,7 +2,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
-import { closeRedis, duplicateRedis, whenRedisReady } from './redis.ts';
+import { closeRedis, duplicateRedis, whenRedisReady } from '@switchboard/redis';
 
 export interface QueueCache {
   /** One BullMQ Queue per queue name, on the producer's connection. */

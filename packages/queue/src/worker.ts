@@ -4,7 +4,7 @@ import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
-import { closeRedis, createRedis } from './redis.ts';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { registerHandlers, type HandlersFor, type Registration } from './registry.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 

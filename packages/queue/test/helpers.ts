@@ -4,7 +4,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createLogger } from '@switchboard/logger';
 import type { QueueName } from '@switchboard/contracts';
 import type { TestEnvironment } from '@switchboard/testkit';
-import { bullPrefix, closeRedis, createProducer, createRedis, type Producer } from '../src/index.ts';
+import { closeRedis, createRedis } from '@switchboard/redis';
+import { bullPrefix, createProducer, type Producer } from '../src/index.ts';
 
 export const silentLogger = createLogger('queue-test', 'silent');
 

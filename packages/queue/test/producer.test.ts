@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import {
-  closeRedis,
   createProducer,
-  createRedis,
   InvalidJobPayloadError,
   QueueUnavailableError,
   startWorker,

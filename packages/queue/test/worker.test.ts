@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
-import { createRedis, startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
+import { createRedis } from '@switchboard/redis';
+import { startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
 import { deferred, isolatedQueue, jobState, silentLogger, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();

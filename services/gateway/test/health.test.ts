@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createRedis } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
 import { closedPort, serveOnFreePort, silentServer, useTestEnvironment } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { createPool, type Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createRedis } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { serveOnFreePort, spawnNode, type NodeProcess, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type GatewayConfig } from '../src/index.ts';

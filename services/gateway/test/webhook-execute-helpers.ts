@@ -21,7 +21,8 @@ import {
   type Pool,
 } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { bullPrefix, closeRedis, createProducer, createRedis, type Producer } from '@switchboard/queue';
+import { bullPrefix, createProducer, type Producer } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { waitFor, type TestEnvironment } from '@switchboard/testkit';

@@ -11,7 +11,8 @@ import {
   type WebhookDeliveryMessage,
   type WebhookMessageWrite,
 } from '@switchboard/db';
-import { createBatcher, type JobContext, type JobHandler } from '@switchboard/queue';
+import { type JobContext, type JobHandler } from '@switchboard/queue';
+import { createBatcher } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { discardBody, loadBody } from './body.ts';
 import { publishMessageCreates, type EventStreamOptions } from './events.ts';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { MessageResponse, StreamEvent } from '@switchboard/contracts';
-import { whenRedisReady } from '@switchboard/queue';
+import { whenRedisReady } from '@switchboard/redis';
 
 /**
  * For each entry not marked "published": appends it, then marks it. Redis runs a script

@@ -1,7 +1,8 @@
 import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
-import { closeRedis, createRedis, type WorkerSetup } from '@switchboard/queue';
+import { type WorkerSetup } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryInput } from '@switchboard/contracts';
 import { countWebhookMessages, createPool, type Pool } from '@switchboard/db';
-import { closeRedis, createRedis } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, type Storage } from '@switchboard/storage';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { deliveryHandler } from '../src/index.ts';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageResponse } from '@switchboard/contracts';
-import { closeRedis, createRedis } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { publishMessageCreate, publishedMarkerKey } from '../src/index.ts';
 import { ids } from './support.ts';

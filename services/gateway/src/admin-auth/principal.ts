@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticateAdminApiKey } from '@switchboard/auth';
 import { findAdminApiKeysWithOwners, type Pool } from '@switchboard/db';
-import { createBatcher } from '@switchboard/queue';
+import { createBatcher } from '@switchboard/db';
 import { setAdminPrincipal } from '../routes/admin/types.ts';
 import type { KeyUseRecorder } from './key-use.ts';
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { readIpBanVersion, type Pool } from '@switchboard/db';
 import type { IpNetwork } from '@switchboard/ip';
 import type { Logger } from '@switchboard/logger';
-import { closeRedis, duplicateRedis } from '@switchboard/queue';
+import { closeRedis, duplicateRedis } from '@switchboard/redis';
 import { currentIpBanSequence, ipBanChannel, parseIpBanMessage, publishIpBanDelta } from './channel.ts';
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 import { LiveIpBanIndex } from './live-index.ts';

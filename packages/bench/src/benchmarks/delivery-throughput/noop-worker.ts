@@ -1,7 +1,8 @@
 // A raw BullMQ worker with a no-op processor: the queue's own cost per job, for the baseline.
 import { Worker } from 'bullmq';
 import { loadConfig, z } from '@switchboard/config';
-import { bullPrefix, createRedis } from '@switchboard/queue';
+import { bullPrefix } from '@switchboard/queue';
+import { createRedis } from '@switchboard/redis';
 
 const config = loadConfig(
   z.object({

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { QUEUES } from '@switchboard/contracts';
-import { bullPrefix, closeRedis, createRedis } from '@switchboard/queue';
+import { bullPrefix } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
 
 export interface BenchQueue {
   queue: Queue;

@@ -1,5 +1,5 @@
 import { lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
-import { createBatcher } from '@switchboard/queue';
+import { createBatcher } from '@switchboard/db';
 
 /** Lookups in one statement at most; a batch stays one short statement. */
 const MAX_BATCH = 100;

@@ -1,0 +1,1 @@
+export { createRedis, duplicateRedis, closeRedis, whenRedisReady, type RedisRole, type RedisClientOptions } from './client.ts';
