@@ -21,11 +21,3 @@ export {
   type RunningWorker,
   type WorkerTimings,
 } from './worker.ts';
-export {
-  runWorkerService,
-  workerConfigSchema,
-  type WorkerConfig,
-  type WorkerService,
-  type WorkerServiceOptions,
-  type WorkerSetup,
-} from './service.ts';

@@ -1,26 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
+import { announceReady, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS } from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { trackForDrain } from './shutdown.ts';
 
 const REDIS_STARTUP_WAIT_MS = 5_000;
-const RESOURCE_CLOSE_TIMEOUT_MS = 2_000;
 
 const config = loadGatewayConfig();
 const logger = createLogger('gateway', config.LOG_LEVEL);
-const pool = createPool({
-  connectionString: config.DATABASE_URL,
-  max: config.DATABASE_POOL_SIZE,
-  applicationName: 'switchboard-gateway',
-});
-const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'gateway', logger });
-const storage = createStorage(storageOptionsFromConfig(config));
+const resources = openResources('gateway', config, logger);
+const { pool, redis, storage } = resources;
 // Owned here so shutdown closes it: its `?wait=true` listener holds a connection of its own.
 const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
 
@@ -32,28 +24,19 @@ server.on('request', createApp({ config, logger, pool, redis, storage, producer,
 
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
- * then close the pool, Redis and S3. Exit 0 when everything finished in time, 1 when
- * connections had to be cut. A second signal exits at once.
+ * then close the queues, pool, Redis and S3, each within a bound. Exit 0 when everything
+ * finished in time, 1 when connections had to be cut.
  */
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (draining) {
-    logger.warn({ signal }, 'second signal, exiting now');
-    process.exit(1);
-  }
+onStopSignals(logger, async (signal) => {
   draining = true;
   logger.info({ signal }, 'shutting down');
   const drained = await drain();
   // Queues and the wait listener first: they use `redis`.
   await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
-  // A pool stuck connecting to a dead database must not hold the exit.
-  await settlesWithin(Promise.allSettled([pool.end(), closeRedis(redis)]), RESOURCE_CLOSE_TIMEOUT_MS);
-  storage.close();
+  await resources.close();
   logger.info({ drained }, 'gateway stopped');
-  process.exit(drained ? 0 : 1);
-}
-
-process.on('SIGTERM', (signal) => void shutdown(signal));
-process.on('SIGINT', (signal) => void shutdown(signal));
+  return drained ? 0 : 1;
+});
 
 /** Listen once Redis is up (rate limits work from the first request), or after a bound anyway. */
 async function redisReady(timeoutMs: number): Promise<void> {
@@ -72,4 +55,5 @@ await redisReady(REDIS_STARTUP_WAIT_MS);
 server.listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.HOST, port, publicBaseUrl: config.endpoints.api }, 'gateway listening');
+  announceReady('gateway', { port });
 });

@@ -1,13 +1,12 @@
-import { env, s3Schema, z } from '@switchboard/config';
+import { env, z } from '@switchboard/config';
 import { DEFAULT_EVENTS_STREAM_KEY } from '@switchboard/contracts';
-import { workerConfigSchema } from '@switchboard/queue';
+import { workerConfigSchema } from '@switchboard/runtime';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The webhook worker's variables: a worker's, S3 (claim-checked bodies), and these. */
+/** The webhook worker's variables: a worker's (S3 included, for claim-checked bodies), and these. */
 export const webhookWorkerConfigSchema = workerConfigSchema
   .extend({
-    ...s3Schema.shape,
     /**
      * Deliveries run at once. A delivery mostly waits (insert and commit, Redis), and deliveries
      * finishing together share one insert and one events script, so many at once is what makes

@@ -1,5 +1,5 @@
 // The webhook-deliveries worker process: `node services/webhook-worker/src/main.ts`.
-import { runWorkerService } from '@switchboard/queue';
+import { runWorkerService } from '@switchboard/runtime';
 import { webhookWorkerConfigSchema } from './config.ts';
 import { createWebhookWorkerSetup, WEBHOOK_WORKER_JOBS, WEBHOOK_WORKER_QUEUE } from './setup.ts';
 

@@ -1,9 +1,5 @@
 import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
-import { createPool } from '@switchboard/db';
-import type { Logger } from '@switchboard/logger';
-import { type WorkerSetup } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
+import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
 import { startDeliveryPruner } from './prune.ts';
@@ -13,23 +9,14 @@ export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
 export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB] as const;
 
 /**
- * The handlers and what they hold (database pool, events client, S3, the dedupe-key pruner),
- * built from the loaded config. `close` releases them once the worker has stopped.
+ * The handlers, on the process's pool, Redis client and S3 (runtime), and the dedupe-key
+ * pruner. `close` stops the pruner once the worker has stopped; the runtime closes the rest.
  */
 export function createWebhookWorkerSetup({
   config,
   logger,
-}: {
-  config: WebhookWorkerConfig;
-  logger: Logger;
-}): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
-  const pool = createPool({
-    connectionString: config.DATABASE_URL,
-    max: config.DATABASE_POOL_SIZE,
-    applicationName: 'switchboard-webhook-worker',
-  });
-  const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'webhook-worker-events', logger });
-  const storage = createStorage(storageOptionsFromConfig(config));
+  resources: { pool, redis, storage },
+}: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
   const pruner = startDeliveryPruner({
     pool,
     logger,
@@ -50,10 +37,6 @@ export function createWebhookWorkerSetup({
   });
   return {
     handlers: { [WEBHOOK_DELIVERY_JOB.name]: handler },
-    close: async () => {
-      await pruner.stop();
-      await Promise.allSettled([pool.end(), closeRedis(redis)]);
-      storage.close();
-    },
+    close: () => pruner.stop(),
   };
 }

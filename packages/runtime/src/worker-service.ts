@@ -1,11 +1,14 @@
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
-import { commonSchema, env, loadConfig, type z } from '@switchboard/config';
+import { commonSchema, env, loadConfig, s3Schema, type z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
-import type { HandlersFor } from './registry.ts';
-import { startWorker } from './worker.ts';
+import { startWorker, type HandlersFor } from '@switchboard/queue';
+import { announceReady } from './ready.ts';
+import { openResources, type Resources } from './resources.ts';
+import { onStopSignals } from './signals.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
+  ...s3Schema.shape,
   /** Jobs one process runs at once. */
   WORKER_CONCURRENCY: env.int(1, 256).default(4),
   /** A crashed worker's jobs are retried after at most this long (plus one stalled check). */
@@ -21,23 +24,29 @@ export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
 export interface WorkerSetup<Contracts extends readonly AnyJobContract[]> {
   handlers: HandlersFor<Contracts>;
-  /** Releases what the handlers hold (database pool …), after the worker has stopped. */
+  /** Releases what the handlers hold beyond the shared resources, after the worker has stopped. */
   close?: () => Promise<void>;
 }
 
-type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (context: {
+/** What a worker's handler factory gets: its config, logger and the process's resources. */
+export interface WorkerContext<Config> {
   config: Config;
   logger: Logger;
-}) => WorkerSetup<Contracts> | Promise<WorkerSetup<Contracts>>;
+  resources: Resources;
+}
+
+type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (
+  context: WorkerContext<Config>,
+) => WorkerSetup<Contracts> | Promise<WorkerSetup<Contracts>>;
 
 export interface WorkerServiceOptions<Contracts extends readonly AnyJobContract[], Config extends WorkerConfig> {
   /** Process name, for logs and Redis client names. */
   name: string;
   queue: QueueName;
   contracts: Contracts;
-  /** Handlers, or a function building them (and what to close) from the loaded config. */
+  /** Handlers, or a function building them from the loaded config and the resources. */
   handlers: NoInfer<HandlersFor<Contracts> | HandlerFactory<Contracts, Config>>;
-  /** The process's schema: workerConfigSchema or an extension of it (S3, …). */
+  /** The process's schema: workerConfigSchema or an extension of it. */
   config?: z.ZodType<Config>;
 }
 
@@ -49,8 +58,9 @@ export interface WorkerService<Config> {
 }
 
 /**
- * Entry point of a worker process: loads config (exits 78 when invalid), starts the worker
- * and, on SIGTERM or SIGINT, closes gracefully and exits 0. A second signal exits at once.
+ * Entry point of a worker process: loads config (exits 78 when invalid), opens the pool,
+ * Redis and S3 clients, starts the worker, announces readiness to a parent listening on IPC
+ * and, on SIGTERM or SIGINT, stops within bounds and exits 0. A second signal exits at once.
  */
 export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
   options: WorkerServiceOptions<Contracts, Config>,
@@ -58,8 +68,13 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
   const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
   const config = loadConfig(schema, undefined, options.name);
   const logger = createLogger(options.name, config.LOG_LEVEL);
+  const resources = openResources(options.name, config, logger);
   const setup: WorkerSetup<Contracts> =
-    typeof options.handlers === 'function' ? await options.handlers({ config, logger }) : { handlers: options.handlers };
+    typeof options.handlers === 'function' ? await options.handlers({ config, logger, resources }) : { handlers: options.handlers };
+  const release = async () => {
+    await setup.close?.();
+    await resources.close();
+  };
   const worker = await startWorker({
     queue: options.queue,
     contracts: options.contracts,
@@ -75,30 +90,20 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
     logger,
   }).catch(async (error: Error) => {
     logger.fatal({ reason: error.message }, 'worker failed to start');
-    await setup.close?.();
+    await release();
     throw error;
   });
+  announceReady(options.name, { queue: options.queue });
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
-    stopping ??= worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS).then(() => setup.close?.());
+    stopping ??= worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS).then(release);
     return stopping;
   };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal, exiting now');
-      process.exit(1);
-    }
+  onStopSignals(logger, async (signal) => {
     logger.info({ signal, timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'shutting down');
-    shutdown().then(
-      () => process.exit(0),
-      (error: Error) => {
-        logger.error({ reason: error.message }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+    await shutdown();
+    return 0;
+  });
   return { config, logger, shutdown };
 }

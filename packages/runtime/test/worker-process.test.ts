@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { spawnNode, useTestEnvironment, waitFor, type NodeProcess } from '@switchboard/testkit';
-import { startWorker, type RunningWorker } from '../src/index.ts';
+import { startWorker, type RunningWorker } from '@switchboard/queue';
+
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
-import { isolatedQueue, jobState, silentLogger, useFileRedis } from './helpers.ts';
+// The queue package's test helpers: an isolated queue per test on the file's Redis.
+import { isolatedQueue, jobState, silentLogger, useFileRedis } from '../../queue/test/helpers.ts';
 
 const environment = useTestEnvironment();
 const FIXTURE = fileURLToPath(new URL('./fixtures/counted-worker.ts', import.meta.url));

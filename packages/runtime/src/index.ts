@@ -1,0 +1,12 @@
+export { announceReady, isReadyMessage, READY_MESSAGE, type ReadyMessage } from './ready.ts';
+export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
+export { onStopSignals } from './signals.ts';
+export {
+  runWorkerService,
+  workerConfigSchema,
+  type WorkerConfig,
+  type WorkerContext,
+  type WorkerService,
+  type WorkerServiceOptions,
+  type WorkerSetup,
+} from './worker-service.ts';
