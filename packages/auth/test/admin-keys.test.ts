@@ -1,11 +1,11 @@
 import { findAdminApiKeyById, listAdminApiKeysByAdmin } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { describe, expect, it } from 'vitest';
 import { authenticateAdminApiKey, createAdminWithKey, hashCredential, issueAdminApiKey } from '../src/index.ts';
 
 const environment = useTestEnvironment();
-const ids = createSnowflakeGenerator(3);
+const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 const pool = useTestPool(environment);
 
 describe('createAdminWithKey', () => {

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawnNode } from '@switchboard/testkit';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -9,14 +9,11 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `node packages/cli/src/main.ts …args` with exactly `env` (no inherited variables). */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs `node packages/cli/src/main.ts …args` with exactly `env` (plus PATH), to its exit. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const run = spawnNode(MAIN, { env, args });
+  const { code } = await run.exit;
+  return { code: code ?? 1, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /** The single JSON line a failing command prints on stderr. */

@@ -69,12 +69,16 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId', ARCHIVE_VIEW, 'admin:lookup'),
   route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId/download', ARCHIVE_VIEW, 'admin:lookup'),
   route('POST', '/v1/admin/assets/purge', ACL.assetPurge, 'admin:guild:modify'),
+  // The outcome of a purge that outlived the request (202): decisions §7.
+  route('GET', '/v1/admin/assets/purges/:purgeId', ACL.assetPurge, 'admin:lookup'),
   route('POST', '/v1/admin/audit-logs', ACL.auditLogView, 'admin:audit_log'),
   route('POST', '/v1/admin/audit-logs/search', ACL.auditLogView, 'admin:audit_log'),
   ...banRoutes('email', { add: ACL.banEmailAdd, check: ACL.banEmailCheck, remove: ACL.banEmailRemove }),
   ...banRoutes('ip', { add: ACL.banIpAdd, check: ACL.banIpCheck, remove: ACL.banIpRemove }),
   ...banRoutes('phone', { add: ACL.banPhoneAdd, check: ACL.banPhoneCheck, remove: ACL.banPhoneRemove }),
   route('POST', '/v1/admin/bulk/add-guild-members', ACL.bulkAddGuildMembers, 'admin:bulk:operation'),
+  // The outcome of a bulk operation that outlived the request (202): decisions §8.
+  route('GET', '/v1/admin/bulk/operations/:operationId', ACL.bulkAddGuildMembers, 'admin:lookup'),
 ];
 
 /** True when an ACL set grants `required` (holding `*` grants everything). */

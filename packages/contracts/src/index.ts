@@ -9,3 +9,5 @@ export * from './users.ts';
 export * from './messages.ts';
 export * from './webhook-jobs.ts';
 export * from './events.ts';
+export * from './admin-jobs.ts';
+export * from './storage-keys.ts';

@@ -16,4 +16,8 @@ export * from './repositories/guild-expressions.ts';
 export * from './repositories/webhooks.ts';
 export * from './repositories/webhook-messages.ts';
 export * from './repositories/webhook-deliveries.ts';
+export * from './repositories/admin-operations.ts';
+export * from './repositories/asset-purges.ts';
+export * from './repositories/bulk-members.ts';
+export * from './repositories/archives.ts';
 export { createBatcher, type BatcherOptions } from './batcher.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createSnowflakeGenerator, snowflakeTimestamp } from '@switchboard/snowflake';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   ChannelType,
@@ -24,7 +24,7 @@ import {
 } from '../src/index.ts';
 
 const environment = useTestEnvironment();
-const ids = createSnowflakeGenerator(5);
+const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 const sha = (value: string) => createHash('sha256').update(value).digest();
 const pool = useTestPool(environment);
 
@@ -65,7 +65,7 @@ describe('domain tables', () => {
     const start = ids.nextBigInt() >> 22n;
     const inserted = await insertGeneratedMessages(pool(), {
       guildId, channelIds: [textA, textB], authorIds: [ownerId, memberId], phrases: ['hello', 'world'],
-      startMs: start + 1n, workerId: 5, from: 0, to: 5000,
+      startMs: start + 1n, workerId: testSnowflakeWorkerId(), from: 0, to: 5000,
     });
     expect(inserted).toBe(5000);
     const summary = await summarizeChannelMessages(pool(), [textA, textB]);

@@ -1,10 +1,10 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive, spawnNode } from '@switchboard/testkit';
+import { isAlive, spawnNode, waitFor, type NodeProcess } from '@switchboard/testkit';
 import { freePort } from '../src/ports.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 
@@ -13,13 +13,13 @@ const START = join(REPO_ROOT, 'packages/devstack/src/start.ts');
 const READY_WITHIN_MS = 120_000;
 const STOP_WITHIN_MS = 30_000;
 
-let stack: ChildProcess | undefined;
+let stack: NodeProcess | undefined;
 let dataDir: string | undefined;
 
 afterAll(async () => {
   // Only reached with a live stack when an assertion failed: SIGKILL the supervisor, and its
   // children follow through their lifelines.
-  if (stack && stack.exitCode === null && stack.signalCode === null) stack.kill('SIGKILL');
+  await stack?.stop('SIGKILL');
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -34,9 +34,9 @@ describe('npm start', () => {
       // Deliberately no DATABASE_URL, REDIS_URL or S3_ENDPOINT: everything is embedded.
       const env = { HOME: process.env.HOME ?? dataDir, PORT: String(port), DEVSTACK_DATA_DIR: dataDir };
       const started = spawnNode(START, { cwd: REPO_ROOT, env });
-      stack = started.child;
+      stack = started;
 
-      await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, stack, started.output);
+      await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, started);
       const discovery = await fetch(`http://127.0.0.1:${port}/v1/.well-known/service`);
       expect(discovery.status).toBe(200);
       expect(await discovery.json()).toHaveProperty('api_code_version');
@@ -53,8 +53,7 @@ describe('npm start', () => {
       expect(pids.length, output).toBeGreaterThanOrEqual(3);
       expect(pids.every(isAlive)).toBe(true);
 
-      stack.kill('SIGTERM');
-      const exit = await Promise.race([started.exit, sleep(STOP_WITHIN_MS, { code: -1, signal: null })]);
+      const exit = await Promise.race([started.stop(), sleep(STOP_WITHIN_MS, { code: -1, signal: null })]);
       expect(exit, started.output()).toEqual({ code: 0, signal: null });
       expect(pids.filter(isAlive), started.output()).toEqual([]);
       expect(processesMentioning(dataDir)).toEqual([]);
@@ -64,18 +63,19 @@ describe('npm start', () => {
   );
 });
 
-async function waitForStatus(url: string, status: number, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + READY_WITHIN_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited early:\n${output()}`);
+/** Polls `url` until it answers `status`; fails early when npm start exits, with its output. */
+async function waitForStatus(url: string, status: number, { child, output }: NodeProcess): Promise<void> {
+  const answers = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('npm start exited early');
     const answered = await fetch(url).then(
       (response) => response.status,
       () => 0,
     );
-    if (answered === status) return;
-    await sleep(250);
-  }
-  throw new Error(`${url} did not answer ${status} within ${READY_WITHIN_MS} ms:\n${output()}`);
+    return answered === status;
+  };
+  await waitFor(answers, READY_WITHIN_MS, 250).catch((error: Error) => {
+    throw new Error(`${url} did not answer ${status} (${error.message}):\n${output()}`);
+  });
 }
 
 /** Command lines of running processes that name the folder (postgres -D, the redis guard). */

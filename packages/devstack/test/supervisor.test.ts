@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { isAlive, waitFor } from '@switchboard/testkit';
+import { isAlive, spawnNode, waitFor } from '@switchboard/testkit';
 import { createLogSink } from '../src/log.ts';
 import { discoverServices } from '../src/services.ts';
 import { createSupervisor } from '../src/supervisor.ts';
@@ -19,12 +15,6 @@ function testSupervisor(stopTimeoutMs = 5_000) {
   const logs = createLogSink({ write: (text: string) => lines.push(text) }, false);
   const supervisor = createSupervisor({ logs, cwd: process.cwd(), env: {}, stopTimeoutMs });
   return { supervisor, output: () => lines.join('') };
-}
-
-async function waitUntilGone(pids: number[], withinMs: number): Promise<number[]> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline && pids.some(isAlive)) await sleep(50);
-  return pids.filter(isAlive);
 }
 
 describe('supervisor', () => {
@@ -71,13 +61,14 @@ describe('supervisor', () => {
 describe('lifelines', () => {
   it('stop an app and a guarded program when their supervisor is SIGKILLed', async () => {
     const fixture = join(import.meta.dirname, 'fixtures/orphan-parent.ts');
-    const parent = spawn(NODE, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const [line] = (await once(createInterface({ input: parent.stdout! }), 'line')) as [string];
+    const parent = spawnNode(fixture, { env: {} });
+    // Its first line: the pids of what it started.
+    const line = await waitFor(async () => /^(.*)\n/.exec(parent.stdout())?.[1], 15_000);
     const pids = JSON.parse(line) as { app: number; guard: number; sleep: number };
     expect([pids.app, pids.guard, pids.sleep].every(isAlive)).toBe(true);
 
-    parent.kill('SIGKILL');
-    expect(await waitUntilGone([pids.app, pids.guard, pids.sleep], 10_000)).toEqual([]);
+    await parent.stop('SIGKILL');
+    await waitFor(async () => ![pids.app, pids.guard, pids.sleep].some(isAlive), 10_000, 50);
   });
 });
 

@@ -5,6 +5,7 @@ export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
+export { responseLocal, type ResponseLocal } from './response-local.ts';
 export { methodNotAllowed, notFound } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';

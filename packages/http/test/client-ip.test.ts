@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '@switchboard/testkit';
 import { clientIp, normalizeIp, UNKNOWN_CLIENT_IP } from '../src/client-ip.ts';
-import { get } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 function request(remoteAddress: string | undefined, forwardedFor?: string | string[]) {
@@ -57,7 +57,7 @@ describe('clientIp', () => {
     }, '::');
     try {
       // Connect over IPv4 to the dual-stack listener: the socket reports ::ffff:127.0.0.1.
-      await get(app.url.replace('[::]', '127.0.0.1'), { 'x-forwarded-for': '6.6.6.6' });
+      await call('GET', app.url.replace('[::]', '127.0.0.1'), { headers: { 'x-forwarded-for': '6.6.6.6' } });
       expect(seen).toBe('127.0.0.1');
     } finally {
       await app.close();

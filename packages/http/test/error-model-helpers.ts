@@ -17,17 +17,3 @@ export function captureLogger(): CapturedLogger {
   });
   return { logger: pino({ level: 'debug' }, sink), lines: () => lines };
 }
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: Record<string, unknown> | undefined;
-}
-
-export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  const isJson = response.headers.get('content-type')?.includes('application/json') ?? false;
-  return { status: response.status, headers: response.headers, text, json: isJson ? JSON.parse(text) : undefined };
-}

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { closedPort, silentServer, useTestEnvironment } from '@switchboard/testkit';
+import { call, closedPort, silentServer, useTestEnvironment } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { createLogger, type Logger } from '@switchboard/logger';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS, rateLimit } from '../src/rate-limit/index.ts';
-import { get, header, readyRedis, requestPathRedis } from './rate-limit-helpers.ts';
+import { header, readyRedis, requestPathRedis } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
@@ -32,7 +32,7 @@ describe('when Redis is unavailable the limiter fails open', () => {
     });
     try {
       for (let i = 0; i < 3; i++) {
-        const { result, ms } = await timed(() => get(`${app.url}/x`));
+        const { result, ms } = await timed(() => call('GET', `${app.url}/x`));
         expect(result.status).toBe(200);
         expect(header(result, 'x-ratelimit-limit')).toBeNull();
         expect(ms).toBeLessThan(DEFAULT_RATE_LIMIT_TIMEOUT_MS + 1000);
@@ -66,7 +66,7 @@ describe('when Redis is unavailable the limiter fails open', () => {
       server.get('/x', limiter, (_req, res) => void res.json({ ok: true }));
     });
     try {
-      const { result, ms } = await timed(() => get(`${app.url}/x`));
+      const { result, ms } = await timed(() => call('GET', `${app.url}/x`));
       expect(result.status).toBe(200);
       expect(ms).toBeGreaterThanOrEqual(250);
       expect(ms).toBeLessThan(3000);
@@ -92,9 +92,9 @@ describe('enabled', () => {
       server.get('/off', rateLimit({ redis, prefix: env.redisPrefix, bucket, enabled: false }), (_req, res) => void res.json({}));
     });
     try {
-      expect((await get(`${app.url}/on`)).status).toBe(200);
-      expect((await get(`${app.url}/on`)).status).toBe(429);
-      const off = await get(`${app.url}/off`);
+      expect((await call('GET', `${app.url}/on`)).status).toBe(200);
+      expect((await call('GET', `${app.url}/on`)).status).toBe(429);
+      const off = await call('GET', `${app.url}/off`);
       expect(off.status).toBe(200);
       expect(header(off, 'x-ratelimit-limit')).toBeNull();
     } finally {

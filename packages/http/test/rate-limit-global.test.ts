@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { frozenClock, useTestEnvironment, type ServedApp, type TestClock } from '@switchboard/testkit';
+import { call, frozenClock, useTestEnvironment, type Answer, type ServedApp, type TestClock } from '@switchboard/testkit';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
 import { checkRateLimit, redisKeyClock } from '../src/rate-limit/index.ts';
-import { freshIdentity, get, header, limitedRoutes, readyRedis, type Answer } from './rate-limit-helpers.ts';
+import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
@@ -28,13 +28,13 @@ afterAll(async () => {
   redis?.disconnect();
 });
 
-const call = (path: string, identity: string) => get(`${app.url}${path}`, { 'x-identity': identity });
+const ask = (path: string, identity: string) => call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } });
 
 describe('the global limit (50 per second per identity)', () => {
   it('refuses the request past 50 in a second across different buckets, with global: true', async () => {
     const identity = freshIdentity();
     const answers: Answer[] = [];
-    for (let i = 0; i < 52; i++) answers.push(await call(i % 2 === 0 ? '/a' : '/b', identity));
+    for (let i = 0; i < 52; i++) answers.push(await ask(i % 2 === 0 ? '/a' : '/b', identity));
     expect(answers.slice(0, 50).every((answer) => answer.status === 200)).toBe(true);
     const refused = answers[50]!;
     expect(refused.status).toBe(429);
@@ -46,19 +46,19 @@ describe('the global limit (50 per second per identity)', () => {
     expect(header(refused, 'retry-after')).toBe('1');
     // One emission interval (20 ms) later the global bucket admits exactly one more.
     await clock.advance(GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit);
-    expect((await call('/a', identity)).status).toBe(200);
-    expect((await call('/b', identity)).status).toBe(429);
+    expect((await ask('/a', identity)).status).toBe(200);
+    expect((await ask('/b', identity)).status).toBe(429);
   });
 
   it('does not count routes exempt from it (webhook execution)', async () => {
     const identity = freshIdentity();
-    const answers = await Promise.all(Array.from({ length: 70 }, () => call('/exempt', identity)));
+    const answers = await Promise.all(Array.from({ length: 70 }, () => ask('/exempt', identity)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(70);
-    const over = await call('/exempt', identity);
+    const over = await ask('/exempt', identity);
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ global: false });
     // The exempt burst left this identity's global budget untouched.
-    const global = await Promise.all(Array.from({ length: 50 }, () => call('/a', identity)));
+    const global = await Promise.all(Array.from({ length: 50 }, () => ask('/a', identity)));
     expect(global.every((a) => a.status === 200)).toBe(true);
   });
 });

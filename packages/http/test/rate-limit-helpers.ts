@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Express } from 'express';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { RateLimitBucket } from '@switchboard/contracts';
+import type { Answer } from '@switchboard/testkit';
 import { rateLimit, type RateLimitClock, type RateLimitOptions } from '../src/rate-limit/index.ts';
 
 /** Identity from a test header, so each test gets fresh budgets. */
@@ -51,19 +52,6 @@ export async function readyRedis(url: string): Promise<Redis> {
   const client = requestPathRedis(url);
   if (client.status !== 'ready') await once(client, 'ready');
   return client;
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-export async function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  const isJson = response.headers.get('content-type')?.includes('application/json') ?? false;
-  return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text };
 }
 
 export function header(answer: Answer, name: string): string | null {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { frozenClock, useTestEnvironment, type ServedApp, type TestClock } from '@switchboard/testkit';
+import { call, frozenClock, useTestEnvironment, type Answer, type ServedApp, type TestClock } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { rateLimit, rateLimitKey, redisKeyClock } from '../src/rate-limit/index.ts';
-import { freshIdentity, get, header, limitedRoutes, readyRedis, type Answer } from './rate-limit-helpers.ts';
+import { rateLimit, rateLimitKey, redisKeyClock, setRateLimitIdentity } from '../src/rate-limit/index.ts';
+import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 async function burst(path: string, identity: string, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
-  for (let i = 0; i < count; i++) answers.push(await get(`${app.url}${path}`, { 'x-identity': identity }));
+  for (let i = 0; i < count; i++) answers.push(await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } }));
   return answers;
 }
 
@@ -156,7 +156,7 @@ describe('bucket sharing', () => {
     const identity = freshIdentity();
     const statuses: number[] = [];
     for (const path of ['/shared-a', '/shared-b', '/shared-a', '/shared-b', '/shared-a']) {
-      statuses.push((await get(`${app.url}${path}`, { 'x-identity': identity })).status);
+      statuses.push((await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
@@ -169,7 +169,7 @@ describe('bucket sharing', () => {
       const statuses: number[] = [];
       const remaining: (string | null)[] = [];
       for (let i = 0; i < 6; i++) {
-        const answer = await get(`${instances[i % 2]!.url}/x`, { 'x-identity': identity });
+        const answer = await call('GET', `${instances[i % 2]!.url}/x`, { headers: { 'x-identity': identity } });
         statuses.push(answer.status);
         remaining.push(header(answer, 'x-ratelimit-remaining'));
       }
@@ -191,7 +191,7 @@ describe('the default identity and bucket names', () => {
       // Stands in for an auth middleware: it names the caller for the limiter.
       server.use((req, res, next) => {
         const user = req.get('x-user');
-        if (user) res.locals['rateLimitIdentity'] = `user:${user}`;
+        if (user) setRateLimitIdentity(res, `user:${user}`);
         next();
       });
       const limiter = rateLimit({ redis, prefix: env.redisPrefix, bucket: TWO, trustedProxyHops: 1, ...testClock() });
@@ -202,7 +202,7 @@ describe('the default identity and bucket names', () => {
   });
   afterAll(() => identityApp?.close());
 
-  const who = (headers: Record<string, string>) => get(`${identityApp.url}/who`, headers);
+  const who = (headers: Record<string, string>) => call('GET', `${identityApp.url}/who`, { headers });
 
   it('counts an authenticated caller by the identity its auth middleware set', async () => {
     const user = freshIdentity();

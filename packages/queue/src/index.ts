@@ -12,7 +12,8 @@ export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } fr
 export { settlesWithin } from './shutdown.ts';
 export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob } from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
-export type { JobContext, JobHandler, HandlersFor } from './registry.ts';
+export type { JobContext, JobHandler, HandlersFor, FinalFailureHandler, FinalFailureHandlersFor } from './registry.ts';
+export type { JobSchedule } from './schedules.ts';
 export {
   startWorker,
   DEFAULT_WORKER_TIMINGS,

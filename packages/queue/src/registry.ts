@@ -26,6 +26,18 @@ export type HandlersFor<Contracts extends readonly AnyJobContract[]> = {
   [Contract in Contracts[number] as Contract['name']]: JobHandler<PayloadOf<Contract>>;
 };
 
+/**
+ * Runs once when a job has failed for good (its last attempt, an unrecoverable error, or too
+ * many stalls), with the payload and a short reason; e.g. marks the job's row `failed`. It may
+ * run again if the worker dies while running it, so it must be idempotent too.
+ */
+export type FinalFailureHandler<Payload> = (payload: Payload, reason: string) => Promise<void>;
+
+/** At most one final-failure handler per contract, keyed by job name. */
+export type FinalFailureHandlersFor<Contracts extends readonly AnyJobContract[]> = {
+  [Contract in Contracts[number] as Contract['name']]?: FinalFailureHandler<PayloadOf<Contract>>;
+};
+
 export interface Registration {
   contract: AnyJobContract;
   handler: JobHandler<unknown>;

@@ -4,8 +4,9 @@ import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { registerHandlers, type HandlersFor, type Registration } from './registry.ts';
+import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
+import { registerHandlers, type FinalFailureHandler, type FinalFailureHandlersFor, type HandlersFor, type Registration } from './registry.ts';
+import { upsertSchedules, type JobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 
 export interface WorkerTimings {
@@ -26,6 +27,10 @@ export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]>
   contracts: Contracts;
   /** Typed from `contracts` (not inferred from the handlers themselves). */
   handlers: NoInfer<HandlersFor<Contracts>>;
+  /** What to do when a job has failed for good (mark its row `failed` …). */
+  onFinalFailure?: NoInfer<FinalFailureHandlersFor<Contracts>>;
+  /** Periodic jobs of this queue, set up (idempotently) when the worker starts. */
+  schedules?: readonly JobSchedule<any, any>[];
   /** A Redis URL, or a factory of `worker` clients (createRedis with role `worker`). */
   connection: string | (() => Redis);
   /** The deployment's REDIS_PREFIX. */
@@ -87,17 +92,35 @@ function createProcessor(
  * thousand jobs a second, one info line each cost ~7% of a worker's CPU; failures, retries
  * and stalls stay visible at info.
  */
-function logEvents(worker: Worker, logger: Logger): void {
+function logEvents(worker: Worker, logger: Logger, onFinalFailure: (job: Job, reason: string) => Promise<void>): void {
   worker.on('completed', (job) => logger.debug({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed'));
+  // Also emitted for a job the stalled-job check failed (killed too often): no handler ran then.
   worker.on('failed', (job, error) => {
     const unrecoverable = error instanceof UnrecoverableError || error.name === 'UnrecoverableError';
     const final = !job || unrecoverable || job.attemptsMade >= (job.opts.attempts ?? 1);
     const fields = { jobName: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message };
-    if (final) logger.error({ ...fields, unrecoverable }, 'job failed');
-    else logger.warn(fields, 'job attempt failed, will retry');
+    if (!final) return logger.warn(fields, 'job attempt failed, will retry');
+    logger.error({ ...fields, unrecoverable }, 'job failed');
+    if (job) void onFinalFailure(job, error.message);
   });
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled, back in the queue'));
   worker.on('error', (error) => logger.error({ reason: error.message }, 'worker error'));
+}
+
+/** Runs a job's final-failure handler with its parsed payload; a failing handler is logged. */
+function finalFailureRunner(
+  registry: Map<string, Registration>,
+  handlers: Record<string, FinalFailureHandler<unknown> | undefined>,
+  logger: Logger,
+): (job: Job, reason: string) => Promise<void> {
+  return async (job, reason) => {
+    const handler = handlers[job.name];
+    const parsed = registry.get(job.name)?.contract.payload.safeParse(job.data);
+    if (!handler || !parsed?.success) return;
+    await handler(parsed.data, reason).catch((error: Error) =>
+      logger.error({ jobName: job.name, jobId: job.id, reason: error.message }, 'final-failure handler failed'),
+    );
+  };
 }
 
 export async function startWorker<const Contracts extends readonly AnyJobContract[]>(
@@ -123,8 +146,17 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
     removeOnComplete: { age: COMPLETED_JOB_RETENTION.ageSeconds, count: COMPLETED_JOB_RETENTION.count },
     removeOnFail: { age: FAILED_JOB_RETENTION.ageSeconds, count: FAILED_JOB_RETENTION.count },
   });
-  logEvents(worker, logger);
+  const finalFailures = (options.onFinalFailure ?? {}) as Record<string, FinalFailureHandler<unknown> | undefined>;
+  logEvents(worker, logger, finalFailureRunner(registry, finalFailures, logger));
   await worker.waitUntilReady();
+  if (options.schedules?.length) {
+    const scheduler = duplicateRedis(connection, { role: 'producer', name: `${queue}-scheduler`, logger });
+    try {
+      await upsertSchedules(scheduler, redisPrefix, options.schedules, logger);
+    } finally {
+      await closeRedis(scheduler);
+    }
+  }
   logger.info({ jobs: [...registry.keys()], concurrency, ...timings }, 'worker started');
 
   let closing: Promise<void> | undefined;

@@ -1,13 +1,19 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { z } from 'zod';
 import { createLogger } from '@switchboard/logger';
-import type { QueueName } from '@switchboard/contracts';
+import { defineJob, type JobDefaults, type QueueName } from '@switchboard/contracts';
 import type { TestEnvironment } from '@switchboard/testkit';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { bullPrefix, createProducer, type Producer } from '../src/index.ts';
 
 export const silentLogger = createLogger('queue-test', 'silent');
+
+/** A job of the tests' own on `queue`: its payload an id (the job id) and an integer. */
+export function testJob<const Name extends string>(queue: QueueName, name: Name, defaults: Partial<JobDefaults>) {
+  return defineJob({ queue, name, payload: z.object({ id: z.string(), value: z.number().int() }), jobId: (payload) => payload.id, defaults });
+}
 
 let counter = 0;
 /** A REDIS_PREFIX of the test's own under the file's, so tests never share queues. */
@@ -18,8 +24,8 @@ export function testPrefix(filePrefix: string): string {
 
 /**
  * Call at the top of a test file, after useTestEnvironment(): the file's producer-role
- * connection, opened before its first test; the keys of the file's prefix and the connection
- * go after its last.
+ * connection, opened before its first test and closed after its last (the environment then
+ * removes the keys of the file's prefix, the test prefixes below it included).
  */
 export function useFileRedis(environment: TestEnvironment, name: string): () => Redis {
   let redis: Redis | undefined;
@@ -27,9 +33,7 @@ export function useFileRedis(environment: TestEnvironment, name: string): () => 
     redis = createRedis(environment.redisUrl, { role: 'producer', name });
   });
   afterAll(async () => {
-    if (!redis) return;
-    await deleteKeys(redis, environment.redisPrefix);
-    await closeRedis(redis);
+    if (redis) await closeRedis(redis);
   });
   return () => {
     if (!redis) throw new Error('the file Redis connection is opened before the first test');
@@ -70,16 +74,6 @@ export function rawQueue(connection: Redis, redisPrefix: string, name: QueueName
 export async function jobState(queue: Queue, jobId: string): Promise<string | undefined> {
   const job = await queue.getJob(jobId);
   return job ? job.getState() : undefined;
-}
-
-/** Removes every key of the file's prefix. */
-export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 export interface Deferred {

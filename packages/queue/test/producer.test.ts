@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineJob, QUEUES } from '@switchboard/contracts';
+import { QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import {
@@ -10,17 +9,11 @@ import {
   startWorker,
   type RunningWorker,
 } from '../src/index.ts';
-import { deferred, isolatedQueue, silentLogger, testPrefix, useFileRedis } from './helpers.ts';
+import { deferred, isolatedQueue, silentLogger, testJob, testPrefix, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();
 
-const echo = defineJob({
-  queue: QUEUES.bulkOperations,
-  name: 'test-echo',
-  payload: z.object({ id: z.string(), value: z.number().int() }),
-  jobId: (payload) => payload.id,
-  defaults: { attempts: 1 },
-});
+const echo = testJob(QUEUES.bulkOperations, 'test-echo', { attempts: 1 });
 
 const redis = useFileRedis(environment, 'producer-test');
 

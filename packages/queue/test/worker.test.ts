@@ -4,17 +4,11 @@ import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { createRedis } from '@switchboard/redis';
 import { startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
-import { deferred, isolatedQueue, jobState, silentLogger, useFileRedis } from './helpers.ts';
+import { deferred, isolatedQueue, jobState, silentLogger, testJob, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();
 
-const task = defineJob({
-  queue: QUEUES.assetPurges,
-  name: 'test-task',
-  payload: z.object({ id: z.string(), count: z.number().int() }),
-  jobId: (payload) => payload.id,
-  defaults: { attempts: 3, backoff: { type: 'exponential', delayMs: 100 } },
-});
+const task = testJob(QUEUES.assetPurges, 'test-task', { attempts: 3, backoff: { type: 'exponential', delayMs: 100 } });
 
 const other = defineJob({
   queue: QUEUES.assetPurges,
@@ -25,7 +19,7 @@ const other = defineJob({
 const redis = useFileRedis(environment, 'worker-test');
 
 /** A worker on a queue of the test's own, with its producer and a raw view of the queue. */
-async function setUp(handler: JobHandler<{ id: string; count: number }>, lockDurationMs = 30_000) {
+async function setUp(handler: JobHandler<{ id: string; value: number }>, lockDurationMs = 30_000) {
   const { redisPrefix, producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, QUEUES.assetPurges);
   const start = () =>
     startWorker({
@@ -55,7 +49,7 @@ describe('worker', () => {
       return 'done';
     });
     try {
-      const outcome = await producer.enqueueAndWait(task, { id: 'flaky', count: 1 }, { timeoutMs: 5000 });
+      const outcome = await producer.enqueueAndWait(task, { id: 'flaky', value: 1 }, { timeoutMs: 5000 });
       expect(outcome).toEqual({ state: 'completed', jobId: 'test-task-flaky', result: 'done' });
       expect(runs.map((run) => run.attemptsMade)).toEqual([0, 1, 2]);
       const [first, second, third] = runs.map((run) => run.at) as [number, number, number];
@@ -74,11 +68,11 @@ describe('worker', () => {
     });
     try {
       // Bypasses the producer, as a job written by an older or buggy producer would.
-      await queue.add('test-task', { id: 'bad', count: 'many' }, { jobId: 'test-task-bad', attempts: 3, backoff: 10 });
+      await queue.add('test-task', { id: 'bad', value: 'many' }, { jobId: 'test-task-bad', attempts: 3, backoff: 10 });
       await waitFor(async () => (await jobState(queue, 'test-task-bad')) === 'failed');
       const job = await queue.getJob('test-task-bad');
       expect(job?.attemptsMade).toBe(1);
-      expect(job?.failedReason).toMatch(/^Malformed payload: count: /);
+      expect(job?.failedReason).toMatch(/^Malformed payload: value: /);
       expect(job?.stacktrace?.join('\n')).toContain('UnrecoverableError');
       expect(calls).toBe(0);
     } finally {
@@ -119,7 +113,7 @@ describe('graceful shutdown', () => {
       finished = true;
     });
     try {
-      await producer.enqueue(task, { id: 'busy', count: 1 });
+      await producer.enqueue(task, { id: 'busy', value: 1 });
       await started.promise;
       await worker.close(5000);
       expect(finished).toBe(true);
@@ -144,7 +138,7 @@ describe('graceful shutdown', () => {
     });
     let successor: RunningWorker | undefined;
     try {
-      await producer.enqueue(task, { id: 'stuck', count: 1 });
+      await producer.enqueue(task, { id: 'stuck', value: 1 });
       await started.promise;
       const closing = Date.now();
       await worker.close(500);

@@ -10,3 +10,4 @@ export {
   type WorkerServiceOptions,
   type WorkerSetup,
 } from './worker-service.ts';
+export { operationJob, type OperationJob } from './operations.ts';

@@ -1,7 +1,8 @@
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import { commonSchema, env, loadConfig, s3Schema, type z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
-import { startWorker, type HandlersFor } from '@switchboard/queue';
+import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
+import { startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
 import { announceReady } from './ready.ts';
 import { openResources, type Resources } from './resources.ts';
 import { onStopSignals } from './signals.ts';
@@ -24,6 +25,10 @@ export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
 export interface WorkerSetup<Contracts extends readonly AnyJobContract[]> {
   handlers: HandlersFor<Contracts>;
+  /** Per job: what to do once it has failed for good (mark its row `failed` …). */
+  onFinalFailure?: FinalFailureHandlersFor<Contracts>;
+  /** Periodic jobs on this worker's queue (BullMQ job schedulers: one run per tick in all). */
+  schedules?: readonly JobSchedule<any, any>[];
   /** Releases what the handlers hold beyond the shared resources, after the worker has stopped. */
   close?: () => Promise<void>;
 }
@@ -33,6 +38,8 @@ export interface WorkerContext<Config> {
   config: Config;
   logger: Logger;
   resources: Resources;
+  /** Ids for the rows the handlers insert (audit entries …), from SNOWFLAKE_WORKER_ID. */
+  ids: SnowflakeGenerator;
 }
 
 type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (
@@ -70,15 +77,19 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
   const logger = createLogger(options.name, config.LOG_LEVEL);
   const resources = openResources(options.name, config, logger);
   const setup: WorkerSetup<Contracts> =
-    typeof options.handlers === 'function' ? await options.handlers({ config, logger, resources }) : { handlers: options.handlers };
+    typeof options.handlers === 'function'
+      ? await options.handlers({ config, logger, resources, ids: createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID) })
+      : { handlers: options.handlers };
   const release = async () => {
     await setup.close?.();
     await resources.close();
   };
-  const worker = await startWorker({
+  const starting = startWorker({
     queue: options.queue,
     contracts: options.contracts,
     handlers: setup.handlers,
+    onFinalFailure: setup.onFinalFailure,
+    schedules: setup.schedules,
     connection: config.REDIS_URL,
     redisPrefix: config.REDIS_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
@@ -88,22 +99,24 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
       maxStalledCount: config.QUEUE_MAX_STALLED_COUNT,
     },
     logger,
-  }).catch(async (error: Error) => {
-    logger.fatal({ reason: error.message }, 'worker failed to start');
-    await release();
-    throw error;
   });
-  announceReady(options.name, { queue: options.queue });
-
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
-    stopping ??= worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS).then(release);
+    stopping ??= starting.then((worker) => worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS)).then(release);
     return stopping;
   };
+  // Before the worker is up: it may take a job before startWorker returns, and a SIGTERM then
+  // must still let that job finish rather than kill the process.
   onStopSignals(logger, async (signal) => {
     logger.info({ signal, timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'shutting down');
     await shutdown();
     return 0;
   });
+  await starting.catch(async (error: Error) => {
+    logger.fatal({ reason: error.message }, 'worker failed to start');
+    await release();
+    throw error;
+  });
+  announceReady(options.name, { queue: options.queue });
   return { config, logger, shutdown };
 }

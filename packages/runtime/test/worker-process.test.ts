@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnNode, useTestEnvironment, waitFor, type NodeProcess } from '@switchboard/testkit';
+import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '@switchboard/queue';
 
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
@@ -14,8 +14,9 @@ const FAST_TIMINGS = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS
 
 const redis = useFileRedis(environment, 'process-test');
 
-function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): NodeProcess {
-  return spawnNode(FIXTURE, { env: environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }) });
+/** The fixture process, once it takes jobs (runWorkerService announces it). */
+function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
+  return spawnService(FIXTURE, environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }));
 }
 
 /** Everything one test needs: its own prefix, a producer, a raw queue view and the run counters. */
@@ -26,8 +27,8 @@ function setUp() {
     completions: Number(await redis().get(completionsKey(redisPrefix, key))),
   });
   const startedOnce = (key: string) => waitFor(async () => (await counts(key)).starts === 1, 10_000);
-  const tearDown = async (...processes: NodeProcess[]) => {
-    for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const tearDown = async (...processes: ServiceProcess[]) => {
+    await Promise.all(processes.map((running) => running.stop('SIGKILL')));
     await close();
   };
   return { redisPrefix, producer, queue, counts, startedOnce, tearDown };
@@ -36,14 +37,13 @@ function setUp() {
 describe('worker processes', () => {
   it('recovers the job of a SIGKILLed worker and completes it exactly once', async () => {
     const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
-    const crashing = spawnWorker(redisPrefix, FAST_TIMINGS);
+    const crashing = await spawnWorker(redisPrefix, FAST_TIMINGS);
     let successor: RunningWorker | undefined;
     try {
       const { jobId } = await producer.enqueue(countedJob, { key: 'crash', hangOnFirstRun: true });
       await startedOnce('crash');
       expect(await jobState(queue, jobId)).toBe('active');
-      crashing.child.kill('SIGKILL');
-      expect((await crashing.exit).signal).toBe('SIGKILL');
+      expect((await crashing.stop('SIGKILL')).signal).toBe('SIGKILL');
 
       successor = await startWorker({
         queue: countedJob.queue,
@@ -69,12 +69,11 @@ describe('worker processes', () => {
 
   it('finishes the active job on SIGTERM and exits 0', async () => {
     const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
-    const worker = spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '5000' });
+    const worker = await spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '5000' });
     try {
       const { jobId } = await producer.enqueue(countedJob, { key: 'term', workMs: 500 });
       await startedOnce('term');
-      worker.child.kill('SIGTERM');
-      expect(await worker.exit, worker.stderr()).toMatchObject({ code: 0 });
+      expect(await worker.stop(), worker.stderr()).toMatchObject({ code: 0 });
       expect(await counts('term')).toEqual({ starts: 1, completions: 1 });
       expect(await jobState(queue, jobId)).toBe('completed');
     } finally {
@@ -84,13 +83,12 @@ describe('worker processes', () => {
 
   it('releases a job that outlives the shutdown timeout and still exits 0', async () => {
     const { redisPrefix, producer, queue, counts, startedOnce, tearDown } = setUp();
-    const worker = spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '400' });
+    const worker = await spawnWorker(redisPrefix, { WORKER_SHUTDOWN_TIMEOUT_MS: '400' });
     try {
       const { jobId } = await producer.enqueue(countedJob, { key: 'slow', hangOnFirstRun: true });
       await startedOnce('slow');
       const signalled = Date.now();
-      worker.child.kill('SIGTERM');
-      expect(await worker.exit, worker.stderr()).toMatchObject({ code: 0 });
+      expect(await worker.stop(), worker.stderr()).toMatchObject({ code: 0 });
       // The job hangs for good; exiting at all shows the 400 ms bound held (slack for a busy machine).
       expect(Date.now() - signalled).toBeLessThan(400 + 4_000);
       expect(await jobState(queue, jobId)).toBe('waiting');

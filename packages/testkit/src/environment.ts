@@ -63,7 +63,8 @@ export function useTestEnvironment(): TestEnvironment {
 
   afterAll(async () => {
     await drop?.();
-    if (environment.redisPrefix) await deleteRedisKeys(environment.redisUrl, `${environment.redisPrefix}:*`);
+    // With the prefixes tests make below the file's (`<prefix>.t1:…`): tags never prefix one another.
+    if (environment.redisPrefix) await deleteRedisKeys(environment.redisUrl, `${environment.redisPrefix}*`);
   });
 
   return environment;

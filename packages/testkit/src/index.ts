@@ -3,7 +3,19 @@ export { describeServices, startTestServices, type ServiceSource, type StartedSe
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
 export { useTestEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
-export { isAlive, spawnNode, type NodeProcess, type NodeProcessOptions } from './processes.ts';
+export {
+  isAlive,
+  spawnNode,
+  spawnService,
+  ServiceExitError,
+  type ExitStatus,
+  type NodeProcess,
+  type NodeProcessOptions,
+  type ServiceProcess,
+} from './processes.ts';
+export { call, type Answer, type CallOptions } from './http.ts';
+export { testSnowflakeWorkerId } from './ids.ts';
+export { channelEvents, createWebhookFixture, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { waitFor } from './wait.ts';

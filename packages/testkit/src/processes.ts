@@ -1,5 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { basename, isAbsolute, join } from 'node:path';
+import { REPO_ROOT } from '@switchboard/devstack';
+// Not in package.json: runtime depends on queue, whose tests depend on testkit, and turbo
+// refuses a cycle. The import resolves through the workspace all the same.
+import { isReadyMessage, type ReadyMessage } from '@switchboard/runtime';
 
 /** Whether a process with this pid exists (signal 0 checks without signalling). */
 export function isAlive(pid: number): boolean {
@@ -11,13 +16,20 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface NodeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
   /** Both streams, in the order their chunks arrived. */
   output(): string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exit: Promise<ExitStatus>;
+  /** Sends `signal` unless the process has exited already, then waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<ExitStatus>;
 }
 
 export interface NodeProcessOptions {
@@ -25,14 +37,19 @@ export interface NodeProcessOptions {
   env: Record<string, string>;
   args?: string[];
   cwd?: string;
+  /** Opens an IPC channel, for a child that reports readiness with process.send. */
+  ipc?: boolean;
 }
 
-/** `node <entry> …args`, its output kept for assertions and error messages. */
+/**
+ * `node <entry> …args`, its output kept for assertions and error messages. For a program that
+ * is not one of our services (spawnService waits for those); a service goes through spawnService.
+ */
 export function spawnNode(entry: string, options: NodeProcessOptions): NodeProcess {
   const child = spawn(process.execPath, [entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -46,5 +63,70 @@ export function spawnNode(entry: string, options: NodeProcessOptions): NodeProce
     output += chunk.toString();
   });
   const exit = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
-  return { child, stdout: () => stdout, stderr: () => stderr, output: () => output, exit };
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exit;
+  };
+  return { child, stdout: () => stdout, stderr: () => stderr, output: () => output, exit, stop };
+}
+
+/** A service process that said it is ready; `ready` is what it said (the gateway's `port` …). */
+export interface ServiceProcess extends NodeProcess {
+  ready: ReadyMessage;
+}
+
+/** The service ended before it was ready: how it exited and what it wrote on stderr. */
+export class ServiceExitError extends Error {
+  readonly status: ExitStatus;
+  readonly stderr: string;
+
+  constructor(name: string, status: ExitStatus, stderr: string) {
+    super(`${name} exited (${status.code ?? status.signal}) before it was ready:\n${stderr}`);
+    this.status = status;
+    this.stderr = stderr;
+  }
+}
+
+export const SERVICE_READY_TIMEOUT_MS = 30_000;
+
+/**
+ * `node services/<service>/src/main.ts` from the repository root with exactly `env` (plus PATH),
+ * resolved once the process announces readiness over IPC (announceReady in
+ * @switchboard/runtime): the gateway after it listens, a worker once it takes jobs. `service` may
+ * instead be the path of an entry file (a worker fixture run through runWorkerService). Rejects
+ * with a ServiceExitError when the process exits first, and kills it when it is not ready
+ * within `readyTimeoutMs`.
+ */
+export async function spawnService(
+  service: string,
+  env: Record<string, string>,
+  { readyTimeoutMs = SERVICE_READY_TIMEOUT_MS }: { readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const isEntry = service.includes('/');
+  const entry = !isEntry ? join(REPO_ROOT, 'services', service, 'src/main.ts') : isAbsolute(service) ? service : join(REPO_ROOT, service);
+  const name = isEntry ? basename(entry) : service;
+  const started = spawnNode(entry, { cwd: REPO_ROOT, env, ipc: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const ready = await Promise.race([
+      new Promise<ReadyMessage>((resolve) => {
+        started.child.on('message', (message) => {
+          if (isReadyMessage(message)) resolve(message);
+        });
+      }),
+      // 'close', not 'exit': by then its stderr has been read to the end.
+      once(started.child, 'close').then(([code, signal]) => {
+        throw new ServiceExitError(name, { code, signal } as ExitStatus, started.stderr());
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${name} was not ready within ${readyTimeoutMs} ms:\n${started.output()}`)), readyTimeoutMs);
+      }),
+    ]);
+    return { ...started, ready };
+  } catch (error) {
+    await started.stop('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }

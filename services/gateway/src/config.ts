@@ -1,6 +1,7 @@
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { banConfigShape } from './ip-bans/config.ts';
+import { jobsConfigShape } from './jobs/config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
@@ -32,6 +33,8 @@ const variables = z.object({
   ...banConfigShape,
   // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).
   ...executeConfigShape,
+  // Admin routes that run jobs: the wait before 202, the bulk size (jobs/config.ts).
+  ...jobsConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { recordAudit, type AuditEntryInput } from '../src/admin/audit.ts';
+import { recordAudit, type AuditEntryInput } from '../src/admin-auth/index.ts';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

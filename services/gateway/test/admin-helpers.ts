@@ -1,10 +1,18 @@
 import { createAdminWithKey, generateAdminApiKey, hashCredential } from '@switchboard/auth';
 import { insertAdminApiKey, insertAdminUser, type Pool } from '@switchboard/db';
+import { ADMIN_ROUTES } from '@switchboard/contracts';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call, type Answer } from './helpers.ts';
+import { call, testSnowflakeWorkerId, type Answer } from '@switchboard/testkit';
+import { routeKey, type AdminArea } from '../src/index.ts';
 
-/** Ids for fixtures; worker 1023 so they never collide with a gateway's (worker 0). */
-export const fixtureIds = createSnowflakeGenerator(1023);
+export const fixtureIds = createSnowflakeGenerator(testSnowflakeWorkerId());
+
+/** What markerArea's handlers answer: a request that gets it reached its route's handler. */
+export const HANDLER_REACHED = { reached: 'handler' } as const;
+
+/** An admin area serving every ADMIN_ROUTES entry with HANDLER_REACHED (and every feature on). */
+export const markerArea: AdminArea = () =>
+  Object.fromEntries(ADMIN_ROUTES.map((route) => [routeKey(route), (_req, res) => void res.json(HANDLER_REACHED)]));
 
 export interface AdminFixture {
   adminId: string;
@@ -56,9 +64,7 @@ export interface AdminCall {
   headers?: Record<string, string>;
 }
 
-export type AdminAnswer = Answer;
-
 /** One HTTP call with `Authorization: Admin <key>` when a key is given. */
-export function adminCall(baseUrl: string, request: AdminCall): Promise<AdminAnswer> {
-  return call(baseUrl, request.method, request.path, { token: request.key, scheme: 'Admin', body: request.body, headers: request.headers });
+export function adminCall(baseUrl: string, request: AdminCall): Promise<Answer> {
+  return call(request.method, `${baseUrl}${request.path}`, { token: request.key, scheme: 'Admin', body: request.body, headers: request.headers });
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { frozenClock, useTestEnvironment, type TestClock } from '@switchboard/testkit';
-import { adminCall, createAdmin, insertKey, type AdminAnswer } from './admin-helpers.ts';
+import { frozenClock, useTestEnvironment, type Answer, type TestClock } from '@switchboard/testkit';
+import { adminCall, createAdmin, insertKey } from './admin-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -25,8 +25,8 @@ const CREATE_LIMIT = RATE_LIMIT_BUCKETS['admin:code:generation'].limit;
 const REFILL_MS = RATE_LIMIT_BUCKETS['admin:code:generation'].windowMs / CREATE_LIMIT;
 
 /** Sends `create` until a 429 (or `max` requests); returns the answers before it and the 429. */
-async function untilLimited(create: () => Promise<AdminAnswer>, max: number) {
-  const admitted: AdminAnswer[] = [];
+async function untilLimited(create: () => Promise<Answer>, max: number) {
+  const admitted: Answer[] = [];
   for (let i = 0; i < max; i++) {
     const answer = await create();
     if (answer.status === 429) return { admitted, limited: answer };

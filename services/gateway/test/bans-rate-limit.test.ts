@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { frozenClock, useTestEnvironment, type TestClock } from '@switchboard/testkit';
-import { createAdmin, type AdminAnswer } from './admin-helpers.ts';
+import { frozenClock, useTestEnvironment, type Answer, type TestClock } from '@switchboard/testkit';
+import { createAdmin } from './admin-helpers.ts';
 import { banCaller, type BanKind, type BanOperation } from './bans-helpers.ts';
 import { startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
 
@@ -49,7 +49,7 @@ describe('ban rate limits', () => {
     expect(BUCKET.limit).toBe(60);
     const admin = await createAdmin(gateway.pool, ['*']);
     const bans = banCaller(gateway.url, admin.key, uniqueClient());
-    const answers: AdminAnswer[] = [];
+    const answers: Answer[] = [];
     for (let i = 0; i <= BUCKET.limit; i++) {
       const [kind, operation, body] = ROUTES[i % ROUTES.length]!;
       answers.push(await bans(kind, operation, body));

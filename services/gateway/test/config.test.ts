@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ServiceExitError, spawnService } from '@switchboard/testkit';
 import { parseGatewayConfig } from '../src/index.ts';
-import { spawnGateway } from './helpers.ts';
 
 const REQUIRED = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379' };
 
@@ -87,11 +87,12 @@ describe('gateway configuration', () => {
   });
 
   it('makes the process exit non-zero naming each bad variable, and never echoing a value', async () => {
-    const gateway = spawnGateway({ ...BAD, S3_SECRET_ACCESS_KEY: 'x', DATABASE_URL: 'mysql://user:s3cret@db/x' });
-    const code = await gateway.exit;
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    for (const name of BAD_NAMES) expect(gateway.stderr()).toContain(name);
-    expect(gateway.stderr()).not.toContain('s3cret');
+    const exited = await spawnService('gateway', { ...BAD, S3_SECRET_ACCESS_KEY: 'x', DATABASE_URL: 'mysql://user:s3cret@db/x' }).catch((error: unknown) => error);
+    expect(exited).toBeInstanceOf(ServiceExitError);
+    const { status, stderr } = exited as ServiceExitError;
+    expect(status.code).not.toBe(0);
+    expect(status.code).not.toBeNull();
+    for (const name of BAD_NAMES) expect(stderr).toContain(name);
+    expect(stderr).not.toContain('s3cret');
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
+import { ADMIN_ROUTES, GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { buildDiscoveryDocument, DISCOVERY_PATHS } from '../src/index.ts';
+import { adminFeatures, buildDiscoveryDocument, DISCOVERY_PATHS, mergeAdminHandlers, routeKey } from '../src/index.ts';
+import { markerArea } from './admin-helpers.ts';
 import { gatewayConfig, uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -20,6 +21,8 @@ const CONFIG = {
 };
 
 const gateway = useGateway(environment, CONFIG);
+// Every admin route has a handler here, so every admin feature works.
+const everyRoute = useGateway(environment, CONFIG, { adminAreas: [markerArea] });
 
 /** Reference §3, written out independently of the implementation. */
 const nullableString = z.string().nullable();
@@ -112,7 +115,8 @@ describe('discovery document', () => {
       self_hosted: true,
       manual_review_enabled: false,
       webhook_formats: ['codehost', 'errortracker', 'chatapp'],
-      archives: true,
+      // Archives have no area yet (their routes answer 501), so they are reported off.
+      archives: false,
       asset_purge: true,
       bulk_operations: true,
     });
@@ -167,12 +171,38 @@ describe('discovery document', () => {
     expect(rateLimits.buckets['instance:info']).toEqual({ limit: 60, window_ms: 60_000, counts_toward_global: true });
   });
 
+  it('publishes the bulk size the deployment enforces', () => {
+    const document = buildDiscoveryDocument(gatewayConfig(environment, { BULK_MAX_USER_IDS: '250' }), adminFeatures(new Map()));
+    expect((document.service_limits as Record<string, unknown>)['bulk']).toEqual({ max_user_ids: 250 });
+  });
+
   it('reports federation only when it is enabled; the limits hash does not depend on it', () => {
-    const off = buildDiscoveryDocument(gatewayConfig(environment));
-    const on = buildDiscoveryDocument(gatewayConfig(environment, { FEDERATION_ENABLED: 'true' }));
+    const off = buildDiscoveryDocument(gatewayConfig(environment), adminFeatures(new Map()));
+    const on = buildDiscoveryDocument(gatewayConfig(environment, { FEDERATION_ENABLED: 'true' }), adminFeatures(new Map()));
     expect(off).not.toHaveProperty('federation');
     expect(on.federation).toEqual({ enabled: true, version: 1 });
     expect(on.limits.defaultsHash).toBe(off.limits.defaultsHash);
+  });
+});
+
+describe('discovery admin features', () => {
+  it('reports archives, asset_purge and bulk_operations once the admin router has handlers for them', async () => {
+    const response = await fetch(`${everyRoute.url}${DISCOVERY_PATHS[0]}`, { headers: uniqueClient() });
+    const { features } = (await response.json()) as { features: Record<string, unknown> };
+    expect(features).toMatchObject({ archives: true, asset_purge: true, bulk_operations: true });
+  });
+
+  it('turns a feature on only when every one of its routes has a handler', () => {
+    const handlersFor = (routes: typeof ADMIN_ROUTES) => mergeAdminHandlers([Object.fromEntries(routes.map((route) => [routeKey(route), () => undefined]))]);
+    const off = { archives: false, asset_purge: false, bulk_operations: false };
+    const prefixes = { archives: '/v1/admin/archives/', asset_purge: '/v1/admin/assets/', bulk_operations: '/v1/admin/bulk/' };
+    for (const [feature, prefix] of Object.entries(prefixes)) {
+      const routes = ADMIN_ROUTES.filter((route) => route.path.startsWith(prefix));
+      expect(routes.length, feature).toBeGreaterThan(0);
+      expect(adminFeatures(handlersFor(routes))).toEqual({ ...off, [feature]: true });
+      // The trigger alone (POST) is not the feature while another of its routes answers 501.
+      if (routes.length > 1) expect(adminFeatures(handlersFor(routes.slice(0, -1)))).toEqual(off);
+    }
   });
 });
 

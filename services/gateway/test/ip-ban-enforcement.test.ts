@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { closedPort, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type BanCaller } from './bans-helpers.ts';
-import { closedPort, startGateway, type RunningGateway } from './helpers.ts';
+import { startGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 let gateway: RunningGateway;

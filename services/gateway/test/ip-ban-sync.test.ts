@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpBans, withTransaction } from '@switchboard/db';
 import { parseIpNetwork } from '@switchboard/ip';
 import { createLogger } from '@switchboard/logger';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { createIpBans, ipBanChannel, ipBanSequenceKey, loadIpBans } from '../src/ip-bans/index.ts';
 import { createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
-import { banCaller, eventually, type BanCaller } from './bans-helpers.ts';
+import { banCaller, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -47,14 +47,16 @@ describe('IP bans across replicas', () => {
   it('a ban added on one replica is enforced by the other within a second, and so is its removal', async () => {
     await status(second, '192.0.2.5'); // the second replica is loaded
     expect((await bansViaFirst('ip', 'add', { ip: '192.0.2.0/28' })).status).toBe(204);
-    const banMs = await eventually(async () => (await status(second, '192.0.2.5')) === 403, 2_000);
-    expect(banMs).toBeLessThan(1_000);
+    const banStarted = performance.now();
+    await waitFor(async () => (await status(second, '192.0.2.5')) === 403, 2_000);
+    expect(performance.now() - banStarted).toBeLessThan(1_000);
     const check = await checkOnSecond('192.0.2.9');
     expect(check).toMatchObject({ banned: true, matched: '192.0.2.0/28' });
 
     await bansViaFirst('ip', 'remove', { ip: '192.0.2.0/28' });
-    const liftMs = await eventually(async () => (await status(second, '192.0.2.5')) === 200, 2_000);
-    expect(liftMs).toBeLessThan(1_000);
+    const liftStarted = performance.now();
+    await waitFor(async () => (await status(second, '192.0.2.5')) === 200, 2_000);
+    expect(performance.now() - liftStarted).toBeLessThan(1_000);
   });
 
   it('reloads everything when a sequence number is skipped', async () => {
@@ -63,7 +65,7 @@ describe('IP bans across replicas', () => {
     // A message numbered two past the last: the one in between was missed.
     const seq = await first.redis.incrby(ipBanSequenceKey(first.config.REDIS_PREFIX), 2);
     await first.redis.publish(ipBanChannel(first.config.REDIS_PREFIX), `${seq} {"adds":[],"removes":[]}`);
-    await eventually(async () => (await status(second, '192.0.2.33')) === 403, 3_000);
+    await waitFor(async () => (await status(second, '192.0.2.33')) === 403, 3_000);
     expect(await status(first, '192.0.2.33')).toBe(403);
   });
 
@@ -71,7 +73,7 @@ describe('IP bans across replicas', () => {
     await insertSilently('192.0.2.48/28');
     expect(await status(second, '192.0.2.49')).toBe(200);
     await first.redis.publish(ipBanChannel(first.config.REDIS_PREFIX), 'not a change');
-    await eventually(async () => (await status(second, '192.0.2.49')) === 403, 3_000);
+    await waitFor(async () => (await status(second, '192.0.2.49')) === 403, 3_000);
   });
 
   it('reloads everything after the subscription connection comes back', async () => {
@@ -82,10 +84,10 @@ describe('IP bans across replicas', () => {
     const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+) /gm)].filter((match) => match[2] === name).map((match) => match[1]!);
     expect(ids).toHaveLength(2);
     for (const id of ids) await first.redis.call('CLIENT', 'KILL', 'ID', id);
-    await eventually(async () => (await status(second, '192.0.2.65')) === 403, 5_000);
+    await waitFor(async () => (await status(second, '192.0.2.65')) === 403, 5_000);
     // Changes flow again over the new subscription.
     await bansViaFirst('ip', 'add', { ip: '192.0.2.80' });
-    await eventually(async () => (await status(second, '192.0.2.80')) === 403, 1_000);
+    await waitFor(async () => (await status(second, '192.0.2.80')) === 403, 1_000);
   });
 
   it('stays right while a tiny overlay limit folds every change into a rebuilt base', async () => {
@@ -99,7 +101,7 @@ describe('IP bans across replicas', () => {
       await bans('ip', 'add', { ip: '192.0.2.161', reason: 'again' });
       for (const [ip, expected] of [['192.0.2.160', 403], ['192.0.2.161', 403], ['192.0.2.163', 403], ['192.0.2.164', 200]] as const) {
         expect(await status(folding, ip)).toBe(expected);
-        await eventually(async () => (await status(second, ip)) === expected, 1_000);
+        await waitFor(async () => (await status(second, ip)) === expected, 1_000);
       }
       expect((await bans('ip', 'check', { ip: '192.0.2.161' })).body).toMatchObject({ matched: '192.0.2.161', reason: 'again' });
     } finally {
@@ -112,7 +114,7 @@ describe('IP bans across replicas', () => {
     try {
       expect(await status(periodic, '192.0.2.97')).toBe(200);
       await insertSilently('192.0.2.96/28');
-      await eventually(async () => (await status(periodic, '192.0.2.97')) === 403, 3_000);
+      await waitFor(async () => (await status(periodic, '192.0.2.97')) === 403, 3_000);
     } finally {
       await periodic.close();
     }

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertWebhookMessage } from '@switchboard/db';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { call, useGateway } from './helpers.ts';
+import { call, useTestEnvironment } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
@@ -22,7 +21,7 @@ beforeAll(async () => {
 });
 
 const list = (query = '', token = guild.member.token, channelId = guild.channelIds[0]) =>
-  call(gateway.url, 'GET', `/v1/channels/${channelId}/messages${query}`, { token });
+  call('GET', `${gateway.url}/v1/channels/${channelId}/messages${query}`, { token });
 const idsOf = (body: Array<{ id: string }>) => body.map((m) => m.id);
 /** messageIds[from..to) newest first. */
 const newestFirst = (from: number, to: number) => messageIds.slice(from, to).reverse();
@@ -82,19 +81,13 @@ describe('message shape', () => {
     const made = await createWebhook(gateway.url, guild.channelIds[1], guild.owner, { name: 'Deploys' });
     const messageId = ids.next();
     const embed = { type: 'rich', title: 'Build passed', color: 0 };
-    await insertWebhookMessage(gateway.pool, {
-      id: messageId,
-      channelId: guild.channelIds[1],
-      guildId: guild.guildId,
-      webhookId: made.id,
-      webhookName: 'Deploys',
-      webhookAvatarHash: null,
-      webhookAvatarUrl: null,
-      content: 'shipped',
-      embeds: [embed],
-      flags: 0,
-    });
-    await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { name: 'Renamed later' } });
+    // As the webhook worker stores it: no author row, the webhook's name as it was then.
+    await gateway.pool.query(
+      `INSERT INTO messages (id, channel_id, guild_id, webhook_id, webhook_name, content, embeds)
+       VALUES ($1, $2, $3, $4, 'Deploys', 'shipped', $5::jsonb)`,
+      [messageId, guild.channelIds[1], guild.guildId, made.id, JSON.stringify([embed])],
+    );
+    await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { name: 'Renamed later' } });
     const [message] = (await list('', guild.member.token, guild.channelIds[1])).body;
     expect(message).toMatchObject({
       id: messageId,
@@ -109,14 +102,14 @@ describe('message shape', () => {
 describe('access', () => {
   it('lets any member read (owner, plain member, bot), refuses outsiders with 403 MISSING_ACCESS', async () => {
     for (const account of [guild.owner, guild.member]) expect((await list('?limit=1', account.token)).status).toBe(200);
-    const bot = await call(gateway.url, 'GET', `/v1/channels/${guild.channelIds[0]}/messages?limit=1`, { token: guild.bot.token, scheme: 'Bot' });
+    const bot = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/messages?limit=1`, { token: guild.bot.token, scheme: 'Bot' });
     expect(bot.status).toBe(200);
     const outsider = await list('', guild.outsider.token);
     expect([outsider.status, outsider.body.code]).toEqual([403, 'MISSING_ACCESS']);
   });
 
   it('answers 401 without a valid token, 404 for unknown and DM channels, 400 for a bad channel id', async () => {
-    expect((await call(gateway.url, 'GET', `/v1/channels/${guild.channelIds[0]}/messages`)).status).toBe(401);
+    expect((await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/messages`)).status).toBe(401);
     expect((await list('', 'garbage')).status).toBe(401);
     for (const channelId of ['999999999999999999', guild.dmChannelId]) {
       const answer = await list('', guild.member.token, channelId);

@@ -3,32 +3,22 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import type { Pool } from '@switchboard/db';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { call, createWebhookFixture, useTestEnvironment, waitFor, type WebhookFixture } from '@switchboard/testkit';
 import { batchedLookup } from '../src/routes/webhooks/execute/lookup.ts';
-import {
-  createWebhookFixture,
-  deliveriesQueue,
-  executeUrl,
-  fixtureIds,
-  post,
-  startExecuteGateway,
-  type ExecuteGateway,
-  type WebhookFixture,
-} from './webhook-execute-helpers.ts';
+import { useGateway } from './helpers.ts';
+import { deliveriesQueue, executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
 
 // No worker runs in this file: what is checked is what the gateway claimed and enqueued.
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 let queue: Queue;
 
-beforeAll(async () => {
-  gateway = await startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-  queue = deliveriesQueue(gateway.redis, environment.redisPrefix);
+beforeAll(() => {
+  queue = deliveriesQueue(gateway);
 });
 
 afterAll(async () => {
   await queue?.close();
-  await gateway?.close();
 });
 
 const SECRET = 'batch secret';
@@ -40,7 +30,7 @@ const PING = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
 function delivery(hook: Pick<WebhookFixture, 'webhookId' | 'token'>, deliveryId: string, signature?: string) {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId };
   if (signature !== undefined) headers['X-Hub-Signature-256'] = signature === 'valid' ? sign(PING) : signature;
-  return post(executeUrl(gateway, hook, '/codehost'), PING, headers);
+  return call('POST', executeUrl(gateway, hook, '/codehost'), { body: PING, headers });
 }
 
 async function claims(pool: Pool, webhookId: string): Promise<string[]> {

@@ -1,21 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { call, channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages } from '@switchboard/testkit';
 import { renderCodeHost } from '@switchboard/webhook-formats';
-import {
-  channelEvents,
-  createWebhookFixture,
-  deliveriesQueue,
-  deliveriesSettled,
-  executeUrl,
-  messagesOf,
-  post,
-  webhookMessages,
-  useExecuteStack,
-} from './webhook-execute-helpers.ts';
+import { deliveriesSettled, executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
 /** Every payload file of the package: api.github.com and the GitHub Enterprise Server versions. */
@@ -49,15 +38,6 @@ function pushExample(): Record<string, any> {
 
 const environment = useTestEnvironment();
 const stack = useExecuteStack(environment, { worker: { WORKER_CONCURRENCY: '8' } });
-let queue: Queue;
-
-beforeAll(async () => {
-  queue = deliveriesQueue(stack.gateway.redis, environment.redisPrefix);
-});
-
-afterAll(async () => {
-  await queue?.close();
-});
 
 /** Runs `work` over `items`, `concurrency` at a time. */
 async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -75,7 +55,7 @@ async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T)
 
 /** Every delivery enqueued so far was handled, and none failed. */
 async function drained(): Promise<void> {
-  expect(await deliveriesSettled(queue, 60_000)).toBe(0);
+  expect(await deliveriesSettled(stack.deliveries, 60_000)).toBe(0);
 }
 
 function github(event: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -89,8 +69,8 @@ describe('the whole @octokit/webhooks-examples corpus through HTTP (decisions §
     expect(examples.length).toBeGreaterThan(700);
     const statuses = await inParallel(examples, 16, async ({ event, payload }) => {
       const suffix = Math.random() < 0.5 ? '/codehost' : '/github';
-      const answer = await post(executeUrl(stack.gateway, hook, suffix), payload, github(event));
-      return { event, status: answer.status, body: answer.text };
+      const answer = await call('POST', executeUrl(stack.gateway, hook, suffix), { body: payload, headers: github(event) });
+      return { event, status: answer.status, body: answer.body };
     });
     const failures = statuses.filter(({ status }) => status !== 204);
     expect(failures).toEqual([]);
@@ -99,7 +79,7 @@ describe('the whole @octokit/webhooks-examples corpus through HTTP (decisions §
     await messagesOf(stack.gateway.pool, hook.webhookId, expected, 60_000);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(expected);
-    expect(await channelEvents(stack.gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(expected);
+    expect(await channelEvents(stack.gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(expected);
   }, 120_000);
 });
 
@@ -109,7 +89,7 @@ describe('code-host deliveries', () => {
     const payload = pushExample();
     const rendered = renderCodeHost('push', payload);
     if (rendered.kind !== 'message') throw new Error('the push example renders no message');
-    expect((await post(executeUrl(stack.gateway, hook, '/github'), payload, github('push'))).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/github'), { body: payload, headers: github('push') })).status).toBe(204);
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.webhookName).toBe('GitHub');
     expect(message!.content).toBe('');
@@ -121,37 +101,37 @@ describe('code-host deliveries', () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const form = `payload=${encodeURIComponent(JSON.stringify(firstExample('issues', 'opened')))}`;
     const headers = github('issues', { 'Content-Type': 'application/x-www-form-urlencoded' });
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), form, headers)).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: form, headers })).status).toBe(204);
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.embeds[0].title).toContain('Issue opened');
-    const missing = await post(executeUrl(stack.gateway, hook, '/codehost'), 'other=1', headers);
+    const missing = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: 'other=1', headers });
     expect(missing.status).toBe(400);
-    expect(missing.json.errors[0].path).toBe('payload');
+    expect(missing.body.errors[0].path).toBe('payload');
   });
 
   it('answers 204 and posts nothing for unknown events and a missing X-GitHub-Event; ping answers 204', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('push'), github('no_such_event'))).status).toBe(204);
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('push'))).status).toBe(204);
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), {})).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('push'), headers: github('no_such_event') })).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('push') })).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: {} })).status).toBe(204);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), firstExample('ping'), github('ping'))).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('ping'), headers: github('ping') })).status).toBe(204);
   });
 
   it('drops duplicate X-GitHub-Delivery ids atomically: 20 concurrent redeliveries post once', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = firstExample('issues', 'opened');
     const headers = github('issues');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(executeUrl(stack.gateway, hook, '/codehost'), payload, headers)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers })));
     expect(answers.map((answer) => answer.status)).toEqual(new Array(20).fill(204));
     await messagesOf(stack.gateway.pool, hook.webhookId);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(1);
-    expect(await channelEvents(stack.gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
+    expect(await channelEvents(stack.gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
     // The same delivery id on another webhook is another delivery.
     const other = await createWebhookFixture(stack.gateway.pool);
-    expect((await post(executeUrl(stack.gateway, other, '/codehost'), payload, headers)).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, other, '/codehost'), { body: payload, headers })).status).toBe(204);
     await messagesOf(stack.gateway.pool, other.webhookId);
   });
 
@@ -160,7 +140,7 @@ describe('code-host deliveries', () => {
     const payload = pushExample();
     // A push of 2 MiB (GitHub sends up to 25 MiB): far above the 64 KiB kept inline.
     payload['padding'] = 'p'.repeat(2 * 1024 * 1024);
-    const answer = await post(executeUrl(stack.gateway, hook, '/codehost'), payload, github('push'));
+    const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers: github('push') });
     expect(answer.status).toBe(204);
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     await drained();
@@ -176,15 +156,15 @@ describe('signatures (decisions §9: optional per-webhook secret)', () => {
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify(firstExample('issues', 'opened'), null, 2);
     const json = { 'Content-Type': 'application/json' };
-    const good = await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }));
+    const good = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }) });
     expect(good.status).toBe(204);
-    const wrong = await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }));
+    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }) });
     expect(wrong.status).toBe(401);
-    expect(wrong.json.code).toBe('INVALID_WEBHOOK_SIGNATURE');
-    expect((await post(executeUrl(stack.gateway, hook, '/codehost'), raw, github('issues', json))).status).toBe(401);
+    expect(wrong.body.code).toBe('INVALID_WEBHOOK_SIGNATURE');
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', json) })).status).toBe(401);
     const form = `payload=${encodeURIComponent(raw)}`;
     const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Hub-Signature-256': `sha256=${sign(form)}` };
-    expect((await post(executeUrl(stack.gateway, hook, '/github'), form, github('issues', formHeaders))).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/github'), { body: form, headers: github('issues', formHeaders) })).status).toBe(204);
     await messagesOf(stack.gateway.pool, hook.webhookId, 2);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(2);
@@ -192,10 +172,10 @@ describe('signatures (decisions §9: optional per-webhook secret)', () => {
 
   it('checks the token before the signature, and ignores signatures without a secret', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
-    const bad = await post(`${executeUrl(stack.gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, {}, { 'X-Hub-Signature-256': 'sha256=00' });
+    const bad = await call('POST', `${executeUrl(stack.gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, { body: {}, headers: { 'X-Hub-Signature-256': 'sha256=00' } });
     expect(bad.status).toBe(404);
     const open = await createWebhookFixture(stack.gateway.pool);
-    const unsigned = await post(executeUrl(stack.gateway, open, '/codehost'), firstExample('ping'), github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }));
+    const unsigned = await call('POST', executeUrl(stack.gateway, open, '/codehost'), { body: firstExample('ping'), headers: github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }) });
     expect(unsigned.status).toBe(204);
   });
 
@@ -203,8 +183,8 @@ describe('signatures (decisions §9: optional per-webhook secret)', () => {
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify({ action: 'created', data: {} });
     const json = { 'Content-Type': 'application/json', 'Sentry-Hook-Resource': 'issue' };
-    expect((await post(executeUrl(stack.gateway, hook, '/sentry'), raw, { ...json, 'Sentry-Hook-Signature': sign(raw) })).status).toBe(204);
-    const wrong = await post(executeUrl(stack.gateway, hook, '/errortracker'), raw, { ...json, 'Sentry-Hook-Signature': sign('x') });
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: raw, headers: { ...json, 'Sentry-Hook-Signature': sign(raw) } })).status).toBe(204);
+    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), { body: raw, headers: { ...json, 'Sentry-Hook-Signature': sign('x') } });
     expect(wrong.status).toBe(401);
   });
 });

@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { uniqueClient } from './helpers.ts';
-import {
-  createWebhookFixture,
-  post,
-  startExecuteGateway,
-  webhookMessages,
-  type ExecuteGateway,
-  type WebhookFixture,
-} from './webhook-execute-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import { uniqueClient, useGateway } from './helpers.ts';
 
 // No worker runs in this file: every case is decided by the gateway before or at enqueue.
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
-let limited: ExecuteGateway;
+const PROXIED = { TRUSTED_PROXY_HOPS: '1' };
+const gateway = useGateway(environment, { ...PROXIED, RATE_LIMITS_ENABLED: 'false', WEBAPP_URL: 'https://app.switchboard.test' });
+const limited = useGateway(environment, PROXIED);
 let webhook: WebhookFixture;
 
 const BAD_TOKEN = 'x'.repeat(64);
 const FORMAT_PATHS = ['', '/codehost', '/github', '/errortracker', '/sentry', '/chatapp', '/slack'];
 
 beforeAll(async () => {
-  [gateway, limited] = await Promise.all([
-    startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBAPP_URL: 'https://app.switchboard.test' }),
-    startExecuteGateway(environment),
-  ]);
   webhook = await createWebhookFixture(gateway.pool);
-});
-
-afterAll(async () => {
-  await Promise.all([gateway?.close(), limited?.close()]);
 });
 
 function urlWith(token: string, suffix = '', id = webhook.webhookId): string {
@@ -38,30 +23,30 @@ function urlWith(token: string, suffix = '', id = webhook.webhookId): string {
 describe('check order (reference §1, §7.2): rate limit, origin, path, body, token, then emptiness', () => {
   it('bad body and bad token: 400, on every format', async () => {
     for (const suffix of FORMAT_PATHS) {
-      const answer = await post(urlWith(BAD_TOKEN, suffix), '{"content": ', { 'Content-Type': 'application/json' });
+      const answer = await call('POST', urlWith(BAD_TOKEN, suffix), { body: '{"content": ', headers: { 'Content-Type': 'application/json' } });
       expect(answer.status, suffix).toBe(400);
-      expect(answer.json).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root' }] });
+      expect(answer.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root' }] });
     }
-    const wrongType = await post(urlWith(BAD_TOKEN), { content: 'x', embeds: 'not a list' });
+    const wrongType = await call('POST', urlWith(BAD_TOKEN), { body: { content: 'x', embeds: 'not a list' } });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.json.errors[0].path).toBe('embeds');
-    expect((await post(urlWith(BAD_TOKEN, '/codehost'), [1, 2])).status).toBe(400);
+    expect(wrongType.body.errors[0].path).toBe('embeds');
+    expect((await call('POST', urlWith(BAD_TOKEN, '/codehost'), { body: [1, 2] })).status).toBe(400);
   });
 
   it('empty body and bad token: 404 UNKNOWN_WEBHOOK (emptiness is checked after the token)', async () => {
     for (const body of [{}, { content: '' }, undefined]) {
-      const answer = await post(urlWith(BAD_TOKEN), body);
+      const answer = await call('POST', urlWith(BAD_TOKEN), { body });
       expect(answer.status).toBe(404);
-      expect(answer.json.code).toBe('UNKNOWN_WEBHOOK');
+      expect(answer.body.code).toBe('UNKNOWN_WEBHOOK');
     }
-    expect((await post(urlWith(BAD_TOKEN, '/chatapp'), {})).status).toBe(404);
+    expect((await call('POST', urlWith(BAD_TOKEN, '/chatapp'), { body: {} })).status).toBe(404);
   });
 
   it('empty body and the right token: 400 CANNOT_SEND_EMPTY_MESSAGE (plain and chat app)', async () => {
     for (const suffix of ['', '/chatapp', '/slack']) {
-      const answer = await post(urlWith(webhook.token, suffix), {});
+      const answer = await call('POST', urlWith(webhook.token, suffix), { body: {} });
       expect(answer.status, suffix).toBe(400);
-      expect(answer.json.code).toBe('CANNOT_SEND_EMPTY_MESSAGE');
+      expect(answer.body.code).toBe('CANNOT_SEND_EMPTY_MESSAGE');
     }
   });
 
@@ -69,32 +54,32 @@ describe('check order (reference §1, §7.2): rate limit, origin, path, body, to
     const bodies: Record<string, unknown> = { '': { content: 'Test' }, '/chatapp': { text: 'x' }, '/slack': { text: 'x' } };
     for (const suffix of FORMAT_PATHS) {
       const body = bodies[suffix] ?? {};
-      expect((await post(urlWith('invalid_token', suffix), body)).status, suffix).toBe(404);
-      expect((await post(urlWith(webhook.token, suffix, '999999999999999999'), body)).status, suffix).toBe(404);
+      expect((await call('POST', urlWith('invalid_token', suffix), { body })).status, suffix).toBe(404);
+      expect((await call('POST', urlWith(webhook.token, suffix, '999999999999999999'), { body })).status, suffix).toBe(404);
     }
   });
 
   it('path parameters come before the body: a non-numeric id or an over-long token is 400', async () => {
-    const badId = await post(urlWith(webhook.token, '', 'not-a-number'), '{', { 'Content-Type': 'application/json' });
+    const badId = await call('POST', urlWith(webhook.token, '', 'not-a-number'), { body: '{', headers: { 'Content-Type': 'application/json' } });
     expect(badId.status).toBe(400);
-    expect(badId.json.errors[0].path).toBe('webhook_id');
-    const longToken = await post(urlWith('t'.repeat(257)), { content: 'x' });
+    expect(badId.body.errors[0].path).toBe('webhook_id');
+    const longToken = await call('POST', urlWith('t'.repeat(257)), { body: { content: 'x' } });
     expect(longToken.status).toBe(400);
-    expect(longToken.json.errors[0].path).toBe('token');
+    expect(longToken.body.errors[0].path).toBe('token');
   });
 
   it('content over 2000 characters is 400 with the field path, whatever the token', async () => {
     for (const token of [webhook.token, BAD_TOKEN]) {
-      const answer = await post(urlWith(token), { content: 'a'.repeat(2001) });
+      const answer = await call('POST', urlWith(token), { body: { content: 'a'.repeat(2001) } });
       expect(answer.status).toBe(400);
-      expect(answer.json.errors[0].path).toBe('content');
+      expect(answer.body.errors[0].path).toBe('content');
     }
     const embeds = Array.from({ length: 11 }, (_, index) => ({ title: `e${index}` }));
-    expect((await post(urlWith(webhook.token), { embeds })).status).toBe(400);
+    expect((await call('POST', urlWith(webhook.token), { body: { embeds } })).status).toBe(400);
     const tooMuchText = Array.from({ length: 2 }, () => ({ description: 'd'.repeat(3500) }));
-    const total = await post(urlWith(webhook.token), { embeds: tooMuchText });
+    const total = await call('POST', urlWith(webhook.token), { body: { embeds: tooMuchText } });
     expect(total.status).toBe(400);
-    expect(total.json.errors[0].path).toBe('embeds');
+    expect(total.body.errors[0].path).toBe('embeds');
   });
 
   it('none of the rejected requests posted anything', async () => {
@@ -104,31 +89,31 @@ describe('check order (reference §1, §7.2): rate limit, origin, path, body, to
 
 describe('body reading', () => {
   it('a content type other than JSON or a form is 415', async () => {
-    const answer = await post(urlWith(webhook.token), 'hello', { 'Content-Type': 'text/plain' });
+    const answer = await call('POST', urlWith(webhook.token), { body: 'hello', headers: { 'Content-Type': 'text/plain' } });
     expect(answer.status).toBe(415);
-    expect(answer.json.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(answer.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('accepts bodies up to 25 MiB and answers 413 above (decisions §1)', async () => {
     const filler = 'x'.repeat(25 * 1024 * 1024 - 100);
-    const fits = await post(urlWith(BAD_TOKEN, '/codehost'), JSON.stringify({ filler }), { 'Content-Type': 'application/json' });
+    const fits = await call('POST', urlWith(BAD_TOKEN, '/codehost'), { body: JSON.stringify({ filler }), headers: { 'Content-Type': 'application/json' } });
     expect(fits.status).toBe(404);
-    const tooBig = await post(urlWith(BAD_TOKEN, '/codehost'), JSON.stringify({ filler: `${filler}${'y'.repeat(200)}` }), {
+    const tooBig = await call('POST', urlWith(BAD_TOKEN, '/codehost'), { body: JSON.stringify({ filler: `${filler}${'y'.repeat(200)}` }), headers: {
       'Content-Type': 'application/json',
-    });
+    } });
     expect(tooBig.status).toBe(413);
-    expect(tooBig.json.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(tooBig.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
 
 describe('origin block (reference §1: plain execute only)', () => {
   it('refuses plain execute from the web app origin with 403 INVALID_API_ORIGIN, before anything else', async () => {
-    const blocked = await post(urlWith(BAD_TOKEN), '{', { 'Content-Type': 'application/json', Origin: 'https://app.switchboard.test' });
+    const blocked = await call('POST', urlWith(BAD_TOKEN), { body: '{', headers: { 'Content-Type': 'application/json', Origin: 'https://app.switchboard.test' } });
     expect(blocked.status).toBe(403);
-    expect(blocked.json.code).toBe('INVALID_API_ORIGIN');
-    const elsewhere = await post(urlWith(BAD_TOKEN), { content: 'x' }, { Origin: 'https://elsewhere.test' });
+    expect(blocked.body.code).toBe('INVALID_API_ORIGIN');
+    const elsewhere = await call('POST', urlWith(BAD_TOKEN), { body: { content: 'x' }, headers: { Origin: 'https://elsewhere.test' } });
     expect(elsewhere.status).toBe(404);
-    const slack = await post(urlWith(BAD_TOKEN, '/slack'), { text: 'x' }, { Origin: 'https://app.switchboard.test' });
+    const slack = await call('POST', urlWith(BAD_TOKEN, '/slack'), { body: { text: 'x' }, headers: { Origin: 'https://app.switchboard.test' } });
     expect(slack.status).toBe(404);
   });
 });
@@ -153,34 +138,34 @@ describe('rate limits (reference §3.5)', () => {
     const hook = await createWebhookFixture(limited.pool);
     const client = uniqueClient();
     for (let index = 0; index < 60; index += 1) {
-      const answer = await post(limitedUrl(hook, index % 2 === 0 ? '' : '/chatapp'), { content: 'x' }, client);
+      const answer = await call('POST', limitedUrl(hook, index % 2 === 0 ? '' : '/chatapp'), { body: { content: 'x' }, headers: client });
       expect(answer.status).toBe(404);
     }
-    const refused = await post(limitedUrl(hook, '/slack'), { text: 'x' }, client);
+    const refused = await call('POST', limitedUrl(hook, '/slack'), { body: { text: 'x' }, headers: client });
     expect(refused.status).toBe(429);
-    expect(refused.json).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another bucket (code host) and another webhook are untouched.
-    expect((await post(limitedUrl(hook, '/github'), {}, client)).status).toBe(404);
+    expect((await call('POST', limitedUrl(hook, '/github'), { body: {}, headers: client })).status).toBe(404);
     const other = await createWebhookFixture(limited.pool);
-    expect((await post(limitedUrl(other, ''), { content: 'x' }, client)).status).toBe(404);
+    expect((await call('POST', limitedUrl(other, ''), { body: { content: 'x' }, headers: client })).status).toBe(404);
   });
 
   it('code host and error tracker share webhook:codehost (200 a minute)', async () => {
     const hook = await createWebhookFixture(limited.pool);
     const client = uniqueClient();
     for (let index = 0; index < 200; index += 1) {
-      const answer = await post(limitedUrl(hook, index % 2 === 0 ? '/codehost' : '/sentry'), {}, client);
+      const answer = await call('POST', limitedUrl(hook, index % 2 === 0 ? '/codehost' : '/sentry'), { body: {}, headers: client });
       expect(answer.status).toBe(404);
       expect(answer.headers.get('x-ratelimit-limit')).toBe('200');
     }
     // The bucket refills one request every 300 ms while the loop runs: a few more may pass.
     let statuses: number[] = [];
     for (let extra = 0; extra < 20 && !statuses.includes(429); extra += 1) {
-      statuses = [...statuses, (await post(limitedUrl(hook, '/errortracker'), {}, client)).status];
+      statuses = [...statuses, (await call('POST', limitedUrl(hook, '/errortracker'), { body: {}, headers: client })).status];
     }
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.length).toBeLessThan(10);
-    expect((await post(limitedUrl(hook, ''), { content: 'x' }, client)).status).toBe(404);
+    expect((await call('POST', limitedUrl(hook, ''), { body: { content: 'x' }, headers: client })).status).toBe(404);
   });
 });

@@ -1,80 +1,66 @@
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
-import {
-  channelEvents,
-  createWebhookFixture,
-  deliveriesQueue,
-  deliveriesSettled,
-  executeUrl,
-  messagesOf,
-  post,
-  spawnWebhookWorker,
-  startExecuteGateway,
-  webhookMessages,
-  type ExecuteGateway,
-  type SpawnedWorker,
-} from './webhook-execute-helpers.ts';
+import { call, channelEvents, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
+import { deliveriesQueue, deliveriesSettled, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: ExecuteGateway;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_WAIT_TIMEOUT_MS: '300' });
 let queue: Queue;
-const workers: SpawnedWorker[] = [];
+const workers: ServiceProcess[] = [];
 
 /** Short lock timings: a killed worker's job is back in the queue within about 1.5 s. */
 const QUICK_RECOVERY = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
 
-async function worker(extra: Record<string, string> = {}): Promise<SpawnedWorker> {
+async function worker(extra: Record<string, string> = {}): Promise<ServiceProcess> {
   const started = await spawnWebhookWorker(environment, { ...QUICK_RECOVERY, ...extra });
   workers.push(started);
   return started;
 }
 
 /** A worker that pauses every delivery for a long time at `at`, to be killed there. */
-function stuckWorker(at: 'before-store' | 'after-store'): Promise<SpawnedWorker> {
+function stuckWorker(at: 'before-store' | 'after-store'): Promise<ServiceProcess> {
   return worker({ WEBHOOK_TEST_DELAY_MS: '60000', WEBHOOK_TEST_DELAY_AT: at });
 }
 
-beforeAll(async () => {
-  gateway = await startExecuteGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_WAIT_TIMEOUT_MS: '300' });
-  queue = deliveriesQueue(gateway.redis, environment.redisPrefix);
+beforeAll(() => {
+  queue = deliveriesQueue(gateway);
 });
 
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((running) => running.kill()));
+  await Promise.all(workers.splice(0).map((running) => running.stop('SIGKILL')));
 });
 
 afterAll(async () => {
   await queue?.close();
-  await gateway?.close();
 });
 
 describe('a SIGKILLed worker mid-delivery (at-least-once without duplicates)', () => {
   it('killed between the insert and the event: the next worker appends the event once, no second message', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const first = await stuckWorker('after-store');
-    expect((await post(executeUrl(gateway, hook), { content: 'survives a crash' })).status).toBe(204);
+    expect((await call('POST', executeUrl(gateway, hook), { body: { content: 'survives a crash' } })).status).toBe(204);
     const [stored] = await messagesOf(gateway.pool, hook.webhookId);
-    expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toEqual([]);
-    await first.kill();
+    expect(await channelEvents(gateway.redis, environment.eventsStreamKey, hook.channelId)).toEqual([]);
+    await first.stop('SIGKILL');
 
     await worker();
     const events = await waitFor(async () => {
-      const found = await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId);
+      const found = await channelEvents(gateway.redis, environment.eventsStreamKey, hook.channelId);
       return found.length > 0 ? found : undefined;
     }, 10_000);
     expect(await deliveriesSettled(queue)).toBe(0);
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
-    expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
+    expect(await channelEvents(gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
     expect(events[0]!.message_id).toBe(stored!.id);
   });
 
   it('killed before the insert: the next worker stores the message once and announces it once', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const first = await stuckWorker('before-store');
-    expect((await post(executeUrl(gateway, hook, '/slack'), { text: 'recovered' })).status).toBe(200);
+    expect((await call('POST', executeUrl(gateway, hook, '/slack'), { body: { text: 'recovered' } })).status).toBe(200);
     await waitFor(async () => (await queue.getJobCounts('active'))['active'] === 1, 10_000);
-    await first.kill();
+    await first.stop('SIGKILL');
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
 
     await worker();
@@ -82,7 +68,7 @@ describe('a SIGKILLed worker mid-delivery (at-least-once without duplicates)', (
     expect(await deliveriesSettled(queue)).toBe(0);
     expect(stored!.content).toBe('recovered');
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
-    expect(await channelEvents(gateway.redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
+    expect(await channelEvents(gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
   });
 });
 
@@ -90,18 +76,18 @@ describe('?wait=true beyond the bound, and a webhook deleted before its delivery
   it('answers 504 MESSAGE_DELIVERY_TIMEOUT with the message id, which is then stored exactly once', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     await worker({ WEBHOOK_TEST_DELAY_MS: '1000', WEBHOOK_TEST_DELAY_AT: 'before-store' });
-    const answer = await post(`${executeUrl(gateway, hook)}?wait=true`, { content: 'slow' });
+    const answer = await call('POST', `${executeUrl(gateway, hook)}?wait=true`, { body: { content: 'slow' } });
     expect(answer.status).toBe(504);
-    expect(answer.json.code).toBe('MESSAGE_DELIVERY_TIMEOUT');
+    expect(answer.body.code).toBe('MESSAGE_DELIVERY_TIMEOUT');
     const [stored] = await messagesOf(gateway.pool, hook.webhookId);
-    expect(stored!.id).toBe(answer.json.message_id);
+    expect(stored!.id).toBe(answer.body.message_id);
     expect(await deliveriesSettled(queue)).toBe(0);
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
   });
 
   it('completes the job without posting when the webhook was deleted after the request', async () => {
     const hook = await createWebhookFixture(gateway.pool);
-    expect((await post(executeUrl(gateway, hook), { content: 'orphan' })).status).toBe(204);
+    expect((await call('POST', executeUrl(gateway, hook), { body: { content: 'orphan' } })).status).toBe(204);
     await gateway.pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
     await worker();
     expect(await deliveriesSettled(queue)).toBe(0);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { call, useGateway } from './helpers.ts';
+import { call, useTestEnvironment } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
@@ -55,14 +55,14 @@ describe('avatar on create', () => {
       'data:image/png;base64,iVBORw0KGgp=',
     ];
     for (const avatar of bodies) {
-      const answer = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[1]}/webhooks`, {
+      const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[1]}/webhooks`, {
         token: guild.admin.token,
         body: { name: 'bad', avatar },
       });
       expect(answer.status, avatar.slice(0, 40)).toBe(400);
       expect(answer.body.errors).toEqual([expect.objectContaining({ path: 'avatar' })]);
     }
-    const svg = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[1]}/webhooks`, {
+    const svg = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[1]}/webhooks`, {
       token: guild.admin.token,
       body: { name: 'bad', avatar: dataUri(Buffer.from('<svg/>')) },
     });
@@ -77,7 +77,7 @@ describe('avatar size', () => {
     const largest = pngOfSize(max);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'big', avatar: dataUri(largest) });
     expect((await gateway.storage.headObject(`avatars/${made.id}/${made.avatar}`))?.size).toBe(max);
-    const tooBig = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[0]}/webhooks`, {
+    const tooBig = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
       token: guild.owner.token,
       body: { name: 'too big', avatar: dataUri(pngOfSize(max + 1)) },
     });
@@ -87,7 +87,7 @@ describe('avatar size', () => {
 
   it('answers 413 for a body beyond what the largest avatar needs', async () => {
     const guild = await createGuildFixture(gateway.pool);
-    const answer = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[0]}/webhooks`, {
+    const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
       token: guild.owner.token,
       body: { name: 'huge', avatar: 'A'.repeat(15 * 1024 * 1024) },
     });
@@ -100,20 +100,20 @@ describe('avatar on update', () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'a', avatar: dataUri(IMAGES.png) });
     const path = `/v1/webhooks/${made.id}`;
-    const replaced = await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { avatar: dataUri(IMAGES.gif) } });
+    const replaced = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: dataUri(IMAGES.gif) } });
     expect(replaced.body.avatar).toBe(expectedHash(IMAGES.gif, true));
     expect(await gateway.storage.headObject(`avatars/${made.id}/${made.avatar}`)).not.toBeNull();
     expect(await gateway.storage.headObject(`avatars/${made.id}/${replaced.body.avatar}`)).not.toBeNull();
-    const kept = await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { avatar: '', name: 'renamed' } });
+    const kept = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: '', name: 'renamed' } });
     expect(kept.body).toMatchObject({ avatar: replaced.body.avatar, name: 'renamed' });
-    const cleared = await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { avatar: null } });
+    const cleared = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: null } });
     expect(cleared.body.avatar).toBeNull();
   });
 
   it('replaces by token', async () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}/${made.token}`, { body: { avatar: dataUri(IMAGES.webp) } });
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`, { body: { avatar: dataUri(IMAGES.webp) } });
     expect(answer.status).toBe(200);
     expect(answer.body.avatar).toBe(expectedHash(IMAGES.webp));
     expect(answer.body).not.toHaveProperty('user');
@@ -123,12 +123,12 @@ describe('avatar on update', () => {
   it('refuses a bad avatar on PATCH without changing the webhook', async () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'a', avatar: dataUri(IMAGES.jpeg) });
-    const answer = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, {
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
       token: guild.owner.token,
       body: { name: 'b', avatar: dataUri(Buffer.from('GIF87')) },
     });
     expect([answer.status, answer.body.errors[0].path]).toEqual([400, 'avatar']);
-    const read = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: guild.owner.token });
+    const read = await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
     expect(read.body).toMatchObject({ name: 'a', avatar: made.avatar });
   });
 });

@@ -13,10 +13,9 @@ import {
   type PoolClient,
 } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call } from './helpers.ts';
+import { call, testSnowflakeWorkerId } from '@switchboard/testkit';
 
-/** Ids for fixtures; worker 1022 so they never collide with a gateway's (worker 0) or admin fixtures (1023). */
-export const ids = createSnowflakeGenerator(1022);
+export const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 
 export interface Account {
   id: string;
@@ -106,7 +105,7 @@ export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
 
 /** Creates a webhook through HTTP as `account` and returns the response body. */
 export async function createWebhook(baseUrl: string, channelId: string, account: Account, body: unknown = { name: 'Test Webhook' }): Promise<any> {
-  const answer = await call(baseUrl, 'POST', `/v1/channels/${channelId}/webhooks`, { token: account.token, body });
+  const answer = await call('POST', `${baseUrl}/v1/channels/${channelId}/webhooks`, { token: account.token, body });
   if (answer.status !== 200) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }

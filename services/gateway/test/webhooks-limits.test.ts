@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
-import { serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
+import { call, serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createApp } from '../src/index.ts';
-import { call, gatewayConfig, useGateway } from './helpers.ts';
+import { gatewayConfig, useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, insertWebhookRows, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
@@ -13,7 +13,7 @@ const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
 /**
- * The shared helper's gateway has a pool of 2, which lets at most two creates overlap; this one
+ * The shared helper's gateway has a pool of 4, which lets at most four creates overlap; this one
  * has 20 connections, so a race between count and insert has every chance to show.
  */
 async function withWidePool<T>(work: (url: string) => Promise<T>): Promise<T> {
@@ -38,7 +38,7 @@ async function countWebhooks(where: { guildId?: string; channelId?: string }): P
 }
 
 const create = (guild: GuildFixture, channelId: string, url = gateway.url) =>
-  call(url, 'POST', `/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'limited' } });
+  call('POST', `${url}/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'limited' } });
 
 describe('15 per channel', () => {
   it('refuses the 16th with 400 MAX_WEBHOOKS; another channel still has room', async () => {
@@ -56,12 +56,12 @@ describe('15 per channel', () => {
     const guild = await createGuildFixture(gateway.pool);
     await insertWebhookRows(gateway.pool, guild.guildId, [guild.channelIds[1]], LIMITS.webhooks.perChannel);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const moved = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, {
+    const moved = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
       token: guild.owner.token,
       body: { channel_id: guild.channelIds[1], name: 'renamed' },
     });
     expect([moved.status, moved.body.code]).toEqual([400, 'MAX_WEBHOOKS']);
-    const read = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: guild.owner.token });
+    const read = await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
     expect(read.body).toMatchObject({ channel_id: guild.channelIds[0], name: made.name });
   });
 
@@ -89,7 +89,7 @@ describe('1000 per guild, checked before the channel', () => {
     expect(refused.body).toEqual({ code: 'MAX_WEBHOOKS_PER_GUILD', message: 'Maximum number of webhooks per guild reached (1000).' });
     // Channel 1 is over its own limit too: the guild limit is reported, as it is checked first.
     expect((await create(guild, guild.channelIds[1])).body.code).toBe('MAX_WEBHOOKS_PER_GUILD');
-    expect((await call(gateway.url, 'DELETE', `/v1/webhooks/${thousandth.body.id}`, { token: guild.owner.token })).status).toBe(204);
+    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${thousandth.body.id}`, { token: guild.owner.token })).status).toBe(204);
     expect((await create(guild, guild.channelIds[0])).status).toBe(200);
     expect(await countWebhooks({ guildId: guild.guildId })).toBe(1000);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { call, useGateway } from './helpers.ts';
+import { call, useTestEnvironment } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
@@ -17,7 +17,7 @@ const UNKNOWN_ID = '999999999999999999';
 describe('create (reference §5, webhook_validation_test)', () => {
   it('answers 200 with the webhook: 64-character token, creator as user, type 1, no avatar', async () => {
     const guild = await fresh();
-    const answer = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[0]}/webhooks`, {
+    const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
       token: guild.owner.token,
       body: { name: 'Test Webhook' },
     });
@@ -45,10 +45,10 @@ describe('create (reference §5, webhook_validation_test)', () => {
   it('refuses a missing name and an invalid avatar with 400 INVALID_FORM_BODY at the field', async () => {
     const guild = await fresh();
     const path = `/v1/channels/${guild.channelIds[0]}/webhooks`;
-    const noName = await call(gateway.url, 'POST', path, { token: guild.owner.token, body: {} });
+    const noName = await call('POST', `${gateway.url}${path}`, { token: guild.owner.token, body: {} });
     expect(noName.status).toBe(400);
     expect(noName.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [expect.objectContaining({ path: 'name' })] });
-    const badAvatar = await call(gateway.url, 'POST', path, { token: guild.owner.token, body: { name: 'Test', avatar: 'invalid-base64' } });
+    const badAvatar = await call('POST', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: 'Test', avatar: 'invalid-base64' } });
     expect(badAvatar.status).toBe(400);
     expect(badAvatar.body.errors).toEqual([expect.objectContaining({ path: 'avatar' })]);
   });
@@ -60,7 +60,7 @@ describe('create (reference §5, webhook_validation_test)', () => {
     const emoji = '🚀'.repeat(80);
     expect((await createWebhook(gateway.url, guild.channelIds[1], guild.owner, { name: emoji })).name).toBe(emoji);
     for (const name of ['x'.repeat(81), '   ', '\u202e\f', 42]) {
-      const answer = await call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[1]}/webhooks`, { token: guild.owner.token, body: { name } });
+      const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[1]}/webhooks`, { token: guild.owner.token, body: { name } });
       expect(answer.status, JSON.stringify(name)).toBe(400);
       expect(answer.body.errors[0].path).toBe('name');
     }
@@ -76,11 +76,11 @@ describe('create (reference §5, webhook_validation_test)', () => {
   it('answers 404 UNKNOWN_CHANNEL for an unknown channel and a DM channel, 400 for a bad id', async () => {
     const guild = await fresh();
     for (const channelId of [UNKNOWN_ID, guild.dmChannelId]) {
-      const answer = await call(gateway.url, 'POST', `/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
+      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
       expect(answer.status).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_CHANNEL');
     }
-    const bad = await call(gateway.url, 'POST', '/v1/channels/abc/webhooks', { token: guild.owner.token, body: { name: 'x' } });
+    const bad = await call('POST', `${gateway.url}/v1/channels/abc/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('channel_id');
   });
@@ -90,27 +90,27 @@ describe('read, list, update and delete by id', () => {
   it('answers 404 UNKNOWN_WEBHOOK for an unknown id on GET, PATCH and DELETE', async () => {
     const guild = await fresh();
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const answer = await call(gateway.url, method, `/v1/webhooks/${UNKNOWN_ID}`, {
+      const answer = await call(method, `${gateway.url}/v1/webhooks/${UNKNOWN_ID}`, {
         token: guild.owner.token,
         ...(method === 'PATCH' ? { body: { name: 'New Name' } } : {}),
       });
       expect(answer.status, method).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_WEBHOOK');
     }
-    expect((await call(gateway.url, 'GET', '/v1/webhooks/12ab', { token: guild.owner.token })).status).toBe(400);
+    expect((await call('GET', `${gateway.url}/v1/webhooks/12ab`, { token: guild.owner.token })).status).toBe(400);
   });
 
   it('lists per channel and per guild, with tokens and creators', async () => {
     const fixture = await createGuildFixture(gateway.pool);
     const first = await createWebhook(gateway.url, fixture.channelIds[0], fixture.owner, { name: 'one' });
     const second = await createWebhook(gateway.url, fixture.channelIds[1], fixture.manager, { name: 'two' });
-    const channel = await call(gateway.url, 'GET', `/v1/channels/${fixture.channelIds[0]}/webhooks`, { token: fixture.owner.token });
+    const channel = await call('GET', `${gateway.url}/v1/channels/${fixture.channelIds[0]}/webhooks`, { token: fixture.owner.token });
     expect(channel.status).toBe(200);
     expect(channel.body).toEqual([first]);
-    const all = await call(gateway.url, 'GET', `/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.owner.token });
+    const all = await call('GET', `${gateway.url}/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.owner.token });
     expect(all.body).toEqual([first, second]);
     expect(all.body[1].user.id).toBe(fixture.manager.id);
-    const unknown = await call(gateway.url, 'GET', `/v1/guilds/${UNKNOWN_ID}/webhooks`, { token: fixture.owner.token });
+    const unknown = await call('GET', `${gateway.url}/v1/guilds/${UNKNOWN_ID}/webhooks`, { token: fixture.owner.token });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'UNKNOWN_GUILD']);
   });
 
@@ -118,31 +118,31 @@ describe('read, list, update and delete by id', () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'before' });
     const path = `/v1/webhooks/${made.id}`;
-    const renamed = await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { name: 'after' } });
+    const renamed = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: 'after' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toEqual({ ...made, name: 'after' });
-    expect((await call(gateway.url, 'GET', path, { token: guild.owner.token })).body.name).toBe('after');
-    expect((await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { name: '' } })).body.name).toBe('after');
-    const nulled = await call(gateway.url, 'PATCH', path, { token: guild.owner.token, body: { name: null } });
+    expect((await call('GET', `${gateway.url}${path}`, { token: guild.owner.token })).body.name).toBe('after');
+    expect((await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: '' } })).body.name).toBe('after');
+    const nulled = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: null } });
     expect([nulled.status, nulled.body.errors[0].path]).toEqual([400, 'name']);
   });
 
   it('deletes with 204; the webhook is then gone by id and by token', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const deleted = await call(gateway.url, 'DELETE', `/v1/webhooks/${made.id}`, { token: guild.owner.token });
+    const deleted = await call('DELETE', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBeUndefined();
-    expect((await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
-    expect((await call(gateway.url, 'GET', `/v1/webhooks/${made.id}/${made.token}`)).status).toBe(404);
-    expect((await call(gateway.url, 'DELETE', `/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
+    expect((await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
+    expect((await call('GET', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`)).status).toBe(404);
+    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
   });
 
   it('omits user once the creator is deleted, and the webhook keeps working', async () => {
     const fixture = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, fixture.channelIds[0], fixture.manager);
     await gateway.pool.query('DELETE FROM users WHERE id = $1', [fixture.manager.id]);
-    const read = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: fixture.owner.token });
+    const read = await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: fixture.owner.token });
     expect(read.status).toBe(200);
     expect(read.body).not.toHaveProperty('user');
     expect(read.body.token).toBe(made.token);
@@ -150,7 +150,7 @@ describe('read, list, update and delete by id', () => {
 
   it('answers 405 with Allow for other methods', async () => {
     const guild = await fresh();
-    const answer = await call(gateway.url, 'PUT', `/v1/webhooks/${UNKNOWN_ID}`, { token: guild.owner.token });
+    const answer = await call('PUT', `${gateway.url}/v1/webhooks/${UNKNOWN_ID}`, { token: guild.owner.token });
     expect(answer.status).toBe(405);
     expect(answer.headers.get('allow')).toContain('PATCH');
   });
@@ -160,13 +160,13 @@ describe('moving a webhook (PATCH channel_id)', () => {
   it('moves within the guild', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.manager);
-    const moved = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, {
+    const moved = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
       token: guild.manager.token,
       body: { channel_id: guild.channelIds[1], name: 'moved' },
     });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ channel_id: guild.channelIds[1], name: 'moved', guild_id: guild.guildId });
-    const old = await call(gateway.url, 'GET', `/v1/channels/${guild.channelIds[0]}/webhooks`, { token: guild.owner.token });
+    const old = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, { token: guild.owner.token });
     expect(old.body.map((w: { id: string }) => w.id)).not.toContain(made.id);
   });
 
@@ -174,18 +174,18 @@ describe('moving a webhook (PATCH channel_id)', () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     for (const channelId of [guild.other.channelId, guild.dmChannelId, UNKNOWN_ID]) {
-      const answer = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: channelId, name: 'x' } });
+      const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: channelId, name: 'x' } });
       expect(answer.status, channelId).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_CHANNEL');
     }
-    const read = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: guild.owner.token });
+    const read = await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
     expect(read.body).toMatchObject({ channel_id: guild.channelIds[0], name: made.name });
   });
 
   it('treats the current channel as no move', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: guild.channelIds[0] } });
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: guild.channelIds[0] } });
     expect(answer.status).toBe(200);
     expect(answer.body.channel_id).toBe(guild.channelIds[0]);
   });
@@ -196,21 +196,21 @@ describe('token routes (no auth; responses without user)', () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     const path = `/v1/webhooks/${made.id}/${made.token}`;
-    const read = await call(gateway.url, 'GET', path);
+    const read = await call('GET', `${gateway.url}${path}`);
     expect(read.status).toBe(200);
     const { user: _user, ...withoutUser } = made;
     expect(read.body).toEqual(withoutUser);
-    const updated = await call(gateway.url, 'PATCH', path, { body: { name: 'Updated by Token' } });
+    const updated = await call('PATCH', `${gateway.url}${path}`, { body: { name: 'Updated by Token' } });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ ...withoutUser, name: 'Updated by Token' });
-    expect((await call(gateway.url, 'DELETE', path)).status).toBe(204);
-    expect((await call(gateway.url, 'GET', path)).status).toBe(404);
+    expect((await call('DELETE', `${gateway.url}${path}`)).status).toBe(204);
+    expect((await call('GET', `${gateway.url}${path}`)).status).toBe(404);
   });
 
   it('changes only name and avatar: channel_id is ignored', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}/${made.token}`, {
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`, {
       body: { name: 'renamed', channel_id: guild.channelIds[1] },
     });
     expect(answer.status).toBe(200);
@@ -224,29 +224,29 @@ describe('token routes (no auth; responses without user)', () => {
     const paths = [`/v1/webhooks/${made.id}/invalid_token`, `/v1/webhooks/${made.id}/${other.token}`, `/v1/webhooks/${UNKNOWN_ID}/${made.token}`];
     for (const path of paths) {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        const answer = await call(gateway.url, method, path, method === 'PATCH' ? { body: { name: 'x' } } : {});
+        const answer = await call(method, `${gateway.url}${path}`, method === 'PATCH' ? { body: { name: 'x' } } : {});
         expect(answer.status, `${method} ${path}`).toBe(404);
         expect(answer.body).toEqual({ code: 'UNKNOWN_WEBHOOK', message: 'Unknown Webhook' });
       }
     }
-    expect((await call(gateway.url, 'GET', `/v1/webhooks/${made.id}/${made.token}`)).body.name).toBe(made.name);
+    expect((await call('GET', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`)).body.name).toBe(made.name);
   });
 
   it('validates path and body before the token: a bad body with a bad token is 400', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const badBody = await call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}/wrong`, { body: { name: 'x'.repeat(81) } });
+    const badBody = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/wrong`, { body: { name: 'x'.repeat(81) } });
     expect([badBody.status, badBody.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
-    const badId = await call(gateway.url, 'GET', `/v1/webhooks/not-a-number/${made.token}`);
+    const badId = await call('GET', `${gateway.url}/v1/webhooks/not-a-number/${made.token}`);
     expect([badId.status, badId.body.errors[0].path]).toEqual([400, 'webhook_id']);
-    const longToken = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}/${'a'.repeat(257)}`);
+    const longToken = await call('GET', `${gateway.url}/v1/webhooks/${made.id}/${'a'.repeat(257)}`);
     expect([longToken.status, longToken.body.errors[0].path]).toEqual([400, 'token']);
   });
 
   it('needs no Authorization, and ignores one', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}/${made.token}`, { token: 'garbage' });
+    const answer = await call('GET', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`, { token: 'garbage' });
     expect(answer.status).toBe(200);
   });
 });

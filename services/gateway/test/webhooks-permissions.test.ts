@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateUserToken, hashCredential } from '@switchboard/auth';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { call, useGateway } from './helpers.ts';
+import { call, useTestEnvironment } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, ids, type Account, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
@@ -53,7 +53,7 @@ describe('permission matrix (owner, administrator, MANAGE_WEBHOOKS, bot, member,
       const expected = caller in DENIED ? DENIED[caller as keyof typeof DENIED] : [route.success, null];
       it(`${route.name} as ${caller}: ${expected[0]}`, async () => {
         const { method, path, body } = route.request(guild, webhook);
-        const answer = await call(gateway.url, method, path, { ...credentials(guild, caller), ...(body ? { body } : {}) });
+        const answer = await call(method, `${gateway.url}${path}`, { ...credentials(guild, caller), ...(body ? { body } : {}) });
         expect(answer.status).toBe(expected[0]);
         if (expected[1] !== null) expect(answer.body.code).toBe(expected[1]);
       });
@@ -63,25 +63,25 @@ describe('permission matrix (owner, administrator, MANAGE_WEBHOOKS, bot, member,
   it('delete: 204 for each allowed caller, 403/401 for the others, the webhook surviving them', async () => {
     for (const caller of CALLERS) {
       const made = await createWebhook(gateway.url, guild.channelIds[1], guild.owner);
-      const answer = await call(gateway.url, 'DELETE', `/v1/webhooks/${made.id}`, credentials(guild, caller));
+      const answer = await call('DELETE', `${gateway.url}/v1/webhooks/${made.id}`, credentials(guild, caller));
       const [status, code] = caller in DENIED ? DENIED[caller as keyof typeof DENIED] : [204, undefined];
       expect(answer.status, caller).toBe(status);
       if (code) expect(answer.body.code).toBe(code);
-      const stillThere = await call(gateway.url, 'GET', `/v1/webhooks/${made.id}`, { token: guild.owner.token });
+      const stillThere = await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
       expect(stillThere.status, caller).toBe(status === 204 ? 404 : 200);
     }
   });
 
   it('answers 404 for an unknown webhook even to a caller without access (looked up first)', async () => {
-    const answer = await call(gateway.url, 'GET', '/v1/webhooks/999999999999999999', { token: guild.member.token });
+    const answer = await call('GET', `${gateway.url}/v1/webhooks/999999999999999999`, { token: guild.member.token });
     expect([answer.status, answer.body.code]).toEqual([404, 'UNKNOWN_WEBHOOK']);
   });
 
   it('leaves a webhook unchanged after a refused PATCH', async () => {
-    const read = await call(gateway.url, 'GET', `/v1/webhooks/${webhook.id}`, { token: guild.owner.token });
+    const read = await call('GET', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.owner.token });
     expect(read.body.name).not.toBe('Hacked-by-member');
-    await call(gateway.url, 'PATCH', `/v1/webhooks/${webhook.id}`, { token: guild.member.token, body: { name: 'Hacked-by-member' } });
-    expect((await call(gateway.url, 'GET', `/v1/webhooks/${webhook.id}`, { token: guild.owner.token })).body.name).not.toBe('Hacked-by-member');
+    await call('PATCH', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.member.token, body: { name: 'Hacked-by-member' } });
+    expect((await call('GET', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.owner.token })).body.name).not.toBe('Hacked-by-member');
   });
 });
 
@@ -90,7 +90,7 @@ describe('moving needs the permission in the (same) guild', () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     const move = (account: Account) =>
-      call(gateway.url, 'PATCH', `/v1/webhooks/${made.id}`, { token: account.token, body: { channel_id: guild.channelIds[1] } });
+      call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: account.token, body: { channel_id: guild.channelIds[1] } });
     expect((await move(guild.member)).body.code).toBe('MISSING_PERMISSIONS');
     expect((await move(guild.outsider)).body.code).toBe('MISSING_ACCESS');
     expect((await move(guild.manager)).body.channel_id).toBe(guild.channelIds[1]);
@@ -105,7 +105,7 @@ describe('user and bot tokens', () => {
   });
 
   const list = (authorization?: string) =>
-    call(gateway.url, 'GET', `/v1/guilds/${guild.guildId}/webhooks`, authorization === undefined ? {} : { headers: { authorization } });
+    call('GET', `${gateway.url}/v1/guilds/${guild.guildId}/webhooks`, authorization === undefined ? {} : { headers: { authorization } });
 
   it('accepts the bare token, Bot and Bearer (any case)', async () => {
     for (const header of [guild.owner.token, `Bot ${guild.owner.token}`, `Bearer ${guild.owner.token}`, `bearer ${guild.bot.token}`, `BOT ${guild.bot.token}`]) {
@@ -136,9 +136,9 @@ describe('user and bot tokens', () => {
   it('stops accepting a token as soon as its row is deleted', async () => {
     const fixture = await createGuildFixture(gateway.pool);
     const path = `/v1/guilds/${fixture.guildId}/webhooks`;
-    expect((await call(gateway.url, 'GET', path, { token: fixture.admin.token })).status).toBe(200);
+    expect((await call('GET', `${gateway.url}${path}`, { token: fixture.admin.token })).status).toBe(200);
     await gateway.pool.query('DELETE FROM user_tokens WHERE token_hash = $1', [hashCredential(fixture.admin.token)]);
-    expect((await call(gateway.url, 'GET', path, { token: fixture.admin.token })).status).toBe(401);
+    expect((await call('GET', `${gateway.url}${path}`, { token: fixture.admin.token })).status).toBe(401);
   });
 
   it('records last_seen_ip and last_seen_at off the request path, at most once a minute', async () => {
@@ -151,10 +151,10 @@ describe('user and bot tokens', () => {
       return rows[0]!;
     };
     expect((await seen()).at).toBeNull();
-    await call(gateway.url, 'GET', `/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.manager.token });
+    await call('GET', `${gateway.url}/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.manager.token });
     await expect.poll(async () => (await seen()).ip, { timeout: 5_000 }).toBe('127.0.0.1');
     const first = (await seen()).at!;
-    await call(gateway.url, 'GET', `/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.manager.token });
+    await call('GET', `${gateway.url}/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.manager.token });
     // The second use within the minute is admitted by nobody: the row keeps the first time.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await seen()).at!.getTime()).toBe(first.getTime());
@@ -165,7 +165,7 @@ describe('rate limits are per user', () => {
   it('gives each user their own webhook:create bucket on a channel (10 per minute)', async () => {
     const guild = await createGuildFixture(gateway.pool);
     const create = (account: Account) =>
-      call(gateway.url, 'POST', `/v1/channels/${guild.channelIds[0]}/webhooks`, { token: account.token, body: { name: 'x' } });
+      call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, { token: account.token, body: { name: 'x' } });
     for (let i = 0; i < 10; i++) expect((await create(guild.manager)).status).toBe(200);
     const limited = await create(guild.manager);
     expect(limited.status).toBe(429);

@@ -88,9 +88,3 @@ export async function publishMessageCreates(
   const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
   return messages.map((_, index) => ids[index] ?? null);
 }
-
-/** `publishMessageCreates` for one message: the new entry's id, or null when appended before. */
-export async function publishMessageCreate(redis: Redis, options: EventStreamOptions, message: MessageResponse): Promise<string | null> {
-  const [id] = await publishMessageCreates(redis, options, [message]);
-  return id ?? null;
-}

@@ -1,44 +1,16 @@
 import { UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryInput } from '@switchboard/contracts';
-import { countWebhookMessages, createPool, type Pool } from '@switchboard/db';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { createStorage, type Storage } from '@switchboard/storage';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { deliveryHandler } from '../src/index.ts';
-import { createHook, ids, jobContext, streamEvents, type Hook } from './support.ts';
+import { channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import { ids, jobContext, useDeliveryStores } from './support.ts';
 
 const environment = useTestEnvironment();
-let pool: Pool;
-let redis: Redis;
-let storage: Storage;
-
-beforeAll(async () => {
-  pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
-  redis = createRedis(environment.redisUrl, { role: 'client' });
-  storage = createStorage({ ...environment.s3, forcePathStyle: true });
-});
-
-afterAll(async () => {
-  await pool?.end();
-  if (redis) await closeRedis(redis);
-  storage?.close();
-});
-
-function handler() {
-  return deliveryHandler({
-    pool,
-    redis,
-    storage,
-    events: { streamKey: environment.eventsStreamKey, redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 },
-  });
-}
+const stores = useDeliveryStores(environment);
 
 /** The format-specific fields, per format (Omit over the union, member by member). */
 type Fields = WebhookDeliveryInput extends infer Input ? (Input extends unknown ? Omit<Input, 'webhookId' | 'messageId' | 'body'> : never) : never;
 
-function delivery(hook: Hook, fields: Fields, body: WebhookDeliveryInput['body']) {
+function delivery(hook: WebhookFixture, fields: Fields, body: WebhookDeliveryInput['body']) {
   return webhookDeliveryPayloadSchema.parse({ webhookId: hook.webhookId, messageId: ids.next(), ...fields, body });
 }
 
@@ -46,73 +18,73 @@ const inline = (value: unknown) => ({ kind: 'inline' as const, value: value as n
 
 describe('deliveryHandler', () => {
   it('is idempotent by the message id: run twice, one message and one MESSAGE_CREATE', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(stores.pool);
     const payload = delivery(hook, { format: 'plain' }, inline({ content: 'once', username: 'Override' }));
-    const first = await handler()(payload, jobContext());
-    const second = await handler()(payload, jobContext());
+    const first = await stores.handler()(payload, jobContext());
+    const second = await stores.handler()(payload, jobContext());
     expect(first).toEqual({ outcome: 'stored', messageId: payload.messageId });
     expect(second).toEqual(first);
-    expect(await countWebhookMessages(pool, hook.webhookId)).toBe(1);
-    const events = await streamEvents(redis, environment.redisPrefix, hook.channelId);
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(1);
+    const events = await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId);
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]!.data)).toMatchObject({ id: payload.messageId, content: 'once', author: { username: 'Override' } });
   });
 
   it('reads a claim-checked body from S3, deletes it once stored, and finishes a retry without it', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(stores.pool);
     const messageId = ids.next();
     const key = webhookBodyKey(hook.webhookId, messageId);
     const json = JSON.stringify({ text: 'from s3' });
-    await storage.upload(key, json, { contentType: 'application/json' });
+    await stores.storage.upload(key, json, { contentType: 'application/json' });
     const payload = webhookDeliveryPayloadSchema.parse({
       webhookId: hook.webhookId,
       messageId,
       format: 'chatapp',
       body: { kind: 'stored', key, bytes: json.length },
     });
-    expect(await handler()(payload, jobContext())).toEqual({ outcome: 'stored', messageId });
-    expect(await storage.headObject(key)).toBeNull();
+    expect(await stores.handler()(payload, jobContext())).toEqual({ outcome: 'stored', messageId });
+    expect(await stores.storage.headObject(key)).toBeNull();
     // A crash after the delete and before the job completed: the retry has no body.
-    expect(await handler()(payload, jobContext())).toEqual({ outcome: 'stored', messageId });
-    expect(await countWebhookMessages(pool, hook.webhookId)).toBe(1);
-    expect(await streamEvents(redis, environment.redisPrefix, hook.channelId)).toHaveLength(1);
+    expect(await stores.handler()(payload, jobContext())).toEqual({ outcome: 'stored', messageId });
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(1);
+    expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
   });
 
   it('fails for good (not retried) when nothing can be delivered', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(stores.pool);
     const gone = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
-    await expect(handler()(gone, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(stores.handler()(gone, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const empty = delivery(hook, { format: 'plain' }, inline({ content: '   ' }));
-    await expect(handler()(empty, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(stores.handler()(empty, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const tooLong = delivery(hook, { format: 'plain' }, inline({ content: 'x'.repeat(2001) }));
-    await expect(handler()(tooLong, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
-    expect(await countWebhookMessages(pool, hook.webhookId)).toBe(0);
+    await expect(stores.handler()(tooLong, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(0);
   });
 
   it('completes without a message for events that post nothing, and for a deleted webhook', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(stores.pool);
     const ignored = delivery(hook, { format: 'codehost', event: 'workflow_run' }, inline({ action: 'completed' }));
-    expect(await handler()(ignored, jobContext())).toMatchObject({ outcome: 'ignored' });
+    expect(await stores.handler()(ignored, jobContext())).toMatchObject({ outcome: 'ignored' });
     const messageId = ids.next();
     const key = webhookBodyKey(hook.webhookId, messageId);
-    await storage.upload(key, '{"text":"late"}', { contentType: 'application/json' });
-    await pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
+    await stores.storage.upload(key, '{"text":"late"}', { contentType: 'application/json' });
+    await stores.pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
     const late = webhookDeliveryPayloadSchema.parse({
       webhookId: hook.webhookId,
       messageId,
       format: 'chatapp',
       body: { kind: 'stored', key, bytes: 15 },
     });
-    expect(await handler()(late, jobContext())).toEqual({ outcome: 'webhook_gone' });
-    expect(await storage.headObject(key)).toBeNull();
-    expect(await countWebhookMessages(pool, hook.webhookId)).toBe(0);
+    expect(await stores.handler()(late, jobContext())).toEqual({ outcome: 'webhook_gone' });
+    expect(await stores.storage.headObject(key)).toBeNull();
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(0);
   });
 
   it('stores embeds as rich with colour 0 when unset, and cuts third-party output to the limits', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(stores.pool);
     const payload = delivery(hook, { format: 'chatapp' }, inline({ text: 'z'.repeat(4500), attachments: [{ title: 'plain' }] }));
-    await handler()(payload, jobContext());
-    const { rows } = await pool.query('SELECT content, embeds FROM messages WHERE id = $1', [payload.messageId]);
+    await stores.handler()(payload, jobContext());
+    const { rows } = await stores.pool.query('SELECT content, embeds FROM messages WHERE id = $1', [payload.messageId]);
     expect(rows[0].content.length).toBeLessThanOrEqual(2000);
     expect(rows[0].embeds).toEqual([{ type: 'rich', title: 'plain', color: 0 }]);
   });

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@switchboard/config';
-import { claimWebhookDelivery, createPool, type Pool } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { claimWebhookDelivery } from '@switchboard/db';
+import { createWebhookFixture, useTestEnvironment, useTestPool, waitFor } from '@switchboard/testkit';
 import { webhookWorkerConfigSchema } from '../src/index.ts';
 import { startDeliveryPruner } from '../src/prune.ts';
-import { createHook, ids, silentLogger } from './support.ts';
+import { ids, silentLogger } from './support.ts';
 
 const environment = useTestEnvironment();
-let pool: Pool;
-
-beforeAll(() => {
-  pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
-});
-
-afterAll(async () => {
-  await pool?.end();
-});
+const pool = useTestPool(environment);
 
 async function deliveryIds(webhookId: string): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string }>(
+  const { rows } = await pool().query<{ id: string }>(
     'SELECT delivery_id AS id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY delivery_id',
     [webhookId],
   );
@@ -27,20 +19,17 @@ async function deliveryIds(webhookId: string): Promise<string[]> {
 
 describe('dedupe key pruning', () => {
   it('deletes keys older than the retention and keeps recent ones', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(pool());
     for (const deliveryId of ['old-1', 'old-2', 'fresh']) {
-      await claimWebhookDelivery(pool, { webhookId: hook.webhookId, deliveryId, source: 'codehost', messageId: ids.next() });
+      await claimWebhookDelivery(pool(), { webhookId: hook.webhookId, deliveryId, source: 'codehost', messageId: ids.next() });
     }
-    await pool.query(
+    await pool().query(
       "UPDATE webhook_deliveries SET created_at = now() - interval '10 days' WHERE webhook_id = $1 AND delivery_id LIKE 'old-%'",
       [hook.webhookId],
     );
-    const pruner = startDeliveryPruner({ pool, logger: silentLogger, retentionHours: 7 * 24, intervalMs: 20 });
+    const pruner = startDeliveryPruner({ pool: pool(), logger: silentLogger, retentionHours: 7 * 24, intervalMs: 20 });
     try {
-      const deadline = Date.now() + 5000;
-      while ((await deliveryIds(hook.webhookId)).length > 1 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(async () => (await deliveryIds(hook.webhookId)).length <= 1, 5000, 20);
     } finally {
       await pruner.stop();
     }
@@ -48,9 +37,9 @@ describe('dedupe key pruning', () => {
   });
 
   it('claims a delivery id once per webhook', async () => {
-    const hook = await createHook(pool);
+    const hook = await createWebhookFixture(pool());
     const claim = { webhookId: hook.webhookId, deliveryId: 'same', source: 'codehost' as const, messageId: ids.next() };
-    const results = await Promise.all(Array.from({ length: 10 }, () => claimWebhookDelivery(pool, claim)));
+    const results = await Promise.all(Array.from({ length: 10 }, () => claimWebhookDelivery(pool(), claim)));
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { generateUserToken, hashCredential } from '@switchboard/auth';
-import { Permission } from '@switchboard/contracts';
+import { Permission, storageKeys } from '@switchboard/contracts';
 import { ChannelType, type GuildAssetKind, type NewChannel, type NewMember, type NewRole } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import { colourFor, gradientPng, imageHash } from './png.ts';
@@ -68,19 +68,19 @@ function channels(ids: SnowflakeGenerator, guildId: string, textCount: number): 
   ];
 }
 
-const ASSET_PREFIX: Record<'icon' | 'banner' | 'splash', string> = { icon: 'icons', banner: 'banners', splash: 'splashes' };
 
 /** Guild icon, banner and splash, two emojis and a sticker: small real PNGs. */
 function images(ids: SnowflakeGenerator, guildId: string): SeedImage[] {
   const assets = (['icon', 'banner', 'splash'] as const).map((kind): SeedImage => {
     const bytes = gradientPng(kind === 'icon' ? 64 : 32, colourFor(`${guildId}:${kind}`));
     const hash = imageHash(bytes);
-    return { id: ids.next(), target: { table: 'guild_assets', kind }, hash, storageKey: `${ASSET_PREFIX[kind]}/${guildId}/${hash}`, bytes };
+    return { id: ids.next(), target: { table: 'guild_assets', kind }, hash, storageKey: storageKeys.guildAsset(guildId, kind, hash), bytes };
   });
   const expression = (table: 'emojis' | 'stickers', name: string): SeedImage => {
     const id = ids.next();
     const bytes = gradientPng(32, colourFor(`${id}:${name}`));
-    return { id, target: { table, name }, hash: imageHash(bytes), storageKey: `${table}/${id}`, bytes };
+    const storageKey = table === 'emojis' ? storageKeys.emoji(id) : storageKeys.sticker(id);
+    return { id, target: { table, name }, hash: imageHash(bytes), storageKey, bytes };
   };
   return [...assets, expression('emojis', 'seed_wave'), expression('emojis', 'seed_party'), expression('stickers', 'Seed sticker')];
 }

@@ -30,38 +30,10 @@ const RETURNED = `id, channel_id AS "channelId", guild_id AS "guildId", NULL::js
   webhook_name AS "webhookName", webhook_avatar_hash AS "webhookAvatarHash", webhook_avatar_url AS "webhookAvatarUrl",
   type, content, embeds, flags, created_at AS "createdAt", edited_at AS "editedAt"`;
 
-/**
- * Stores the message in the webhook's current channel with its name and avatar as they are
- * now, in one statement (the webhook read and the insert see the same row). A message with
- * this id already there (a retried delivery) is left alone and returned: the row, not this
- * attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show.
- */
-export async function storeWebhookMessage(db: Queryable, message: WebhookDeliveryMessage): Promise<WebhookMessageWrite> {
-  let inserted: StoredMessage | undefined;
-  try {
-    const { rows } = await db.query<StoredMessage>(
-      `INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
-                             webhook_avatar_url, type, content, embeds, flags)
-       SELECT $1, w.channel_id, w.guild_id, NULL, w.id, coalesce($3, w.name), w.avatar_hash, $4, 0, $5, $6::jsonb, $7
-       FROM webhooks w WHERE w.id = $2
-       ON CONFLICT (id) DO NOTHING
-       RETURNING ${RETURNED}`,
-      [message.id, message.webhookId, message.username, message.avatarUrl, message.content, JSON.stringify(message.embeds), message.flags],
-    );
-    inserted = rows[0];
-  } catch (error) {
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return { channelGone: true };
-    throw error;
-  }
-  if (inserted) return { stored: inserted, inserted: true };
-  // Nothing inserted: stored by an earlier attempt, or the webhook is gone.
-  const existing = await findMessageById(db, message.id);
-  return existing ? { stored: existing, inserted: false } : { webhookGone: true };
-}
-
 /*
- * storeWebhookMessage for many messages at once. Rows are inserted in id order, so two
- * statements storing the same (retried) messages wait for each other instead of deadlocking.
+ * Each message goes to its webhook's current channel with the webhook's name and avatar as they
+ * are now (the webhook read and the insert see the same row). Rows are inserted in id order, so
+ * two statements storing the same (retried) messages wait for each other instead of deadlocking.
  */
 const STORE_MANY = `
 INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
@@ -82,9 +54,10 @@ async function notInserted(db: Queryable, id: string): Promise<WebhookMessageWri
 }
 
 /**
- * `storeWebhookMessage` for several messages in ONE statement: one round trip and one commit
- * for all of them, each with the same outcome it would have had alone (results in the order
- * of `messages`). Any error fails the whole call (nothing was inserted: it is one statement);
+ * Stores webhook messages in ONE statement: one round trip and one commit for all of them,
+ * each with the outcome it would have had alone (results in the order of `messages`). A
+ * message with its id already there (a retried delivery) is left alone and returned: the row,
+ * not this attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show. Any error fails the whole call (nothing was inserted: it is one statement);
  * a caller batching unrelated deliveries runs them again one by one (createBatcher does).
  */
 export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
@@ -110,50 +83,4 @@ export async function storeWebhookMessages(db: Queryable, messages: readonly Web
       return row ? { stored: row, inserted: true } : notInserted(db, message.id);
     }),
   );
-}
-
-/** A webhook message with its snapshot given explicitly (fixtures, seeding). */
-export interface NewWebhookMessage {
-  id: string;
-  channelId: string;
-  guildId: string;
-  webhookId: string;
-  webhookName: string;
-  webhookAvatarHash: string | null;
-  webhookAvatarUrl: string | null;
-  content: string;
-  embeds: unknown[];
-  flags: number;
-}
-
-/** Inserts a webhook message as given; a message with this id already there is left alone. */
-export async function insertWebhookMessage(db: Queryable, message: NewWebhookMessage): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
-                           webhook_avatar_url, type, content, embeds, flags)
-     VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, 0, $8, $9::jsonb, $10)
-     ON CONFLICT (id) DO NOTHING`,
-    [
-      message.id,
-      message.channelId,
-      message.guildId,
-      message.webhookId,
-      message.webhookName,
-      message.webhookAvatarHash,
-      message.webhookAvatarUrl,
-      message.content,
-      JSON.stringify(message.embeds),
-      message.flags,
-    ],
-  );
-  return rowCount === 1;
-}
-
-/** How many messages a webhook has posted (tests and benchmarks count deliveries by it). */
-export async function countWebhookMessages(db: Queryable, webhookId: string): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM messages WHERE webhook_id = $1',
-    [webhookId],
-  );
-  return rows[0]?.count ?? 0;
 }

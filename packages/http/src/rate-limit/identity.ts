@@ -1,17 +1,33 @@
 import type { Request, Response } from 'express';
 import { clientIp } from '../client-ip.ts';
+import { responseLocal } from '../response-local.ts';
 
 /** Extracts who a request counts against: `user:<id>`, `admin:<ownerId>`, `ip:<address>`. */
 export type RateLimitIdentity = (req: Request, res: Response) => string;
 
+const authIdentity = responseLocal<string>('rateLimitIdentity');
+
 /**
- * The identity auth middlewares leave in `res.locals.rateLimitIdentity`, else the client's
- * address. An unauthenticated request is therefore limited by IP (Fluxer does the same).
+ * Auth middlewares call this before the rate limiter runs, with `user:<id>` or
+ * `admin:<ownerId>`, so an authenticated caller has one budget whatever its address.
+ */
+export function setRateLimitIdentity(res: Response, identity: string): void {
+  authIdentity.set(res, identity);
+}
+
+/** The identity an auth middleware set for this request, if any. */
+export function rateLimitIdentityOf(res: Response): string | undefined {
+  return authIdentity.find(res);
+}
+
+/**
+ * The identity auth middlewares set (setRateLimitIdentity), else the client's address. An
+ * unauthenticated request is therefore limited by IP (Fluxer does the same).
  */
 export function defaultRateLimitIdentity(trustedProxyHops: number): RateLimitIdentity {
   return (req, res) => {
-    const fromAuth: unknown = res.locals['rateLimitIdentity'];
-    if (typeof fromAuth === 'string' && fromAuth !== '') return fromAuth;
+    const fromAuth = rateLimitIdentityOf(res);
+    if (fromAuth !== undefined && fromAuth !== '') return fromAuth;
     return ipRateLimitIdentity(clientIp(req, trustedProxyHops));
   };
 }

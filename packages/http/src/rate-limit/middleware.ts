@@ -20,7 +20,7 @@ export interface RateLimitOptions {
   bucket: RateLimitBucketName | RateLimitBucket;
   /** Off only when configuration says so explicitly (RATE_LIMITS_ENABLED=false). */
   enabled?: boolean;
-  /** Default: `res.locals.rateLimitIdentity`, else `ip:<client address>`. */
+  /** Default: the identity set by setRateLimitIdentity(), else `ip:<client address>`. */
   identity?: RateLimitIdentity;
   /** Reverse proxies in front of the gateway, for the default identity (TRUSTED_PROXY_HOPS). */
   trustedProxyHops?: number;

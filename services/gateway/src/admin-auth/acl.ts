@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ACL, aclsGrant } from '@switchboard/contracts';
 import { ApiError } from '@switchboard/http';
-import { findAdminPrincipal, type AdminPrincipal } from '../routes/admin/types.ts';
+import { findAdminPrincipal, type AdminPrincipal } from './principal.ts';
 
 /**
  * The first ACL of `anyOf` that both the owner's current set and the key's set grant, or

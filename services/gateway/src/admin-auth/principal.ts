@@ -1,45 +1,24 @@
-import type { RequestHandler } from 'express';
-import { authenticateAdminApiKey } from '@switchboard/auth';
-import { findAdminApiKeysWithOwners, type Pool } from '@switchboard/db';
-import { createBatcher } from '@switchboard/db';
-import { setAdminPrincipal } from '../routes/admin/types.ts';
-import type { KeyUseRecorder } from './key-use.ts';
+import type { Response } from 'express';
+import { responseLocal } from '@switchboard/http';
 
-/**
- * `Admin <key>` exactly: case-sensitive scheme, one space, a token without white space.
- * `admin …`, `Bearer …`, `Bot …` and bare tokens are not admin credentials.
- */
-const ADMIN_SCHEME = /^Admin (\S+)$/;
-
-export function adminKeyFromHeader(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  return ADMIN_SCHEME.exec(header)?.[1] ?? null;
+/** The authenticated caller of an admin route: an API key and the admin owning it. */
+export interface AdminPrincipal {
+  /** The key's owner: who acted, for audit entries and rate limits. */
+  adminUserId: string;
+  keyId: string;
+  /** The owner's ACLs as read on this request. */
+  ownerAcls: readonly string[];
+  keyAcls: readonly string[];
 }
 
-/**
- * Resolves the caller of an admin route from `Authorization: Admin <key>`. Never answers
- * itself: it leaves the principal (and the rate-limit identity `admin:<ownerId>`, shared by
- * all of an admin's keys) in `res.locals`, or nothing, and the rate limiter then the ACL check
- * decide. Reads the key and its owner from the database on every request (no cache), so
- * revocation and ACL changes apply on the next request on every replica; the keys of concurrent
- * requests are read together in one statement.
- */
-export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder }): RequestHandler {
-  const { pool, recordUse } = options;
-  const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), { maxBatch: 100, maxInFlight: 2 });
-  return async (req, res, next) => {
-    const raw = adminKeyFromHeader(req.headers.authorization);
-    if (raw === null) return next();
-    const found = await authenticateAdminApiKey(pool, raw, { recordUse: false, lookUp });
-    if (found === null) return next();
-    setAdminPrincipal(res, {
-      adminUserId: found.owner.id,
-      keyId: found.key.id,
-      ownerAcls: found.owner.acls,
-      keyAcls: found.key.acls,
-    });
-    res.locals['rateLimitIdentity'] = `admin:${found.owner.id}`;
-    recordUse(found.key.id);
-    next();
-  };
+const principalSlot = responseLocal<AdminPrincipal>('adminPrincipal', 'adminPrincipal() called outside an authenticated admin route');
+
+export const setAdminPrincipal = principalSlot.set;
+
+/** The principal, or undefined before/without authentication. */
+export const findAdminPrincipal = principalSlot.find;
+
+/** The caller of an admin handler. Handlers only run once the router authenticated them. */
+export function adminPrincipal(res: Response): AdminPrincipal {
+  return principalSlot.get(res);
 }

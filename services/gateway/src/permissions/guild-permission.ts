@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { guildPermissions, hasPermission, snowflakeSchema, type ErrorCode } from '@switchboard/contracts';
 import type { Queryable } from '@switchboard/db';
-import { ApiError, validate } from '@switchboard/http';
+import { ApiError, responseLocal, validate } from '@switchboard/http';
 import { userPrincipal } from '../user-auth/index.ts';
 import { findGuildAccess, type AccessSubject } from './access-query.ts';
 
@@ -40,13 +40,11 @@ export async function checkGuildPermission(
   return { subjectId: check.subjectId, guildId: row.guildId, userId: check.userId, permissions };
 }
 
-const ACCESS = 'guildAccess';
+const accessSlot = responseLocal<GuildAccess>('guildAccess', 'guildAccess() called outside a route behind requireGuildPermission()');
 
 /** The access requireGuildPermission() established for this request. */
 export function guildAccess(res: Response): GuildAccess {
-  const access = res.locals[ACCESS] as GuildAccess | undefined;
-  if (!access) throw new Error('guildAccess() called outside a route behind requireGuildPermission()');
-  return access;
+  return accessSlot.get(res);
 }
 
 /**
@@ -61,12 +59,13 @@ export function requireGuildPermission(
   const params = z.object({ [options.param]: snowflakeSchema });
   return async (req, res, next) => {
     const subjectId = validate(params, req.params)[options.param] as string;
-    res.locals[ACCESS] = await checkGuildPermission(db, {
+    const access = await checkGuildPermission(db, {
       subject: options.subject,
       subjectId,
       userId: userPrincipal(res).userId,
       permission: options.permission,
     });
+    accessSlot.set(res, access);
     next();
   };
 }

@@ -1,18 +1,6 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
-import type { Pool } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
-import type { Storage } from '@switchboard/storage';
-
-export interface HealthRouterOptions {
-  pool: Pool;
-  redis: Redis;
-  storage: Storage;
-  /** Bound on each dependency check, in milliseconds. */
-  checkTimeoutMs: number;
-  /** True once shutdown began: the load balancer should stop sending new requests. */
-  isDraining?: () => boolean;
-}
+import type { GatewayDeps } from '../deps.ts';
 
 type CheckResult = 'ok' | 'failed' | 'timeout';
 
@@ -35,9 +23,11 @@ async function runCheck(check: () => Promise<unknown>, timeoutMs: number): Promi
 /**
  * `/healthz`: the process is up (liveness; never touches a dependency, so a dead database does
  * not get the process restarted). `/readyz`: PostgreSQL, Redis and the S3 bucket answer, each
- * within the timeout, checked in parallel; 503 says which did not.
+ * within READY_CHECK_TIMEOUT_MS, checked in parallel; 503 says which did not, and 503 once
+ * shutdown began, so the load balancer stops sending new requests.
  */
-export function healthRouter({ pool, redis, storage, checkTimeoutMs, isDraining }: HealthRouterOptions): Router {
+export function healthRouter({ config, pool, redis, storage, isDraining }: GatewayDeps): Router {
+  const checkTimeoutMs = config.READY_CHECK_TIMEOUT_MS;
   const checks: Record<string, () => Promise<unknown>> = {
     postgres: () => pool.query('SELECT 1'),
     redis: () => redis.ping(),
@@ -53,7 +43,7 @@ export function healthRouter({ pool, redis, storage, checkTimeoutMs, isDraining 
     const names = Object.keys(checks);
     const results = await Promise.all(names.map((name) => runCheck(checks[name]!, checkTimeoutMs)));
     const report = Object.fromEntries(names.map((name, index) => [name, results[index]!]));
-    const draining = isDraining?.() ?? false;
+    const draining = isDraining();
     res.setHeader('Cache-Control', 'no-store');
     if (!draining && results.every((result) => result === 'ok')) {
       res.json({ status: 'ok', checks: report });

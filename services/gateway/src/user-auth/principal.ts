@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { hashCredential, parseUserToken } from '@switchboard/auth';
 import { findUserTokenByHash, type Pool } from '@switchboard/db';
-import { ApiError, clientIp, UNKNOWN_CLIENT_IP } from '@switchboard/http';
+import { ApiError, clientIp, responseLocal, setRateLimitIdentity, UNKNOWN_CLIENT_IP } from '@switchboard/http';
 import { userTokenFromHeader } from './header.ts';
 import type { TokenUseRecorder } from './token-use.ts';
 
@@ -11,22 +11,19 @@ export interface UserPrincipal {
   bot: boolean;
 }
 
-const PRINCIPAL = 'user';
+const principalSlot = responseLocal<UserPrincipal>('userPrincipal', 'userPrincipal() called outside an authenticated user route');
 
-export function findUserPrincipal(res: Response): UserPrincipal | undefined {
-  return res.locals[PRINCIPAL] as UserPrincipal | undefined;
-}
+/** The principal, or undefined before/without authentication. */
+export const findUserPrincipal = principalSlot.find;
 
 /** The caller of a handler behind requireUser(). */
 export function userPrincipal(res: Response): UserPrincipal {
-  const principal = findUserPrincipal(res);
-  if (!principal) throw new Error('userPrincipal() called outside an authenticated user route');
-  return principal;
+  return principalSlot.get(res);
 }
 
 /**
  * Resolves the caller from a user or bot token. Never answers itself: it leaves the principal
- * and the rate-limit identity `user:<id>` in `res.locals`, or nothing (the request is then
+ * and the rate-limit identity `user:<id>`, or nothing (the request is then
  * limited by client IP), and requireUser() answers 401 after the rate limiter. The token's
  * SHA-256 is looked up on every request, so a revoked token fails on the next one.
  */
@@ -40,9 +37,8 @@ export function resolveUser(options: { pool: Pool; recordUse: TokenUseRecorder; 
     const stored = await findUserTokenByHash(pool, tokenHash);
     // The hash matched, so the token is genuine; the id check guards a corrupted row.
     if (stored === null || stored.userId !== claimed.userId) return next();
-    const principal: UserPrincipal = { userId: stored.userId, bot: stored.kind === 'bot' };
-    res.locals[PRINCIPAL] = principal;
-    res.locals['rateLimitIdentity'] = `user:${stored.userId}`;
+    principalSlot.set(res, { userId: stored.userId, bot: stored.kind === 'bot' });
+    setRateLimitIdentity(res, `user:${stored.userId}`);
     const ip = clientIp(req, trustedProxyHops);
     if (ip !== UNKNOWN_CLIENT_IP) recordUse(tokenHash, ip);
     next();

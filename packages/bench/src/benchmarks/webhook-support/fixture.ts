@@ -1,16 +1,6 @@
 import { createRequire } from 'node:module';
-import { generateWebhookToken } from '@switchboard/auth';
-import {
-  ChannelType,
-  createPool,
-  createWebhookWithinLimits,
-  insertChannels,
-  insertGuild,
-  insertUsers,
-  withTransaction,
-  type Pool,
-} from '@switchboard/db';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { createPool, type Pool } from '@switchboard/db';
+import { createWebhookFixture } from '@switchboard/testkit';
 
 export interface BenchWebhook {
   webhookId: string;
@@ -18,20 +8,11 @@ export interface BenchWebhook {
   channelId: string;
 }
 
-/** A guild, channel and webhook in the run's own database, written directly. */
+/** A guild, channel and webhook in the run's own database, written directly (the tests' fixture). */
 export async function seedWebhook(databaseUrl: string): Promise<BenchWebhook> {
   const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-webhook-seed' });
   try {
-    const ids = createSnowflakeGenerator(1001);
-    const [ownerId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
-    const token = generateWebhookToken();
-    await withTransaction(pool, async (db) => {
-      await insertUsers(db, [{ id: ownerId, username: 'bench-owner' }]);
-      await insertGuild(db, { id: guildId, name: 'bench guild', ownerId });
-      await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'deploys', position: 0 }]);
-    });
-    const webhook = { id: webhookId, guildId, channelId, creatorId: ownerId, name: 'bench hook', avatarHash: null, token };
-    await createWebhookWithinLimits(pool, webhook, { perChannel: 15, perGuild: 1000 });
+    const { webhookId, token, channelId } = await createWebhookFixture(pool, { name: 'bench hook' });
     return { webhookId, token, channelId };
   } finally {
     await pool.end();

@@ -2,31 +2,21 @@ import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
 import { ApiError, jsonBody, methodNotAllowed } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../deps.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
+import { assetHandlers } from './assets/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
 import { banHandlers } from './bans/index.ts';
-import type { AdminDeps, AdminHandlers } from './types.ts';
+import { bulkHandlers } from './bulk/index.ts';
+import { mergeAdminHandlers, routeKey, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
-/** Every admin area's handler map; a table route none of them serves answers 501. */
-const AREAS: ReadonlyArray<(deps: AdminDeps) => AdminHandlers> = [apiKeyHandlers, auditLogHandlers, banHandlers];
+/** Every admin area; a table route none of them serves answers 501. */
+export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers];
 
-export function routeKey(route: Pick<AdminRoute, 'method' | 'path'>): string {
-  return `${route.method} ${route.path}`;
-}
-
-/** One map from every area; a key that is not a table route, or is served twice, stops startup. */
-export function mergeAdminHandlers(maps: readonly AdminHandlers[]): Map<string, RequestHandler> {
-  const known = new Set(ADMIN_ROUTES.map(routeKey));
-  const merged = new Map<string, RequestHandler>();
-  for (const map of maps) {
-    for (const [key, handler] of Object.entries(map)) {
-      if (!known.has(key)) throw new Error(`admin handler "${key}" has no entry in ADMIN_ROUTES`);
-      if (merged.has(key)) throw new Error(`admin handler "${key}" is defined twice`);
-      merged.set(key, handler);
-    }
-  }
-  return merged;
+/** The handlers of every area, built once: the router mounts them and discovery reports them. */
+export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[] = ADMIN_AREAS): AdminHandlerMap {
+  return mergeAdminHandlers(areas.map((area) => area(deps)));
 }
 
 const notImplemented: RequestHandler = (_req, _res, next) =>
@@ -38,9 +28,8 @@ const notImplemented: RequestHandler = (_req, _res, next) =>
  * MISSING_PERMISSIONS → 403 MISSING_ACL → JSON body (1 MiB) → the area's handler, which
  * validates (400 last).
  */
-export function adminRouter(deps: AdminDeps, areas = AREAS): Router {
+export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
   const { config, logger, pool, redis } = deps;
-  const handlers = mergeAdminHandlers(areas.map((area) => area(deps)));
   const resolve = resolveAdminPrincipal({
     pool,
     recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
@@ -65,5 +54,5 @@ function methodsByPath(): Map<string, string[]> {
   return byPath;
 }
 
-export type { AdminDeps, AdminHandlers, AdminPrincipal } from './types.ts';
-export { adminPrincipal, auditReason } from './types.ts';
+export { adminFeatures, type AdminFeatures } from './features.ts';
+export { mergeAdminHandlers, routeKey, type AdminArea, type AdminHandlerMap, type AdminHandlers } from './handlers.ts';

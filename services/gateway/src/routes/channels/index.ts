@@ -1,26 +1,16 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
-import type { Pool } from '@switchboard/db';
 import { methodNotAllowed } from '@switchboard/http';
-import type { Logger } from '@switchboard/logger';
-import type { GatewayConfig } from '../../config.ts';
+import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
 import { listMessages } from './messages.ts';
 
-export interface ChannelRouteDeps {
-  config: GatewayConfig;
-  logger: Logger;
-  pool: Pool;
-  redis: Redis;
-}
-
 /**
  * Channel read models. GET messages runs: user resolution → rate limit → 401 → channel id
  * (400) → the channel's guild and membership (404 unknown or DM channel, 403 MISSING_ACCESS).
  */
-export function channelsRouter({ config, logger, pool, redis }: ChannelRouteDeps): Router {
+export function channelsRouter({ config, logger, pool, redis }: GatewayDeps): Router {
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
   const limiter = routeLimiter({ config, redis, logger })('channel:messages:read::channel_id');
   const member = requireGuildPermission(pool, { subject: 'channel', param: 'channel_id', permission: null });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS, type RateLimitBucket } from '@switchboard/contracts';
 import type { GatewayConfig } from '../../config.ts';
+import type { AdminFeatures } from '../admin/features.ts';
 import { serviceLimitsFrom } from './service-limits.ts';
 
 /** Version of this document's wire shape, as Fluxer's `API_CODE_VERSION`. */
@@ -53,7 +54,7 @@ function endpointsBlock({ endpoints }: GatewayConfig) {
   };
 }
 
-function featuresBlock(config: GatewayConfig) {
+function featuresBlock(config: GatewayConfig, adminFeatures: AdminFeatures) {
   return {
     sms_mfa_enabled: config.SMS_MFA_ENABLED,
     voice_enabled: config.VOICE_ENABLED,
@@ -61,18 +62,21 @@ function featuresBlock(config: GatewayConfig) {
     self_hosted: config.SELF_HOSTED,
     manual_review_enabled: config.MANUAL_REVIEW_ENABLED,
     webhook_formats: [...WEBHOOK_FORMATS],
-    archives: true,
-    asset_purge: true,
-    bulk_operations: true,
+    // What the admin router serves on this instance (decisions §12), never a literal.
+    archives: adminFeatures.archives,
+    asset_purge: adminFeatures.asset_purge,
+    bulk_operations: adminFeatures.bulk_operations,
   };
 }
 
 /**
- * The discovery document (decisions §3, reference §3), built from configuration and the limits
- * and rate-limit tables. Pure: the same config always gives the same document.
+ * The discovery document (decisions §3, reference §3), built from configuration, the admin
+ * features the app mounts (adminFeatures()) and the limits and rate-limit tables. Pure: the
+ * same inputs always give the same document.
  */
 export function buildDiscoveryDocument(
   config: GatewayConfig,
+  adminFeatures: AdminFeatures,
   rateLimits: { buckets: Record<string, RateLimitBucket>; global: RateLimitBucket } = {
     buckets: RATE_LIMIT_BUCKETS,
     global: GLOBAL_RATE_LIMIT,
@@ -86,7 +90,7 @@ export function buildDiscoveryDocument(
       hcaptcha_site_key: config.HCAPTCHA_SITE_KEY ?? null,
       turnstile_site_key: config.TURNSTILE_SITE_KEY ?? null,
     },
-    features: featuresBlock(config),
+    features: featuresBlock(config, adminFeatures),
     gif: { provider: config.GIF_PROVIDER },
     // Single sign-on is not implemented here, so it is reported off whatever the deployment.
     sso: { enabled: false, enforced: false, display_name: null, redirect_uri: `${config.endpoints.webapp}/auth/sso/callback` },
@@ -94,7 +98,8 @@ export function buildDiscoveryDocument(
     push: { public_vapid_key: config.PUSH_PUBLIC_VAPID_KEY ?? null },
     app_public: { sentry_dsn: config.APP_PUBLIC_SENTRY_DSN },
     ...(config.FEDERATION_ENABLED ? { federation: { enabled: true as const, version: FEDERATION_PROTOCOL_VERSION } } : {}),
-    service_limits: serviceLimitsFrom(LIMITS, { enabled: config.RATE_LIMITS_ENABLED, ...rateLimits }),
+    // The bulk size is the deployment's (it may lower the default): publish what is enforced.
+    service_limits: serviceLimitsFrom({ ...LIMITS, bulk: { maxUserIds: config.BULK_MAX_USER_IDS } }, { enabled: config.RATE_LIMITS_ENABLED, ...rateLimits }),
   };
 }
 

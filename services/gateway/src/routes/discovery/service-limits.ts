@@ -21,7 +21,7 @@ function bucketWire(bucket: RateLimitBucket) {
  * rate-limit bucket. Derived, never restated, so what is published is what is enforced.
  */
 export function serviceLimitsFrom(
-  limits: Limits,
+  limits: Omit<Limits, 'bulk'> & { bulk: { maxUserIds: number } },
   rateLimits: { enabled: boolean; buckets: Record<string, RateLimitBucket>; global: RateLimitBucket },
 ) {
   return {

@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contracts';
 import { jsonBody, methodNotAllowed } from '@switchboard/http';
+import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
-import type { WebhookRouteDeps } from './deps.ts';
 import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
 import { deleteByToken, getByToken, updateByToken } from './token-routes.ts';
 import { updateWebhookById } from './update.ts';
@@ -18,7 +18,7 @@ export const AVATAR_BODY_LIMIT_BYTES = LIMITS.body.avatarBodyBytes;
  * MANAGE_WEBHOOKS (404 unknown, 403 MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler.
  * Execution (POST on the token path and its format suffixes) lives in ./execute/.
  */
-export function webhooksRouter(deps: WebhookRouteDeps): Router {
+export function webhooksRouter(deps: GatewayDeps): Router {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
   const limit = routeLimiter({ config, redis, logger });
@@ -55,6 +55,4 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   return router;
 }
 
-export type { WebhookRouteDeps } from './deps.ts';
-export { findWebhookForExecution } from './find-for-execution.ts';
 export { presentWebhook, presentWebhookForToken, type WebhookResponse, type WebhookTokenResponse } from './presenter.ts';

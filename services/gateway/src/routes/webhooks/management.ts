@@ -12,7 +12,7 @@ import { ApiError, validate } from '@switchboard/http';
 import { guildAccess } from '../../permissions/index.ts';
 import { userPrincipal } from '../../user-auth/index.ts';
 import { discardAvatar, storeAvatar } from './avatar-store.ts';
-import type { WebhookRouteDeps } from './deps.ts';
+import type { GatewayDeps } from '../../deps.ts';
 import { presentWebhook } from './presenter.ts';
 import { createWebhookBody } from './schemas.ts';
 
@@ -22,7 +22,7 @@ import { createWebhookBody } from './schemas.ts';
  */
 
 /** POST /channels/{channel_id}/webhooks: 200 (not 201, as Fluxer) with the new webhook. */
-export function createWebhook({ pool, storage, ids }: WebhookRouteDeps): RequestHandler {
+export function createWebhook({ pool, storage, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createWebhookBody, req.body);
     const access = guildAccess(res);
@@ -53,19 +53,19 @@ export function createWebhook({ pool, storage, ids }: WebhookRouteDeps): Request
   };
 }
 
-export function listChannel({ pool }: WebhookRouteDeps): RequestHandler {
+export function listChannel({ pool }: GatewayDeps): RequestHandler {
   return async (_req, res) => {
     res.json((await listChannelWebhooks(pool, guildAccess(res).subjectId)).map(presentWebhook));
   };
 }
 
-export function listGuild({ pool }: WebhookRouteDeps): RequestHandler {
+export function listGuild({ pool }: GatewayDeps): RequestHandler {
   return async (_req, res) => {
     res.json((await listGuildWebhooks(pool, guildAccess(res).guildId)).map(presentWebhook));
   };
 }
 
-export function getWebhook({ pool }: WebhookRouteDeps): RequestHandler {
+export function getWebhook({ pool }: GatewayDeps): RequestHandler {
   return async (_req, res) => {
     // Gone between the permission check and here: deleted concurrently.
     const webhook = await findWebhookWithCreator(pool, guildAccess(res).subjectId);
@@ -74,7 +74,7 @@ export function getWebhook({ pool }: WebhookRouteDeps): RequestHandler {
   };
 }
 
-export function removeWebhook({ pool }: WebhookRouteDeps): RequestHandler {
+export function removeWebhook({ pool }: GatewayDeps): RequestHandler {
   return async (_req, res) => {
     if (!(await deleteWebhook(pool, guildAccess(res).subjectId))) throw new ApiError('UNKNOWN_WEBHOOK');
     res.status(204).end();

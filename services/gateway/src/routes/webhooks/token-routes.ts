@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { deleteWebhook, updateWebhook, type Pool, type Webhook } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import type { WebhookRouteDeps } from './deps.ts';
+import type { GatewayDeps } from '../../deps.ts';
 import { findWebhookForExecution } from './find-for-execution.ts';
 import { presentWebhookForToken } from './presenter.ts';
 import { tokenUpdateWebhookBody, webhookTokenParams } from './schemas.ts';
@@ -21,14 +21,14 @@ async function webhookByToken(pool: Pool, params: { webhook_id: string; token: s
   return webhook;
 }
 
-export function getByToken({ pool }: WebhookRouteDeps): RequestHandler {
+export function getByToken({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const params = validate(webhookTokenParams, req.params);
     res.json(presentWebhookForToken(await webhookByToken(pool, params)));
   };
 }
 
-export function updateByToken({ pool, storage }: WebhookRouteDeps): RequestHandler {
+export function updateByToken({ pool, storage }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const params = validate(webhookTokenParams, req.params);
     const body = validate(tokenUpdateWebhookBody, req.body);
@@ -39,7 +39,7 @@ export function updateByToken({ pool, storage }: WebhookRouteDeps): RequestHandl
   };
 }
 
-export function deleteByToken({ pool }: WebhookRouteDeps): RequestHandler {
+export function deleteByToken({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const webhook = await webhookByToken(pool, validate(webhookTokenParams, req.params));
     if (!(await deleteWebhook(pool, webhook.id))) throw new ApiError('UNKNOWN_WEBHOOK');

@@ -16,7 +16,7 @@ import { checkGuildPermission, guildAccess } from '../../permissions/index.ts';
 import { userPrincipal } from '../../user-auth/index.ts';
 import type { AvatarImage } from './avatar-image.ts';
 import { storeAvatar } from './avatar-store.ts';
-import type { WebhookRouteDeps } from './deps.ts';
+import type { GatewayDeps } from '../../deps.ts';
 import { presentWebhook } from './presenter.ts';
 import { updateWebhookBody } from './schemas.ts';
 
@@ -54,7 +54,7 @@ async function moveWebhook(pool: Pool, webhook: Webhook, changes: WebhookChanges
 }
 
 /** PATCH /webhooks/{webhook_id}: name, avatar, and a move within the guild. */
-export function updateWebhookById({ pool, storage }: WebhookRouteDeps): RequestHandler {
+export function updateWebhookById({ pool, storage }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(updateWebhookBody, req.body);
     const webhook = await findWebhookById(pool, guildAccess(res).subjectId);

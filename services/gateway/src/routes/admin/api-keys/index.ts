@@ -2,9 +2,9 @@ import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
 import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { grantedAcl, missingAcl } from '../../../admin-auth/index.ts';
-import { recordAudit } from '../../../admin/audit.ts';
-import { adminPrincipal, auditReason, type AdminDeps, type AdminHandlers, type AdminPrincipal } from '../types.ts';
+import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import type { AdminHandlers } from '../handlers.ts';
 import { presentApiKey, presentCreatedApiKey } from './presenter.ts';
 import { createApiKeySchema, keyIdFromPath } from './schemas.ts';
 
@@ -16,7 +16,7 @@ function firstUngrantable(principal: AdminPrincipal, acls: readonly string[]): s
   return acls.find((acl) => grantedAcl(principal, [acl]) === null) ?? null;
 }
 
-function createKey({ pool, ids }: AdminDeps): RequestHandler {
+function createKey({ pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createApiKeySchema, req.body);
     const principal = adminPrincipal(res);
@@ -46,7 +46,7 @@ function createKey({ pool, ids }: AdminDeps): RequestHandler {
 }
 
 /** The caller's (owner's) keys, newest first. Expired keys are gone, as Fluxer's TTL makes them. */
-function listKeys({ pool }: AdminDeps): RequestHandler {
+function listKeys({ pool }: GatewayDeps): RequestHandler {
   return async (_req, res) => {
     const now = Date.now();
     const keys = await listAdminApiKeysByAdmin(pool, adminPrincipal(res).adminUserId);
@@ -55,7 +55,7 @@ function listKeys({ pool }: AdminDeps): RequestHandler {
 }
 
 /** Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. */
-function deleteKey({ pool, ids }: AdminDeps): RequestHandler {
+function deleteKey({ pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const keyId = keyIdFromPath(req.params['keyId']);
     const { adminUserId } = adminPrincipal(res);
@@ -80,7 +80,7 @@ function deleteKey({ pool, ids }: AdminDeps): RequestHandler {
   };
 }
 
-export function apiKeyHandlers(deps: AdminDeps): AdminHandlers {
+export function apiKeyHandlers(deps: GatewayDeps): AdminHandlers {
   return {
     'POST /v1/admin/api-keys': createKey(deps),
     'GET /v1/admin/api-keys': listKeys(deps),

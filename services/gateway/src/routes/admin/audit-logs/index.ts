@@ -1,12 +1,13 @@
 import type { RequestHandler } from 'express';
 import { listAuditLogs, searchAuditLogs } from '@switchboard/db';
 import { validate } from '@switchboard/http';
-import type { AdminDeps, AdminHandlers } from '../types.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import type { AdminHandlers } from '../handlers.ts';
 import { presentAuditLogs } from './presenter.ts';
 import { listAuditLogsSchema, searchAuditLogsSchema, toFilters } from './schemas.ts';
 
 /** Filtered entries, newest first, with the exact total. */
-function list({ pool }: AdminDeps): RequestHandler {
+function list({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(listAuditLogsSchema, req.body);
     res.json(presentAuditLogs(await listAuditLogs(pool, toFilters(body), body)));
@@ -14,7 +15,7 @@ function list({ pool }: AdminDeps): RequestHandler {
 }
 
 /** Full-text search (PostgreSQL, GIN) with the list's filters, by date or relevance. */
-function search({ pool }: AdminDeps): RequestHandler {
+function search({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(searchAuditLogsSchema, req.body);
     const result = await searchAuditLogs(pool, toFilters(body), {
@@ -28,7 +29,7 @@ function search({ pool }: AdminDeps): RequestHandler {
   };
 }
 
-export function auditLogHandlers(deps: AdminDeps): AdminHandlers {
+export function auditLogHandlers(deps: GatewayDeps): AdminHandlers {
   return {
     'POST /v1/admin/audit-logs': list(deps),
     'POST /v1/admin/audit-logs/search': search(deps),

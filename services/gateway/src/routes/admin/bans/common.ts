@@ -1,23 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Redis } from 'ioredis';
-import type { BanListPosition, Pool } from '@switchboard/db';
-import type { Logger } from '@switchboard/logger';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
-import type { GatewayConfig } from '../../../config.ts';
-import type { AuditEntryInput } from '../../../admin/audit.ts';
-import type { IpBans } from '../../../ip-bans/index.ts';
-import { adminPrincipal, auditReason } from '../types.ts';
+import type { BanListPosition } from '@switchboard/db';
+import { adminPrincipal, auditReason, type AuditEntryInput } from '../../../admin-auth/index.ts';
 import { encodeCursor } from './cursor.ts';
-
-/** What the ban routes need: the admin deps plus this replica's live IP bans. */
-export interface BanDeps {
-  config: GatewayConfig;
-  logger: Logger;
-  pool: Pool;
-  redis: Redis;
-  ids: SnowflakeGenerator;
-  ipBans: IpBans;
-}
 
 export type BanTargetType = 'email' | 'phone' | 'ip';
 

@@ -10,10 +10,11 @@ import {
 } from '@switchboard/db';
 import { validate } from '@switchboard/http';
 import { parseIpNetwork } from '@switchboard/ip';
-import { recordAudit } from '../../../admin/audit.ts';
+import { recordAudit } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
 import type { IpBanEntry } from '../../../ip-bans/index.ts';
-import type { AdminHandlers } from '../types.ts';
-import { actingAdmin, banAuditEntries, page, uniqueBy, type BanDeps } from './common.ts';
+import type { AdminHandlers } from '../handlers.ts';
+import { actingAdmin, banAuditEntries, page, uniqueBy } from './common.ts';
 import { decodeCursor } from './cursor.ts';
 import { canonicalNetwork, presentIpBan, presentIpCheck } from './presenters.ts';
 import { createReverseDns, type ReverseDnsLookup } from './reverse-dns.ts';
@@ -39,7 +40,7 @@ function revokedMetadata(revoked: RevokedTokens | null): (canonical: string) => 
  * Upsert, optional retroactive token revocation and the audit entries in one transaction; the
  * change is then applied to this replica's index and published to the others.
  */
-function addHandler({ pool, ids, ipBans }: BanDeps): RequestHandler {
+function addHandler({ pool, ids, ipBans }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(ipAddSchema, req.body);
     const admin = actingAdmin(req, res, body.reason);
@@ -61,7 +62,7 @@ function addHandler({ pool, ids, ipBans }: BanDeps): RequestHandler {
   };
 }
 
-function removeHandler({ pool, ids, ipBans }: BanDeps): RequestHandler {
+function removeHandler({ pool, ids, ipBans }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(ipRemoveSchema, req.body);
     const admin = actingAdmin(req, res);
@@ -77,14 +78,14 @@ function removeHandler({ pool, ids, ipBans }: BanDeps): RequestHandler {
 }
 
 /** From the in-memory index, as enforcement decides: a range asks whether all of it is covered. */
-function checkHandler({ ipBans }: BanDeps): RequestHandler {
+function checkHandler({ ipBans }: GatewayDeps): RequestHandler {
   return (req, res) => {
     const { ip } = validate(ipCheckSchema, req.body);
     res.json(presentIpCheck(ipBans.match(ip.network)));
   };
 }
 
-function listHandler({ pool }: BanDeps, reverseDns: ReverseDnsLookup): RequestHandler {
+function listHandler({ pool }: GatewayDeps, reverseDns: ReverseDnsLookup): RequestHandler {
   return async (req, res) => {
     const query = validate(listSchema, req.body);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, ID_KEY);
@@ -100,7 +101,7 @@ function listHandler({ pool }: BanDeps, reverseDns: ReverseDnsLookup): RequestHa
   };
 }
 
-export function ipBanHandlers(deps: BanDeps): AdminHandlers {
+export function ipBanHandlers(deps: GatewayDeps): AdminHandlers {
   const reverseDns = createReverseDns({
     redis: deps.redis,
     prefix: deps.config.REDIS_PREFIX,

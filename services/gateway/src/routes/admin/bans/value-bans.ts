@@ -8,9 +8,10 @@ import {
   type ValueBanKind,
 } from '@switchboard/db';
 import { validate } from '@switchboard/http';
-import { recordAudit } from '../../../admin/audit.ts';
-import type { AdminHandlers } from '../types.ts';
-import { actingAdmin, banAuditEntries, page, type BanDeps } from './common.ts';
+import { recordAudit } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import type { AdminHandlers } from '../handlers.ts';
+import { actingAdmin, banAuditEntries, page } from './common.ts';
 import { decodeCursor } from './cursor.ts';
 import { presentValueBan, presentValueCheck } from './presenters.ts';
 import { emailAddSchema, emailCheckSchema, emailRemoveSchema, listSchema, phoneAddSchema, phoneCheckSchema, phoneRemoveSchema } from './schemas.ts';
@@ -31,7 +32,7 @@ const SCHEMAS = {
 /** Stored values are canonical emails or E.164 numbers: the cursor key is one of those. */
 const VALUE_KEY = /^\S+$/;
 
-function addHandler(kind: ValueBanKind, { pool, ids }: BanDeps): RequestHandler {
+function addHandler(kind: ValueBanKind, { pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(SCHEMAS[kind].add, req.body);
     const admin = actingAdmin(req, res, body.reason);
@@ -44,7 +45,7 @@ function addHandler(kind: ValueBanKind, { pool, ids }: BanDeps): RequestHandler 
   };
 }
 
-function removeHandler(kind: ValueBanKind, { pool, ids }: BanDeps): RequestHandler {
+function removeHandler(kind: ValueBanKind, { pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const values = [...new Set(validate(SCHEMAS[kind].remove, req.body).values)];
     const admin = actingAdmin(req, res);
@@ -56,14 +57,14 @@ function removeHandler(kind: ValueBanKind, { pool, ids }: BanDeps): RequestHandl
   };
 }
 
-function checkHandler(kind: ValueBanKind, { pool }: BanDeps): RequestHandler {
+function checkHandler(kind: ValueBanKind, { pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const value = SCHEMAS[kind].check(req.body);
     res.json(presentValueCheck(await findLiveValueBan(pool, kind, value)));
   };
 }
 
-function listHandler(kind: ValueBanKind, { pool }: BanDeps): RequestHandler {
+function listHandler(kind: ValueBanKind, { pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const query = validate(listSchema, req.body);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, VALUE_KEY);
@@ -74,7 +75,7 @@ function listHandler(kind: ValueBanKind, { pool }: BanDeps): RequestHandler {
 }
 
 /** The four routes of email or phone bans. */
-export function valueBanHandlers(kind: ValueBanKind, deps: BanDeps): AdminHandlers {
+export function valueBanHandlers(kind: ValueBanKind, deps: GatewayDeps): AdminHandlers {
   const base = `/v1/admin/bans/${kind}`;
   return {
     [`POST ${base}/add`]: addHandler(kind, deps),

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type ValidationErrorItem, type WebhookFormat } from '@switchboard/contracts';
-import { ApiError } from '@switchboard/http';
+import { ApiError, responseLocal } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
 /** An inbound webhook body, read once: the bytes (signatures) and the JSON value they carry. */
@@ -12,7 +12,7 @@ export interface InboundBody {
   json: Buffer | string;
 }
 
-const INBOUND_BODY = 'inboundBody';
+const bodySlot = responseLocal<InboundBody>('inboundBody', 'inboundBody() must run before the execute handler');
 
 function invalid(error: ValidationErrorItem): ApiError {
   return new ApiError('INVALID_FORM_BODY', { errors: [error] });
@@ -80,7 +80,7 @@ export function inboundBody(format: WebhookFormat): RequestHandler {
       if (error) return next(error);
       try {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        res.locals[INBOUND_BODY] = toInbound(format, req, raw);
+        bodySlot.set(res, toInbound(format, req, raw));
         next();
       } catch (parseError) {
         next(parseError);
@@ -91,7 +91,5 @@ export function inboundBody(format: WebhookFormat): RequestHandler {
 
 /** The body `inboundBody` read for this request. */
 export function bodyOf(res: Response): InboundBody {
-  const body = res.locals[INBOUND_BODY] as InboundBody | undefined;
-  if (!body) throw new Error('inboundBody() must run before the execute handler');
-  return body;
+  return bodySlot.get(res);
 }

@@ -1,24 +1,21 @@
 import type { RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { hashCredential } from '@switchboard/auth';
-import type { ExecutionLookup, ExecutionLookupResult, Pool } from '@switchboard/db';
+import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
-import type { Logger } from '@switchboard/logger';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf } from './body.ts';
 import type { ExecutionFormat } from './formats.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
 
-export interface ExecuteHandlerDeps extends SubmitDeps {
-  pool: Pool;
-  logger: Logger;
-  ids: SnowflakeGenerator;
-  waitTimeoutMs: number;
-  /** The webhook of a request, and its dedupe claim when given one (batched: see lookup.ts). */
-  lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
-}
+export type ExecuteHandlerDeps = SubmitDeps &
+  Pick<GatewayDeps, 'ids'> & {
+    waitTimeoutMs: number;
+    /** The webhook of a request, and its dedupe claim when given one (batched: see lookup.ts). */
+    lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
+  };
 
 /** `?wait=true` (also `True` and `1`, as later Fluxer parses it); anything else does not wait. */
 function wantsWait(query: unknown): boolean {

@@ -1,12 +1,6 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
-import type { Pool } from '@switchboard/db';
 import { methodNotAllowed } from '@switchboard/http';
-import type { Logger } from '@switchboard/logger';
-import type { Producer } from '@switchboard/queue';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
-import type { Storage } from '@switchboard/storage';
-import type { GatewayConfig } from '../../../config.ts';
+import type { GatewayDeps } from '../../../deps.ts';
 import { routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
@@ -14,17 +8,6 @@ import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
 import { batchedLookup } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
 import { checkParams } from './params.ts';
-
-export interface ExecuteRouteDeps {
-  config: GatewayConfig;
-  logger: Logger;
-  pool: Pool;
-  /** A request-path client, for the rate limiter. */
-  redis: Redis;
-  storage: Storage;
-  ids: SnowflakeGenerator;
-  producer: Producer;
-}
 
 const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 
@@ -35,7 +18,7 @@ const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
  * (25 MiB, 413/415/400) → the format's handler. Mount after the management router, which owns
  * GET/PATCH/DELETE on the token path.
  */
-export function executeRouter(deps: ExecuteRouteDeps): Router {
+export function executeRouter(deps: GatewayDeps): Router {
   const { config, logger, redis } = deps;
   const handlerDeps: ExecuteHandlerDeps = {
     ...deps,

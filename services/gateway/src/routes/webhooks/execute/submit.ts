@@ -4,22 +4,17 @@ import {
   type WebhookBody,
   type WebhookDeliveryInput,
 } from '@switchboard/contracts';
-import { claimWebhookDelivery, releaseWebhookDelivery, type DeliveryClaim, type Pool } from '@switchboard/db';
+import { claimWebhookDelivery, releaseWebhookDelivery, type DeliveryClaim } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
-import type { Logger } from '@switchboard/logger';
-import { QueueUnavailableError, type Producer, type WaitOutcome } from '@switchboard/queue';
-import { UploadError, type Storage } from '@switchboard/storage';
+import { QueueUnavailableError, type WaitOutcome } from '@switchboard/queue';
+import { UploadError } from '@switchboard/storage';
+import type { GatewayDeps } from '../../../deps.ts';
 import type { InboundBody } from './body.ts';
 
 type JsonValue = Extract<WebhookBody, { kind: 'inline' }>['value'];
 
-export interface SubmitDeps {
-  pool: Pool;
-  storage: Storage;
-  producer: Producer;
-  logger: Logger;
-  inlineBodyMaxBytes: number;
-}
+/** The gateway deps a submission uses, and the size (bytes) above which a body goes through S3. */
+export type SubmitDeps = Pick<GatewayDeps, 'pool' | 'storage' | 'producer' | 'logger'> & { inlineBodyMaxBytes: number };
 
 export interface Submission {
   /** The job payload without its body. */

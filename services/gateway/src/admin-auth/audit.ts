@@ -1,18 +1,13 @@
-import { insertAuditLogs, type Queryable } from '@switchboard/db';
+import { insertAuditLogs, type NewAuditLog, type Queryable } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
-/** What an admin write records; the id and time are assigned here. */
-export interface AuditEntryInput {
-  /** The acting admin: the key's owner (`adminPrincipal(res).adminUserId`). */
-  adminUserId: string;
-  targetType: string;
-  targetId: string;
-  action: string;
-  /** `auditReason(req)`: the normalised X-Audit-Log-Reason, or null. */
-  reason: string | null;
-  /** Flat string map, searchable. Never secrets (no key material, no tokens). */
-  metadata: Record<string, string>;
-}
+/**
+ * What an admin write records: the repository's entry without its id, which is assigned here.
+ * `adminUserId` is the key's owner (`adminPrincipal(res).adminUserId`), `reason` is
+ * `auditReason(req)` (or null), and `metadata` is a flat, searchable string map: never secrets
+ * (no key material, no tokens).
+ */
+export type AuditEntryInput = Omit<NewAuditLog, 'id'>;
 
 /**
  * Writes audit entries in one statement. Pass the transaction client of the change being

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import { createAdminWithKey } from '@switchboard/auth';
+import { storageKeys } from '@switchboard/contracts';
+import { createPool, insertEmojis, insertGuild, insertUsers } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import { REPO_ROOT } from '../../config.ts';
+import { ratio } from '../../measure.ts';
+import type { Benchmark } from '../../types.ts';
+import { runConcurrently, timedMeasurement } from '../bulk-add/timed.ts';
+import { spawnWorker } from '../webhook-support/worker-process.ts';
+
+const ASSET_PURGE_WORKER_ENTRY = join(REPO_ROOT, 'services/asset-purge-worker/src/main.ts');
+const ASSETS = 10_000;
+/** S3's DeleteObjects maximum: what the worker sends, and what the baseline sends. */
+const DELETE_BATCH = 1000;
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+
+async function uploadAll(storage: Storage, keys: readonly string[]): Promise<void> {
+  await runConcurrently(keys.length, 32, (index) => storage.upload(keys[index]!, PNG, { contentType: 'image/png' }).then(() => {}));
+}
+
+/**
+ * POST /admin/assets/purge {guild_id} for a guild of 10,000 emojis (rows and objects), through
+ * the gateway and one asset-purge-worker process (rows and audit entry in one transaction, then
+ * DeleteObjects in batches of 1000), against raw DeleteObjects of 10,000 other objects of the
+ * same store in batches of 1000, one after another. Objects per second, both sides.
+ */
+export const assetPurge: Benchmark = {
+  name: 'asset-purge',
+  description: 'purge of a 10,000-asset guild through gateway + asset-purge worker, vs raw S3 DeleteObjects (objects/s)',
+  async run(context) {
+    const env = await context.serviceEnv();
+    const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 4, applicationName: 'bench-asset-purge' });
+    const storage = createStorage(
+      storageOptionsFromConfig({
+        S3_ENDPOINT: env['S3_ENDPOINT'],
+        S3_REGION: env['S3_REGION']!,
+        S3_BUCKET: env['S3_BUCKET']!,
+        S3_ACCESS_KEY_ID: env['S3_ACCESS_KEY_ID']!,
+        S3_SECRET_ACCESS_KEY: env['S3_SECRET_ACCESS_KEY']!,
+        S3_FORCE_PATH_STYLE: true,
+      }),
+    );
+    const ids = createSnowflakeGenerator(1003);
+    try {
+      const ownerId = ids.next();
+      const guildId = ids.next();
+      const emojiIds = Array.from({ length: ASSETS }, () => ids.next());
+      await insertUsers(pool, [{ id: ownerId, username: 'bench_purge_owner' }]);
+      await insertGuild(pool, { id: guildId, name: 'bench purge', ownerId });
+      for (let start = 0; start < ASSETS; start += 1000) {
+        const slice = emojiIds.slice(start, start + 1000);
+        await insertEmojis(pool, slice.map((id) => ({ id, guildId, name: `e_${id.slice(-10)}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), contentType: 'image/png', size: PNG.length })));
+      }
+      const baselineKeys = Array.from({ length: ASSETS }, (_, i) => `bench-baseline/${i}`);
+      context.log(`uploading ${2 * ASSETS} objects`);
+      await uploadAll(storage, emojiIds.map(storageKeys.emoji));
+      await uploadAll(storage, baselineKeys);
+
+      const { key } = await createAdminWithKey(pool, ids, { name: 'bench-purge', acls: ['admin:authenticate', 'asset:purge'] });
+      const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '60000' });
+      await spawnWorker(context, ASSET_PURGE_WORKER_ENTRY, env);
+
+      context.log(`purging a guild of ${ASSETS} emojis`);
+      const purge = await timedMeasurement(1, () =>
+        fetch(`${gateway.url}/v1/admin/assets/purge`, {
+          method: 'POST',
+          headers: { authorization: `Admin ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ guild_id: guildId }),
+        }).then(async (response) => {
+          const body = (await response.json()) as { deleted_objects?: number };
+          return response.status === 200 && body.deleted_objects === ASSETS ? 200 : response.status;
+        }),
+      1);
+      const left = (await Promise.all(emojiIds.slice(0, 50).map((id) => storage.headObject(storageKeys.emoji(id))))).filter(Boolean).length;
+      if (left > 0) throw new Error(`${left} of 50 sampled objects are still in the store after the purge`);
+
+      context.log(`raw DeleteObjects of ${ASSETS} objects in batches of ${DELETE_BATCH}`);
+      const raw = await timedMeasurement(1, async () => {
+        for (let start = 0; start < ASSETS; start += DELETE_BATCH) {
+          const Objects = baselineKeys.slice(start, start + DELETE_BATCH).map((Key) => ({ Key }));
+          await storage.client.send(new DeleteObjectsCommand({ Bucket: env['S3_BUCKET']!, Delete: { Objects, Quiet: true } }));
+        }
+        return 200;
+      }, 1);
+      const objectsPerSecond = (seconds: number) => ASSETS / seconds;
+      const ours = objectsPerSecond(purge.durationSeconds);
+      const baseline = objectsPerSecond(raw.durationSeconds);
+      return {
+        benchmark: 'asset-purge',
+        notes: [
+          `one purge of a guild with ${ASSETS} emojis (rows + objects) vs raw DeleteObjects of ${ASSETS} objects of the same store, ${DELETE_BATCH} a batch`,
+          `objects per second: gateway + worker ${Math.round(ours)} (${purge.durationSeconds.toFixed(2)} s from request to 200), raw ${Math.round(baseline)} (${raw.durationSeconds.toFixed(2)} s)`,
+          'gateway: RATE_LIMITS_ENABLED=false, ADMIN_JOB_WAIT_MS=60000; one asset-purge-worker process; --connections, --duration and --warmup are not used',
+        ],
+        targets: [
+          { target: 'gateway + asset-purge-worker', url: 'POST /v1/admin/assets/purge', measurement: purge },
+          { target: 'raw DeleteObjects', url: 's3', measurement: raw },
+        ],
+        ratios: { 'gateway/raw objects per second': ratio(ours, baseline) },
+      };
+    } finally {
+      storage.close();
+      await pool.end();
+    }
+  },
+};

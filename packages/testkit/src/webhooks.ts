@@ -1,0 +1,73 @@
+import type { Redis } from 'ioredis';
+import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
+import { LIMITS, parseStreamEvent, type StreamEvent } from '@switchboard/contracts';
+import {
+  ChannelType,
+  createWebhookWithinLimits,
+  insertChannels,
+  insertGuild,
+  insertMembers,
+  insertUsers,
+  insertUserTokens,
+  withTransaction,
+  type Pool,
+} from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { testSnowflakeWorkerId } from './ids.ts';
+
+const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+
+export interface WebhookFixture {
+  guildId: string;
+  channelId: string;
+  ownerId: string;
+  /** The owner's user token (a member of the guild), to read messages back. */
+  ownerToken: string;
+  webhookId: string;
+  token: string;
+  name: string;
+}
+
+/** A guild, its owner, a text channel and one webhook in it (optionally with a secret), written directly. */
+export async function createWebhookFixture(pool: Pool, options: { secret?: string; name?: string } = {}): Promise<WebhookFixture> {
+  const [ownerId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
+  const token = generateWebhookToken();
+  const ownerToken = generateUserToken(ownerId);
+  const name = options.name ?? 'Test Hook';
+  await withTransaction(pool, async (db) => {
+    await insertUsers(db, [{ id: ownerId, username: `owner_${ownerId.slice(-8)}` }]);
+    await insertUserTokens(db, [{ tokenHash: hashCredential(ownerToken), userId: ownerId, kind: 'user' }]);
+    await insertGuild(db, { id: guildId, name: `guild ${guildId}`, ownerId });
+    await insertMembers(db, guildId, [{ userId: ownerId }]);
+    await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 }]);
+  });
+  const limits = { perChannel: LIMITS.webhooks.perChannel, perGuild: LIMITS.webhooks.perGuild };
+  await createWebhookWithinLimits(pool, { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token }, limits);
+  if (options.secret) await pool.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [webhookId, options.secret]);
+  return { guildId, channelId, ownerId, ownerToken, webhookId, token, name };
+}
+
+/** A message a webhook posted, as the tests read it straight from PostgreSQL. */
+export interface StoredRow {
+  id: string;
+  content: string;
+  embeds: any[];
+  webhookName: string;
+  webhookAvatarUrl: string | null;
+}
+
+/** The messages a webhook posted, oldest first. */
+export async function webhookMessages(pool: Pool, webhookId: string): Promise<StoredRow[]> {
+  const { rows } = await pool.query<StoredRow>(
+    `SELECT id::text, content, embeds, webhook_name AS "webhookName", webhook_avatar_url AS "webhookAvatarUrl"
+     FROM messages WHERE webhook_id = $1 ORDER BY id`,
+    [webhookId],
+  );
+  return rows;
+}
+
+/** Every entry of the events stream `streamKey` (a file's eventsStreamKey) about `channelId`, oldest first. */
+export async function channelEvents(redis: Redis, streamKey: string, channelId: string): Promise<StreamEvent[]> {
+  const entries = await redis.xrange(streamKey, '-', '+');
+  return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storageKeys } from '@switchboard/contracts';
+import {
+  findOperation,
+  insertEmojis,
+  insertGuild,
+  insertGuildAssets,
+  insertOperation,
+  insertStickers,
+  insertUsers,
+  startOperation,
+  withTransaction,
+} from '@switchboard/db';
+import { createLogger } from '@switchboard/logger';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import type { Storage } from '@switchboard/storage';
+import { storageFor, testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { purgeRunner } from '../src/index.ts';
+
+const environment = useTestEnvironment();
+const pool = useTestPool(environment, 4);
+const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+const logger = createLogger('purge-test', 'silent');
+let storage: Storage;
+
+beforeAll(() => {
+  storage = storageFor(environment);
+});
+afterAll(() => storage?.close());
+
+const PNG = { contentType: 'image/png', size: 4 };
+
+/** A guild with an icon, two emojis, a sticker and a webhook with an avatar, objects in the bucket. */
+async function seedGuild() {
+  const [adminId, ownerId, guildId, iconId, emojiA, emojiB, stickerId, channelId, webhookId] = Array.from({ length: 9 }, () => ids.next()) as [
+    string, string, string, string, string, string, string, string, string,
+  ];
+  const iconKey = storageKeys.guildAsset(guildId, 'icon', 'abc');
+  const avatarKey = storageKeys.webhookAvatar(webhookId, 'def');
+  await withTransaction(pool(), async (db) => {
+    await db.query(`INSERT INTO admin_users (id, name, acls) VALUES ($1, $2, '{*}')`, [adminId, `admin-${adminId}`]);
+    await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
+    await insertGuild(db, { id: guildId, name: 'purge', ownerId, iconHash: 'abc' });
+    await insertGuildAssets(db, [{ id: iconId, guildId, kind: 'icon', hash: 'abc', storageKey: iconKey, ...PNG }]);
+    await insertEmojis(db, [emojiA, emojiB].map((id, i) => ({ id, guildId, name: `emoji_${i}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), ...PNG })));
+    await insertStickers(db, [{ id: stickerId, guildId, name: 'sticker', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), ...PNG }]);
+    await db.query(`INSERT INTO channels (id, guild_id, type, name) VALUES ($1, $2, 0, 'general')`, [channelId, guildId]);
+    await db.query(
+      `INSERT INTO webhooks (id, guild_id, channel_id, name, avatar_hash, token) VALUES ($1, $2, $3, 'hook', 'def', repeat('a', 64))`,
+      [webhookId, guildId, channelId],
+    );
+  });
+  const keys = [iconKey, avatarKey, storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
+  for (const key of keys) await storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
+  return { adminId, guildId, emojiA, emojiB, stickerId, webhookId, keys };
+}
+
+async function purge(adminId: string, request: unknown, store: Storage = storage) {
+  const id = ids.next();
+  await insertOperation(pool(), 'asset_purges', { id, requestedBy: adminId, request, auditLogReason: 'cleanup' });
+  const run = purgeRunner({ pool: pool(), storage: store, ids, logger });
+  const result = await run((await startOperation(pool(), 'asset_purges', id))!);
+  return { id, result, run };
+}
+
+const present = async (keys: string[]) => (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);
+
+describe('asset purge by ids (Fluxer semantics)', () => {
+  it('purges emojis and stickers, reports unknown and invalid ids per item, and audits each', async () => {
+    const { adminId, guildId, emojiA, stickerId, emojiB, keys } = await seedGuild();
+    const unknown = ids.next();
+    const { result } = await purge(adminId, { ids: [emojiA, ` ${stickerId} `, emojiA, unknown, 'abc'] });
+    expect(result).toEqual({
+      processed: [
+        { id: emojiA, asset_type: 'emoji', found_in_db: true, guild_id: guildId },
+        { id: stickerId, asset_type: 'sticker', found_in_db: true, guild_id: guildId },
+        { id: unknown, asset_type: 'unknown', found_in_db: false, guild_id: null },
+      ],
+      errors: [{ id: 'abc', error: 'Invalid numeric ID' }],
+      deleted_objects: 4,
+    });
+    expect(await present([storageKeys.emoji(emojiA), storageKeys.sticker(stickerId), storageKeys.emoji(emojiB)])).toEqual([false, false, true]);
+    expect((await pool().query('SELECT id::text FROM emojis WHERE guild_id = $1', [guildId])).rows).toEqual([{ id: emojiB }]);
+    const { rows } = await pool().query(
+      `SELECT target_type, target_id, action, metadata, audit_log_reason FROM audit_logs WHERE admin_user_id = $1 ORDER BY target_type`,
+      [adminId],
+    );
+    expect(rows).toEqual([
+      { target_type: 'asset', target_id: unknown, action: 'purge_asset', metadata: { asset_type: 'unknown' }, audit_log_reason: 'cleanup' },
+      { target_type: 'guild_emoji', target_id: emojiA, action: 'purge_guild_emoji_asset', metadata: { asset_type: 'emoji', guild_id: guildId }, audit_log_reason: 'cleanup' },
+      { target_type: 'guild_sticker', target_id: stickerId, action: 'purge_guild_sticker_asset', metadata: { asset_type: 'sticker', guild_id: guildId }, audit_log_reason: 'cleanup' },
+    ]);
+    expect(keys).toHaveLength(5);
+  });
+});
+
+describe('asset purge of a whole guild', () => {
+  it('removes every asset row and object, clears the hashes, and a second run finds nothing', async () => {
+    const { adminId, guildId, webhookId, keys } = await seedGuild();
+    const first = await purge(adminId, { guild_id: guildId });
+    expect(first.result.processed.map((item) => item.asset_type).sort()).toEqual(['emoji', 'emoji', 'icon', 'sticker', 'webhook_avatar']);
+    expect(first.result.deleted_objects).toBe(5);
+    expect(await present(keys)).toEqual([false, false, false, false, false]);
+    const guild = await pool().query('SELECT icon_hash FROM guilds WHERE id = $1', [guildId]);
+    expect(guild.rows[0]).toEqual({ icon_hash: null });
+    const hook = await pool().query('SELECT avatar_hash FROM webhooks WHERE id = $1', [webhookId]);
+    expect(hook.rows[0]).toEqual({ avatar_hash: null });
+
+    const second = await purge(adminId, { guild_id: guildId });
+    expect(second.result).toEqual({ processed: [], errors: [], deleted_objects: 0 });
+  });
+
+  it('survives the store failing after the rows went: the retry deletes the same objects and reports the same items', async () => {
+    const { adminId, guildId, keys } = await seedGuild();
+    const broken = { ...storage, deleteObjects: async () => Promise.reject(new Error('store unreachable')) } as Storage;
+    const id = ids.next();
+    await insertOperation(pool(), 'asset_purges', { id, requestedBy: adminId, request: { guild_id: guildId }, auditLogReason: null });
+    await expect(purgeRunner({ pool: pool(), storage: broken, ids, logger })((await startOperation(pool(), 'asset_purges', id))!)).rejects.toThrow('store unreachable');
+    expect(await present(keys)).toEqual([true, true, true, true, true]);
+
+    // The retry, as BullMQ would run it: the rows are gone, the recorded keys are not.
+    const retried = await purgeRunner({ pool: pool(), storage, ids, logger })((await startOperation(pool(), 'asset_purges', id))!);
+    expect(retried.processed).toHaveLength(5);
+    expect(await present(keys)).toEqual([false, false, false, false, false]);
+    expect(await findOperation(pool(), 'asset_purges', id)).toMatchObject({ status: 'completed', result: retried });
+    // One audit entry, from the first run's committed transaction.
+    const audits = await pool().query(`SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1 AND action = 'purge_guild_assets'`, [guildId]);
+    expect(audits.rows[0]).toEqual({ n: 1 });
+  });
+
+  it('counts objects that were already gone from the store as deleted', async () => {
+    const { adminId, guildId, keys } = await seedGuild();
+    await storage.deleteObjects(keys.slice(0, 3));
+    const { result } = await purge(adminId, { guild_id: guildId });
+    expect(result.deleted_objects).toBe(5);
+    expect(await present(keys)).toEqual([false, false, false, false, false]);
+  });
+});

@@ -1,0 +1,29 @@
+import type { Redis } from 'ioredis';
+import type { Pool } from '@switchboard/db';
+import type { Logger } from '@switchboard/logger';
+import type { Producer } from '@switchboard/queue';
+import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import type { Storage } from '@switchboard/storage';
+import type { GatewayConfig } from './config.ts';
+import type { IpBans } from './ip-bans/index.ts';
+
+/**
+ * Everything a gateway router or admin area may use, built once by createApp. Routers take the
+ * whole bag and destructure what they need; none defines a bag of its own.
+ */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  pool: Pool;
+  /** A request-path client (`createRedis(url, { role: 'client' })`): fails fast, never queues. */
+  redis: Redis;
+  storage: Storage;
+  /** Enqueues jobs. Its `?wait=true` listener connects on first use. */
+  producer: Producer;
+  /** Snowflake ids for this replica's SNOWFLAKE_WORKER_ID. */
+  ids: SnowflakeGenerator;
+  /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
+  ipBans: IpBans;
+  /** True once graceful shutdown began; /readyz then answers 503. */
+  isDraining: () => boolean;
+}

@@ -1,0 +1,54 @@
+import type { OperationJobContract } from '@switchboard/contracts';
+import { failOperation, findOperation, insertOperation, type NewOperation, type Operation, type OperationTable } from '@switchboard/db';
+import { ApiError } from '@switchboard/http';
+import { QueueUnavailableError } from '@switchboard/queue';
+import type { GatewayDeps } from '../deps.ts';
+
+/** What the worker said within the wait, or that it is still at it. */
+export type OperationOutcome = { state: 'done'; result: unknown } | { state: 'pending'; operation: Operation };
+
+export interface OperationSpec extends Omit<NewOperation, 'id'> {
+  table: OperationTable;
+  contract: OperationJobContract;
+}
+
+/**
+ * The one way an admin route starts a job (decisions §13): insert the row (its id is the job
+ * id), enqueue the job, wait for it up to ADMIN_JOB_WAIT_MS. Redis away: the row is marked
+ * failed and the answer is 503, nothing half-started. A job that fails for good within the
+ * wait is a 503 too (the row says so); past the wait the row, read now, is the answer's
+ * status (202 by the caller).
+ */
+export async function runOperation(
+  { pool, producer, ids, config }: Pick<GatewayDeps, 'pool' | 'producer' | 'ids' | 'config'>,
+  { table, contract, ...row }: OperationSpec,
+): Promise<OperationOutcome> {
+  const id = ids.next();
+  await insertOperation(pool, table, { id, ...row });
+  try {
+    const outcome = await producer.enqueueAndWait(contract, { operationId: id }, { timeoutMs: config.ADMIN_JOB_WAIT_MS });
+    if (outcome.state === 'completed') return { state: 'done', result: outcome.result };
+    const operation = await findOperation(pool, table, id);
+    if (outcome.state === 'failed' || operation?.status === 'failed') {
+      throw new ApiError('SERVICE_UNAVAILABLE', { message: operation?.error ?? 'The operation failed; request it again.', headers: { 'Retry-After': '1' } });
+    }
+    if (operation?.status === 'completed') return { state: 'done', result: operation.result };
+    return { state: 'pending', operation: operation! };
+  } catch (error) {
+    if (!(error instanceof QueueUnavailableError)) throw error;
+    await failOperation(pool, table, id, 'The operation could not be queued; request it again.').catch(() => {});
+    throw new ApiError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '1' } });
+  }
+}
+
+/**
+ * The body of an operation's status route: `{<idField>, status}` while it runs, plus the
+ * outcome body once completed (the same body the first request would have had) or `error`
+ * once failed.
+ */
+export function presentOperation(idField: string, operation: Operation): Record<string, unknown> {
+  const head = { [idField]: operation.id, status: operation.status };
+  if (operation.status === 'completed') return { ...head, ...(operation.result as Record<string, unknown>) };
+  if (operation.status === 'failed') return { ...head, error: operation.error };
+  return head;
+}

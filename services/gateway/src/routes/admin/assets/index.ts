@@ -1,0 +1,47 @@
+import type { RequestHandler } from 'express';
+import { ASSET_PURGE_JOB } from '@switchboard/contracts';
+import { findGuildById, findOperation } from '@switchboard/db';
+import { ApiError, validate } from '@switchboard/http';
+import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import { presentOperation, runOperation } from '../../../jobs/operations.ts';
+import type { AdminHandlers } from '../handlers.ts';
+import { operationIdFromPath } from '../operation-id.ts';
+import { purgeRequestSchema } from './schemas.ts';
+
+/**
+ * POST /admin/assets/purge: validated here, run by the asset-purge worker. 200 with
+ * `{processed, errors, deleted_objects}` when it finishes within ADMIN_JOB_WAIT_MS, else 202
+ * `{purge_id, status}`; GET /admin/assets/purges/{id} then reports the same body.
+ */
+function purge(deps: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const body = validate(purgeRequestSchema, req.body);
+    if (body.guild_id !== undefined && !(await findGuildById(deps.pool, body.guild_id))) throw new ApiError('UNKNOWN_GUILD');
+    const outcome = await runOperation(deps, {
+      table: 'asset_purges',
+      contract: ASSET_PURGE_JOB,
+      requestedBy: adminPrincipal(res).adminUserId,
+      request: body.guild_id !== undefined ? { guild_id: body.guild_id } : { ids: body.ids },
+      auditLogReason: auditReason(req),
+    });
+    if (outcome.state === 'done') res.json(outcome.result);
+    else res.status(202).json(presentOperation('purge_id', outcome.operation));
+  };
+}
+
+function purgeStatus({ pool }: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const id = operationIdFromPath(req.params['purgeId']);
+    const operation = id === null ? null : await findOperation(pool, 'asset_purges', id);
+    if (!operation) throw new ApiError('UNKNOWN_ASSET_PURGE');
+    res.json(presentOperation('purge_id', operation));
+  };
+}
+
+export function assetHandlers(deps: GatewayDeps): AdminHandlers {
+  return {
+    'POST /v1/admin/assets/purge': purge(deps),
+    'GET /v1/admin/assets/purges/:purgeId': purgeStatus(deps),
+  };
+}

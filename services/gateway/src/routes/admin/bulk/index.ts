@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
+import { findOperation } from '@switchboard/db';
+import { ApiError, validate } from '@switchboard/http';
+import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import { presentOperation, runOperation } from '../../../jobs/operations.ts';
+import type { AdminHandlers } from '../handlers.ts';
+import { operationIdFromPath } from '../operation-id.ts';
+import { bulkAddSchema } from './schemas.ts';
+
+/**
+ * POST /admin/bulk/add-guild-members: validated here, run by the bulk worker. 200 with
+ * `{successful, failed}` when it finishes within ADMIN_JOB_WAIT_MS, else 202
+ * `{operation_id, status}`; GET /admin/bulk/operations/{id} then reports the same body. An
+ * unknown guild is not a 404: every user fails with UNKNOWN_GUILD (reference §8).
+ */
+function addGuildMembers(deps: GatewayDeps): RequestHandler {
+  const schema = bulkAddSchema(deps.config.BULK_MAX_USER_IDS);
+  return async (req, res) => {
+    const body = validate(schema, req.body);
+    const outcome = await runOperation(deps, {
+      table: 'bulk_operations',
+      contract: BULK_ADD_GUILD_MEMBERS_JOB,
+      kind: 'add_guild_members',
+      requestedBy: adminPrincipal(res).adminUserId,
+      request: body,
+      auditLogReason: auditReason(req),
+    });
+    if (outcome.state === 'done') res.json(outcome.result);
+    else res.status(202).json(presentOperation('operation_id', outcome.operation));
+  };
+}
+
+function operationStatus({ pool }: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const id = operationIdFromPath(req.params['operationId']);
+    const operation = id === null ? null : await findOperation(pool, 'bulk_operations', id);
+    if (!operation) throw new ApiError('UNKNOWN_BULK_OPERATION');
+    res.json(presentOperation('operation_id', operation));
+  };
+}
+
+export function bulkHandlers(deps: GatewayDeps): AdminHandlers {
+  return {
+    'POST /v1/admin/bulk/add-guild-members': addGuildMembers(deps),
+    'GET /v1/admin/bulk/operations/:operationId': operationStatus(deps),
+  };
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACL, LIMITS, storageKeys } from '@switchboard/contracts';
+import { insertEmojis, insertGuild, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
+import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { useGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+/** Short locks: a killed worker's job is taken over within about two seconds. */
+const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+/** Answers 202 at once: the purge outlives the request. */
+const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
+let worker: ServiceProcess;
+let admin: AdminFixture;
+
+beforeAll(async () => {
+  worker = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV));
+  admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.assetPurge]);
+});
+
+afterAll(async () => {
+  await worker?.stop();
+});
+
+const PNG = { contentType: 'image/png', size: 4 };
+
+/** A guild with two emojis and a sticker, rows and objects. */
+async function seed() {
+  const [ownerId, guildId, emojiA, emojiB, stickerId] = Array.from({ length: 5 }, () => fixtureIds.next()) as [string, string, string, string, string];
+  await withTransaction(gateway.pool, async (db) => {
+    await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
+    await insertGuild(db, { id: guildId, name: 'purge', ownerId });
+    await insertEmojis(db, [emojiA, emojiB].map((id, i) => ({ id, guildId, name: `emoji_${i}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), ...PNG })));
+    await insertStickers(db, [{ id: stickerId, guildId, name: 'sticker', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), ...PNG }]);
+  });
+  const keys = [storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
+  for (const key of keys) await gateway.storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
+  return { guildId, emojiA, emojiB, stickerId, keys };
+}
+
+const purge = (body: unknown, via = gateway) => adminCall(via.url, { method: 'POST', path: '/v1/admin/assets/purge', key: admin.key, body });
+const stored = async (keys: string[]) => (await Promise.all(keys.map((key) => gateway.storage.headObject(key)))).map((head) => head !== null);
+
+describe('POST /admin/assets/purge', () => {
+  it('purges emoji and sticker ids with a per-item result (Fluxer shape)', async () => {
+    const { guildId, emojiA, stickerId, keys } = await seed();
+    const unknown = fixtureIds.next();
+    const answer = await purge({ ids: [emojiA, stickerId, unknown, 'abc'] });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      processed: [
+        { id: emojiA, asset_type: 'emoji', found_in_db: true, guild_id: guildId },
+        { id: stickerId, asset_type: 'sticker', found_in_db: true, guild_id: guildId },
+        { id: unknown, asset_type: 'unknown', found_in_db: false, guild_id: null },
+      ],
+      errors: [{ id: 'abc', error: 'Invalid numeric ID' }],
+      deleted_objects: 4,
+    });
+    expect(await stored(keys)).toEqual([false, true, false]);
+  });
+
+  it('purges every asset of a guild; a second purge finds nothing and says so', async () => {
+    const { guildId, keys } = await seed();
+    const first = await purge({ guild_id: guildId });
+    expect(first.status).toBe(200);
+    expect(first.body.processed).toHaveLength(3);
+    expect(first.body.deleted_objects).toBe(3);
+    expect(await stored(keys)).toEqual([false, false, false]);
+    const second = await purge({ guild_id: guildId });
+    expect(second.body).toEqual({ processed: [], errors: [], deleted_objects: 0 });
+  });
+
+  it('refuses unknown guilds with 404 and bodies outside the limits with 400', async () => {
+    const unknownGuild = await purge({ guild_id: fixtureIds.next() });
+    expect(unknownGuild.status).toBe(404);
+    expect(unknownGuild.body.code).toBe('UNKNOWN_GUILD');
+    const tooMany = Array.from({ length: LIMITS.assetPurge.maxIds + 1 }, () => fixtureIds.next());
+    const longId = 'x'.repeat(65);
+    for (const body of [{ ids: tooMany }, { ids: [] }, { ids: [longId] }, { ids: ['  '] }, {}, { ids: ['1'], guild_id: '1' }, { guild_id: 'nope' }]) {
+      const answer = await purge(body);
+      expect(answer.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect(answer.body.code).toBe('INVALID_FORM_BODY');
+    }
+  });
+});
+
+describe('a purge that outlives the request', () => {
+  it('answers 202 with its id, and the status route reports the same body, even after its worker was SIGKILLed mid-purge', async () => {
+    const { guildId, emojiA, keys } = await seed();
+    // Hold one emoji row: the worker blocks inside its first phase, after marking the purge running.
+    const blocker = await gateway.pool.connect();
+    let successor: ServiceProcess | undefined;
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', [emojiA]);
+      const accepted = await purge({ guild_id: guildId }, impatient);
+      expect(accepted.status).toBe(202);
+      expect(accepted.body).toEqual({ purge_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
+      const status = () => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/assets/purges/${accepted.body.purge_id}`, key: admin.key });
+      await waitFor(async () => (await status()).body.status === 'running', 10_000);
+
+      await worker.stop('SIGKILL');
+      await blocker.query('ROLLBACK');
+      successor = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV));
+      const done = await waitFor(async () => {
+        const answer = await status();
+        return answer.body.status === 'completed' ? answer : undefined;
+      }, 20_000);
+      expect(done.body).toMatchObject({ purge_id: accepted.body.purge_id, status: 'completed', errors: [], deleted_objects: 3 });
+      expect(done.body.processed).toHaveLength(3);
+      expect(await stored(keys)).toEqual([false, false, false]);
+    } finally {
+      blocker.release();
+      if (successor) worker = successor;
+    }
+  });
+
+  it('answers 404 UNKNOWN_ASSET_PURGE for an id that is no purge', async () => {
+    const answer = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/assets/purges/123456789012345678', key: admin.key });
+    expect(answer.status).toBe(404);
+    expect(answer.body.code).toBe('UNKNOWN_ASSET_PURGE');
+  });
+});
