@@ -97,3 +97,14 @@ export const WEBHOOK_DELIVERY_JOB = defineJob({
     removeOnComplete: { ageSeconds: 60 * 60, count: 1000 },
   },
 });
+
+/**
+ * Deletes expired delivery dedupe keys (X-GitHub-Delivery): a job scheduler on the deliveries
+ * queue adds one per interval, so one replica prunes per tick however many run.
+ */
+export const WEBHOOK_DELIVERY_PRUNE_JOB = defineJob({
+  queue: QUEUES.webhookDeliveries,
+  name: 'webhook-delivery-prune',
+  payload: z.object({}),
+  defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
+});

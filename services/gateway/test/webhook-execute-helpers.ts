@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
+import { Queue, type JobType } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
-import { QUEUES } from '@switchboard/contracts';
+import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
@@ -49,11 +49,17 @@ export function deliveriesQueue(gateway: RunningGateway): Queue {
  * Deliveries that post nothing leave no row: this is how a test knows they are done.
  */
 export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promise<number> {
-  await waitFor(async () => {
-    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return Object.values(counts).every((count) => count === 0);
-  }, timeoutMs);
-  return (await queue.getJobCounts('failed'))['failed'] ?? 0;
+  await waitFor(async () => (await deliveryJobs(queue, 'waiting', 'active', 'delayed', 'prioritized')) === 0, timeoutMs);
+  return deliveryJobs(queue, 'failed');
+}
+
+/**
+ * Delivery jobs in these states. The queue also holds the worker's scheduled prune job (always
+ * one delayed until its next tick), which is not a delivery.
+ */
+export async function deliveryJobs(queue: Queue, ...states: JobType[]): Promise<number> {
+  const jobs = await queue.getJobs(states);
+  return jobs.filter((job) => job?.name === WEBHOOK_DELIVERY_JOB.name).length;
 }
 
 /** A file's gateway and webhook worker, both running from its first test to after its last. */

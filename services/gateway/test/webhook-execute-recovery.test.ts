@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, channelEvents, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
-import { deliveriesQueue, deliveriesSettled, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
+import { deliveriesQueue, deliveriesSettled, deliveryJobs, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_WAIT_TIMEOUT_MS: '300' });
@@ -59,7 +59,7 @@ describe('a SIGKILLed worker mid-delivery (at-least-once without duplicates)', (
     const hook = await createWebhookFixture(gateway.pool);
     const first = await stuckWorker('before-store');
     expect((await call('POST', executeUrl(gateway, hook, '/slack'), { body: { text: 'recovered' } })).status).toBe(200);
-    await waitFor(async () => (await queue.getJobCounts('active'))['active'] === 1, 10_000);
+    await waitFor(async () => (await deliveryJobs(queue, 'active')) === 1, 10_000);
     await first.stop('SIGKILL');
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
 

@@ -25,7 +25,7 @@ export const webhookWorkerConfigSchema = workerConfigSchema
     EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(24 * 60 * 60),
     /** Dedupe keys (X-GitHub-Delivery) older than this are deleted; a later redelivery posts again. */
     WEBHOOK_DELIVERY_DEDUPE_HOURS: env.int(1, 24 * 365).default(7 * 24),
-    /** How often this worker deletes expired dedupe keys (every replica may; deleting is idempotent). */
+    /** How often expired dedupe keys are deleted (a job scheduler: one run per interval across replicas). */
     WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS: env.int(1000, 24 * HOUR_MS).default(HOUR_MS),
     /**
      * Test-only: every delivery waits this long at WEBHOOK_TEST_DELAY_AT, so a test can kill

@@ -1,28 +1,22 @@
-import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
+import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
-import { startDeliveryPruner } from './prune.ts';
+import { pruneHandler } from './prune.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
-export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB] as const;
+export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB] as const;
 
 /**
- * The handlers, on the process's pool, Redis client and S3 (runtime), and the dedupe-key
- * pruner. `close` stops the pruner once the worker has stopped; the runtime closes the rest.
+ * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, and the
+ * dedupe-key pruning that a job scheduler runs every WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS.
  */
 export function createWebhookWorkerSetup({
   config,
   logger,
   resources: { pool, redis, storage },
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
-  const pruner = startDeliveryPruner({
-    pool,
-    logger,
-    retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS,
-    intervalMs: config.WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS,
-  });
   const handler = deliveryHandler({
     pool,
     redis,
@@ -36,7 +30,10 @@ export function createWebhookWorkerSetup({
     testDelay: { ms: config.WEBHOOK_TEST_DELAY_MS, at: config.WEBHOOK_TEST_DELAY_AT },
   });
   return {
-    handlers: { [WEBHOOK_DELIVERY_JOB.name]: handler },
-    close: () => pruner.stop(),
+    handlers: {
+      [WEBHOOK_DELIVERY_JOB.name]: handler,
+      [WEBHOOK_DELIVERY_PRUNE_JOB.name]: pruneHandler({ pool, logger, retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS }),
+    },
+    schedules: [{ id: 'webhook-delivery-prune', contract: WEBHOOK_DELIVERY_PRUNE_JOB, payload: {}, everyMs: config.WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS }],
   };
 }

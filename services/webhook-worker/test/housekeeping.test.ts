@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@switchboard/config';
 import { claimWebhookDelivery } from '@switchboard/db';
-import { createWebhookFixture, useTestEnvironment, useTestPool, waitFor } from '@switchboard/testkit';
+import { createWebhookFixture, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { webhookWorkerConfigSchema } from '../src/index.ts';
-import { startDeliveryPruner } from '../src/prune.ts';
+import { pruneHandler } from '../src/prune.ts';
 import { ids, silentLogger } from './support.ts';
 
 const environment = useTestEnvironment();
@@ -27,13 +27,10 @@ describe('dedupe key pruning', () => {
       "UPDATE webhook_deliveries SET created_at = now() - interval '10 days' WHERE webhook_id = $1 AND delivery_id LIKE 'old-%'",
       [hook.webhookId],
     );
-    const pruner = startDeliveryPruner({ pool: pool(), logger: silentLogger, retentionHours: 7 * 24, intervalMs: 20 });
-    try {
-      await waitFor(async () => (await deliveryIds(hook.webhookId)).length <= 1, 5000, 20);
-    } finally {
-      await pruner.stop();
-    }
+    const prune = pruneHandler({ pool: pool(), logger: silentLogger, retentionHours: 7 * 24 });
+    expect(await prune()).toEqual({ deleted: 2 });
     expect(await deliveryIds(hook.webhookId)).toEqual(['fresh']);
+    expect(await prune()).toEqual({ deleted: 0 });
   });
 
   it('claims a delivery id once per webhook', async () => {
