@@ -55,8 +55,6 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: "You're being rate limited." },
   // 5xx
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error.' },
-  // An admin route of the interface whose feature a later release brings (answered after auth).
-  NOT_IMPLEMENTED: { status: 501, message: 'Not implemented.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable.' },
   // `?wait=true` on a webhook whose delivery did not finish within the bound: the outcome is
   // unknown (it may still be stored), as for a timed-out upstream; the body names the message id.

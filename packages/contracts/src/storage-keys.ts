@@ -18,4 +18,9 @@ export const storageKeys = {
   sticker: (stickerId: string) => `stickers/${stickerId}`,
   /** The reference's layout (§2.5) and Discord's CDN path. */
   webhookAvatar: (webhookId: string, hash: string) => `avatars/${webhookId}/${hash}`,
+  /** Users' avatars share the layout (ids never collide: both are snowflakes). */
+  userAvatar: (userId: string, hash: string) => `avatars/${userId}/${hash}`,
+  /** An archive's ZIP (reference §4.6 layout). */
+  archive: (subjectType: 'user' | 'guild', subjectId: string, archiveId: string) =>
+    subjectType === 'guild' ? `archives/guilds/${subjectId}/${archiveId}/guild-archive.zip` : `exports/${subjectId}/${archiveId}/user-data.zip`,
 };

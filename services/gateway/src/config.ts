@@ -2,6 +2,7 @@ import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedCon
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { banConfigShape } from './ip-bans/config.ts';
 import { jobsConfigShape } from './jobs/config.ts';
+import { archiveConfigShape } from './routes/admin/archives/config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
@@ -35,6 +36,8 @@ const variables = z.object({
   ...executeConfigShape,
   // Admin routes that run jobs: the wait before 202, the bulk size (jobs/config.ts).
   ...jobsConfigShape,
+  // Archives: retention of a new archive, lifetime of a download link (routes/admin/archives/config.ts).
+  ...archiveConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, ADMIN_ROUTES, type AdminRoute } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
+import { ADMIN_AREAS } from '../src/routes/admin/index.ts';
+import { mergeAdminHandlers, servedAdminRoutes, type GatewayDeps } from '../src/index.ts';
 import { adminCall, createAdmin, HANDLER_REACHED, insertKey, markerArea, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -78,5 +80,15 @@ describe.each(ADMIN_ROUTES.map((route) => [`${route.method} ${route.path}`, rout
     const answer = await call(route, keys.full.key, marked.url);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(HANDLER_REACHED);
+  });
+});
+
+describe('admin router', () => {
+  it('has a handler for every table route, and refuses to start with one missing', () => {
+    // What createApp gives the areas, as far as building their handlers needs.
+    const deps = { config: gateway.config, pool: gateway.pool, redis: gateway.redis, storage: gateway.storage, producer: gateway.producer } as GatewayDeps;
+    expect(servedAdminRoutes(mergeAdminHandlers(ADMIN_AREAS.map((area) => area(deps))))).toHaveLength(ADMIN_ROUTES.length);
+    const [first, ...rest] = Object.entries(markerArea(deps));
+    expect(() => servedAdminRoutes(mergeAdminHandlers([Object.fromEntries(rest)]))).toThrow(`admin route "${first![0]}" has no handler`);
   });
 });

@@ -14,6 +14,8 @@ const BAD = {
   CAPTCHA_PROVIDER: 'hcaptcha',
   GIF_PROVIDER: 'giphy',
   FEDERATION_ENABLED: 'sometimes',
+  ARCHIVE_RETENTION_DAYS: '0',
+  ARCHIVE_LINK_TTL_SECONDS: '604801',
 };
 /**
  * REDIS_URL is left out on purpose (a missing variable is reported like a bad one), and
@@ -39,6 +41,8 @@ describe('gateway configuration', () => {
       GIF_PROVIDER: 'klipy',
       APP_PUBLIC_SENTRY_DSN: '',
       FEDERATION_ENABLED: false,
+      ARCHIVE_RETENTION_DAYS: 365,
+      ARCHIVE_LINK_TTL_SECONDS: 900,
     });
     expect(parsed.config.endpoints.api).toBe('http://localhost:8080');
     expect(parsed.config.endpoints.gateway).toBe('ws://localhost:8080/gateway');

@@ -115,8 +115,7 @@ describe('discovery document', () => {
       self_hosted: true,
       manual_review_enabled: false,
       webhook_formats: ['codehost', 'errortracker', 'chatapp'],
-      // Archives have no area yet (their routes answer 501), so they are reported off.
-      archives: false,
+      archives: true,
       asset_purge: true,
       bulk_operations: true,
     });
@@ -200,7 +199,7 @@ describe('discovery admin features', () => {
       const routes = ADMIN_ROUTES.filter((route) => route.path.startsWith(prefix));
       expect(routes.length, feature).toBeGreaterThan(0);
       expect(adminFeatures(handlersFor(routes))).toEqual({ ...off, [feature]: true });
-      // The trigger alone (POST) is not the feature while another of its routes answers 501.
+      // The trigger alone (POST) is not the feature while another of its routes has no handler.
       if (routes.length > 1) expect(adminFeatures(handlersFor(routes.slice(0, -1)))).toEqual(off);
     }
   });

@@ -26,6 +26,9 @@ export function gatewayConfig(environment: TestEnvironment, extra: Record<string
   return parsed.config;
 }
 
+/** What a test may replace in the app: its admin areas, its producer (e.g. one whose Redis is down). */
+export type GatewayParts = Pick<AppOptions, 'adminAreas' | 'producer'>;
+
 /**
  * A real gateway (createApp) on this file's PostgreSQL, Redis and bucket, on an ephemeral port.
  * Its pool has room for a test's own statements next to a batch the gateway holds open.
@@ -33,7 +36,7 @@ export function gatewayConfig(environment: TestEnvironment, extra: Record<string
 export async function startGateway(
   environment: TestEnvironment,
   extra: Record<string, string> = {},
-  app: Pick<AppOptions, 'adminAreas'> = {},
+  app: GatewayParts = {},
 ): Promise<RunningGateway> {
   const config = gatewayConfig(environment, extra);
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 4 });
@@ -41,8 +44,8 @@ export async function startGateway(
   await once(redis, 'ready');
   const storage = createStorage(storageOptionsFromConfig(config));
   const logger = createLogger('gateway-test', 'silent');
-  const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
-  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, producer, ...app }));
+  const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
+  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, ...app, producer }));
   const close = async () => {
     await served.close();
     // The producer first: its `?wait=true` listener uses `redis`.
@@ -61,7 +64,7 @@ export async function startGateway(
 export function useGateway(
   environment: TestEnvironment,
   extra: Record<string, string> = {},
-  app: Pick<AppOptions, 'adminAreas'> = {},
+  app: GatewayParts = {},
 ): RunningGateway {
   const gateway = {} as RunningGateway;
   beforeAll(async () => {

@@ -15,8 +15,9 @@ const FEATURE_PATHS = {
 export type AdminFeatures = Record<keyof typeof FEATURE_PATHS, boolean>;
 
 /**
- * A feature is on only when every one of its table routes has a handler: the router answers
- * 501 for the others, and a client must not be told a feature works when it does not.
+ * A feature is on only when every one of its table routes has a handler: a client must not be
+ * told a feature works when it does not. (adminRouter refuses to start with a route unserved,
+ * so a running gateway reports what its areas serve.)
  */
 export function adminFeatures(handlers: AdminHandlerMap): AdminFeatures {
   const served = (prefix: string): boolean => {

@@ -12,7 +12,7 @@ export type AdminHandlers = Record<string, RequestHandler>;
 /** One admin area (keys, audit logs, bans, …): its handlers, built from the gateway's deps. */
 export type AdminArea = (deps: GatewayDeps) => AdminHandlers;
 
-/** Every table route's handler, by routeKey(); a route without one is not served. */
+/** Every table route's handler, by routeKey(); adminRouter refuses to start with one missing. */
 export type AdminHandlerMap = ReadonlyMap<string, RequestHandler>;
 
 export function routeKey(route: Pick<AdminRoute, 'method' | 'path'>): string {
@@ -31,4 +31,13 @@ export function mergeAdminHandlers(maps: readonly AdminHandlers[]): AdminHandler
     }
   }
   return merged;
+}
+
+/** Every table route with its handler. A route without one stops startup: the table is the interface. */
+export function servedAdminRoutes(handlers: AdminHandlerMap): Array<{ route: AdminRoute; handler: RequestHandler }> {
+  return ADMIN_ROUTES.map((route) => {
+    const handler = handlers.get(routeKey(route));
+    if (!handler) throw new Error(`admin route "${routeKey(route)}" has no handler`);
+    return { route, handler };
+  });
 }

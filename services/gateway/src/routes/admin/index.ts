@@ -1,34 +1,34 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { ApiError, jsonBody, methodNotAllowed } from '@switchboard/http';
+import { jsonBody, methodNotAllowed } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
+import { archiveHandlers } from './archives/index.ts';
 import { assetHandlers } from './assets/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
 import { banHandlers } from './bans/index.ts';
 import { bulkHandlers } from './bulk/index.ts';
-import { mergeAdminHandlers, routeKey, type AdminArea, type AdminHandlerMap } from './handlers.ts';
+import { mergeAdminHandlers, servedAdminRoutes, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
-/** Every admin area; a table route none of them serves answers 501. */
-export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers];
+/** Every admin area; together they serve every ADMIN_ROUTES entry (adminRouter refuses less). */
+export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers];
 
 /** The handlers of every area, built once: the router mounts them and discovery reports them. */
 export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[] = ADMIN_AREAS): AdminHandlerMap {
   return mergeAdminHandlers(areas.map((area) => area(deps)));
 }
 
-const notImplemented: RequestHandler = (_req, _res, next) =>
-  next(new ApiError('NOT_IMPLEMENTED', { message: 'This admin feature is not available yet.' }));
-
 /**
  * Every route of ADMIN_ROUTES, each through the same chain (decisions §2): principal
  * resolution → rate limit (the route's bucket, per admin or per client IP) → 401 → 403
  * MISSING_PERMISSIONS → 403 MISSING_ACL → JSON body (1 MiB) → the area's handler, which
- * validates (400 last).
+ * validates (400 last). A table route without a handler stops startup: the table is the
+ * interface, and every route of it is served.
  */
 export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
+  const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
   const resolve = resolveAdminPrincipal({
     pool,
@@ -39,8 +39,7 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Route
   const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
 
   const router = Router();
-  for (const route of ADMIN_ROUTES) {
-    const handler = handlers.get(routeKey(route)) ?? notImplemented;
+  for (const { route, handler } of served) {
     const chain = [resolve, ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
     router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](route.path, ...chain);
   }
@@ -55,4 +54,4 @@ function methodsByPath(): Map<string, string[]> {
 }
 
 export { adminFeatures, type AdminFeatures } from './features.ts';
-export { mergeAdminHandlers, routeKey, type AdminArea, type AdminHandlerMap, type AdminHandlers } from './handlers.ts';
+export { mergeAdminHandlers, routeKey, servedAdminRoutes, type AdminArea, type AdminHandlerMap, type AdminHandlers } from './handlers.ts';

@@ -1,0 +1,142 @@
+import type { Queryable } from '../pool.ts';
+
+/**
+ * The reads an archive export streams (decisions §6): every row in keyset pages, each page
+ * rendered to JSON text by PostgreSQL (`json_build_object … string_agg`), so the worker only
+ * concatenates text and memory stays one page whatever the guild's size.
+ */
+export interface JsonPage {
+  /** The page's objects as JSON, comma-separated, without brackets; '' when empty. */
+  json: string;
+  /** The key to continue after, or null when the page was empty. */
+  last: string | null;
+  rows: number;
+}
+
+async function page(db: Queryable, sql: string, params: unknown[]): Promise<JsonPage> {
+  const { rows } = await db.query<JsonPage>(sql, params);
+  const row = rows[0];
+  return { json: row?.json ?? '', last: row?.last ?? null, rows: row?.rows ?? 0 };
+}
+
+/** Messages of a channel with an id above `after`, oldest first. */
+export function channelMessagesPage(db: Queryable, channelId: string, after: string, limit: number): Promise<JsonPage> {
+  return page(
+    db,
+    `SELECT string_agg(json_build_object(
+              'id', id::text, 'author_id', author_id::text, 'webhook_id', webhook_id::text,
+              'webhook_name', webhook_name, 'timestamp', created_at, 'edited_timestamp', edited_at,
+              'type', type, 'content', content, 'embeds', embeds, 'flags', flags)::text, ',' ORDER BY id) AS json,
+            max(id)::text AS last, count(*)::int AS rows
+     FROM (SELECT * FROM messages WHERE channel_id = $1 AND id > $2 ORDER BY id LIMIT $3) m`,
+    [channelId, after, limit],
+  );
+}
+
+/** Messages a user wrote in one channel with an id above `after`, oldest first. */
+export function userChannelMessagesPage(db: Queryable, userId: string, channelId: string, after: string, limit: number): Promise<JsonPage> {
+  return page(
+    db,
+    `SELECT string_agg(json_build_object('id', id::text, 'timestamp', created_at, 'edited_timestamp', edited_at,
+              'content', content, 'embeds', embeds)::text, ',' ORDER BY id) AS json,
+            max(id)::text AS last, count(*)::int AS rows
+     FROM (SELECT * FROM messages WHERE author_id = $1 AND channel_id = $2 AND id > $3 ORDER BY id LIMIT $4) m`,
+    [userId, channelId, after, limit],
+  );
+}
+
+/** Members of a guild with a user id above `after`, in user id order. */
+export function guildMembersPage(db: Queryable, guildId: string, after: string, limit: number): Promise<JsonPage> {
+  return page(
+    db,
+    `SELECT string_agg(json_build_object('user_id', user_id::text, 'joined_at', joined_at, 'nickname', nick,
+              'role_ids', role_ids::text[], 'avatar_hash', avatar_hash, 'banner_hash', banner_hash)::text, ',' ORDER BY user_id) AS json,
+            max(user_id)::text AS last, count(*)::int AS rows
+     FROM (SELECT * FROM members WHERE guild_id = $1 AND user_id > $2 ORDER BY user_id LIMIT $3) m`,
+    [guildId, after, limit],
+  );
+}
+
+/** The small parts of guild.json (reference §4.6), each already JSON; null when the guild is gone. */
+export interface GuildArchiveHead {
+  guild: string;
+  roles: string;
+  emojis: string;
+  stickers: string;
+  channels: string;
+  /** Text channels (type 0 and 5) with their message counts, for the entries and the progress. */
+  textChannels: Array<{ id: string; messages: number }>;
+  /** Objects of the guild's images: the current icon, banner, splashes, every emoji and sticker. */
+  assets: Array<{ path: string; key: string }>;
+}
+
+export async function readGuildArchiveHead(db: Queryable, guildId: string): Promise<GuildArchiveHead | null> {
+  const { rows } = await db.query<Omit<GuildArchiveHead, 'textChannels' | 'assets'> & { textChannels: GuildArchiveHead['textChannels'] | null }>(
+    `SELECT json_build_object('id', g.id::text, 'name', g.name, 'owner_id', g.owner_id::text, 'features', g.features,
+              'icon_hash', g.icon_hash, 'banner_hash', g.banner_hash, 'splash_hash', g.splash_hash,
+              'embed_splash_hash', g.embed_splash_hash, 'verification_level', g.verification_level,
+              'default_message_notifications', g.default_message_notifications,
+              'explicit_content_filter', g.explicit_content_filter, 'member_count', g.member_count,
+              'created_at', g.created_at)::text AS guild,
+       (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'color', color, 'position', position,
+              'permissions', permissions::text, 'mentionable', mentionable, 'hoist', hoist) ORDER BY position, id), '[]')::text
+          FROM roles WHERE guild_id = g.id) AS roles,
+       (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'animated', animated,
+              'creator_id', creator_id::text) ORDER BY id), '[]')::text FROM emojis WHERE guild_id = g.id) AS emojis,
+       (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'description', description,
+              'animated', animated, 'format_type', format_type, 'tags', tags, 'creator_id', creator_id::text) ORDER BY id), '[]')::text
+          FROM stickers WHERE guild_id = g.id) AS stickers,
+       (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'type', type, 'parent_id', parent_id::text,
+              'topic', topic, 'nsfw', nsfw, 'position', position) ORDER BY position, id), '[]')::text
+          FROM channels WHERE guild_id = g.id) AS channels,
+       (SELECT json_agg(json_build_object('id', c.id::text,
+              'messages', (SELECT count(*) FROM messages m WHERE m.channel_id = c.id)) ORDER BY c.position, c.id)
+          FROM channels c WHERE c.guild_id = g.id AND c.type IN (0, 5)) AS "textChannels"
+     FROM guilds g WHERE g.id = $1`,
+    [guildId],
+  );
+  const head = rows[0];
+  if (!head) return null;
+  const { rows: assets } = await db.query<{ path: string; key: string }>(
+    `SELECT 'assets/guild/' || replace(a.kind, '_', '-') || '.png' AS path, a.storage_key AS key
+       FROM guild_assets a JOIN guilds g ON g.id = a.guild_id
+      WHERE a.guild_id = $1
+        AND a.hash = CASE a.kind WHEN 'icon' THEN g.icon_hash WHEN 'banner' THEN g.banner_hash
+                                 WHEN 'splash' THEN g.splash_hash WHEN 'embed_splash' THEN g.embed_splash_hash END
+     UNION ALL
+     SELECT 'assets/guild/emojis/' || id || CASE WHEN animated THEN '.gif' ELSE '.png' END, storage_key FROM emojis WHERE guild_id = $1
+     UNION ALL
+     SELECT 'assets/guild/stickers/' || id || '.png', storage_key FROM stickers WHERE guild_id = $1`,
+    [guildId],
+  );
+  return { ...head, textChannels: (head.textChannels ?? []).map((c) => ({ id: c.id, messages: Number(c.messages) })), assets };
+}
+
+/** What user.json holds besides the messages, already JSON; null when the user is gone. */
+export interface UserArchiveHead {
+  user: string;
+  guildMemberships: string;
+  /** Channels the user wrote in, with their counts. */
+  channels: Array<{ id: string; messages: number }>;
+  avatarHash: string | null;
+}
+
+export async function readUserArchiveHead(db: Queryable, userId: string): Promise<UserArchiveHead | null> {
+  const { rows } = await db.query<UserArchiveHead>(
+    `SELECT json_build_object('id', u.id::text, 'username', u.username, 'discriminator', u.discriminator,
+              'global_name', u.global_name, 'bot', u.bot, 'system', u.system, 'email', u.email, 'phone', u.phone,
+              'avatar_hash', u.avatar_hash, 'banner_hash', u.banner_hash, 'flags', u.flags::text,
+              'created_at', u.created_at)::text AS user,
+       (SELECT coalesce(json_agg(json_build_object('guild_id', m.guild_id::text, 'guild_name', g.name,
+              'joined_at', m.joined_at, 'nick', m.nick, 'avatar_hash', m.avatar_hash, 'banner_hash', m.banner_hash,
+              'role_ids', m.role_ids::text[]) ORDER BY m.guild_id), '[]')::text
+          FROM members m JOIN guilds g ON g.id = m.guild_id WHERE m.user_id = u.id) AS "guildMemberships",
+       (SELECT coalesce(json_agg(json_build_object('id', channel_id::text, 'messages', n) ORDER BY channel_id), '[]')
+          FROM (SELECT channel_id, count(*) AS n FROM messages WHERE author_id = u.id GROUP BY channel_id) c) AS channels,
+       u.avatar_hash AS "avatarHash"
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  const head = rows[0];
+  return head ? { ...head, channels: head.channels.map((c) => ({ id: c.id, messages: Number(c.messages) })) } : null;
+}

@@ -1,0 +1,58 @@
+import { UnrecoverableError } from 'bullmq';
+import { channelMessagesPage, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
+import type { Storage } from '@switchboard/storage';
+import { assetEntries, type ArchivePlan } from './plan.ts';
+import type { ProgressWriter } from './progress.ts';
+import { jsonArray, textStream } from './text-stream.ts';
+
+/** Rows per page: a page of messages is ~1 MB of JSON text. */
+const PAGE_ROWS = 5000;
+
+/**
+ * A guild's archive (reference §4.6 layout): `guild.json` (the guild, roles, every member,
+ * emojis, stickers, channels), `channels/<id>/messages.json` with EVERY message of each text
+ * channel, oldest first (Fluxer stops at 1000), and the guild's images under `assets/guild/`.
+ * Progress follows the reference's steps, the message phase by messages written.
+ */
+export async function guildPlan(pool: Pool, storage: Storage, guildId: string, progress: ProgressWriter): Promise<ArchivePlan> {
+  await progress.report(5, 'Collecting guild metadata');
+  const head = await readGuildArchiveHead(pool, guildId);
+  if (!head) throw new UnrecoverableError(`Guild ${guildId} not found`);
+  const totalMessages = head.textChannels.reduce((sum, channel) => sum + channel.messages, 0);
+  let written = 0;
+  let channelsDone = 0;
+  const onMessages = (rows: number) => {
+    written += rows;
+    const share = totalMessages === 0 ? 1 : written / totalMessages;
+    return progress.report(25 + Math.floor(share * 50), `Harvested ${channelsDone}/${head.textChannels.length} channels (${written} messages)`);
+  };
+
+  const guildJson = async function* () {
+    yield `{"guild":${head.guild},"roles":${head.roles},"members":`;
+    yield* jsonArray((after) => guildMembersPage(pool, guildId, after, PAGE_ROWS), '0');
+    yield `,"emojis":${head.emojis},"stickers":${head.stickers},"channels":${head.channels}}`;
+    await progress.report(25, 'Harvesting channel messages');
+  };
+  const channelEntries = head.textChannels.map((channel) => ({
+    path: `channels/${channel.id}/messages.json`,
+    open: () =>
+      textStream(
+        (async function* () {
+          yield* jsonArray((after) => channelMessagesPage(pool, channel.id, after, PAGE_ROWS), '0', onMessages);
+          channelsDone += 1;
+        })(),
+      ),
+  }));
+  const assets = await assetEntries(storage, head.assets);
+  return {
+    entries: [
+      { path: 'guild.json', open: () => textStream(guildJson()) },
+      ...channelEntries,
+      ...assets.map((entry, index) =>
+        index === 0
+          ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) }
+          : entry,
+      ),
+    ],
+  };
+}

@@ -1,0 +1,27 @@
+import { ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, QUEUES } from '@switchboard/contracts';
+import { failArchive } from '@switchboard/db';
+import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
+import { archiveRunner } from './build.ts';
+import type { ArchiveWorkerConfig } from './config.ts';
+import { retentionHandler } from './retention.ts';
+
+/** The queue this worker consumes and every job on it. */
+export const ARCHIVE_WORKER_QUEUE = QUEUES.archiveExports;
+export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB] as const;
+
+export function archiveWorkerSetup({ config, logger, resources: { pool, storage } }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
+  return {
+    handlers: {
+      [ARCHIVE_EXPORT_JOB.name]: archiveRunner({ pool, storage, logger, progressIntervalMs: config.ARCHIVE_PROGRESS_INTERVAL_MS }),
+      [ARCHIVE_RETENTION_JOB.name]: retentionHandler({ pool, storage, logger }),
+    },
+    onFinalFailure: {
+      // The reason goes to the logs; the row says only that it failed (decisions §13).
+      [ARCHIVE_EXPORT_JOB.name]: async ({ archiveId }, reason) => {
+        const missing = /^(Guild|User) \d+ not found$/.test(reason);
+        await failArchive(pool, archiveId, missing ? reason : 'The archive could not be built; request it again.');
+      },
+    },
+    schedules: [{ id: 'archive-retention', contract: ARCHIVE_RETENTION_JOB, payload: {}, everyMs: config.ARCHIVE_RETENTION_INTERVAL_MS }],
+  };
+}

@@ -1,0 +1,43 @@
+import { UnrecoverableError } from 'bullmq';
+import { storageKeys } from '@switchboard/contracts';
+import { readUserArchiveHead, userChannelMessagesPage, type Pool } from '@switchboard/db';
+import type { Storage } from '@switchboard/storage';
+import { assetEntries, type ArchivePlan } from './plan.ts';
+import type { ProgressWriter } from './progress.ts';
+import { jsonArray, textStream } from './text-stream.ts';
+
+const PAGE_ROWS = 5000;
+
+/**
+ * A user's archive (reference §4.6 layout, for the data this platform holds): `user.json` (the
+ * user and their guild memberships), `channels/<id>/messages.json` with every message the
+ * user wrote there, oldest first, and `assets/user/avatar.png`.
+ */
+export async function userPlan(pool: Pool, storage: Storage, userId: string, progress: ProgressWriter): Promise<ArchivePlan> {
+  await progress.report(5, 'Harvesting messages');
+  const head = await readUserArchiveHead(pool, userId);
+  if (!head) throw new UnrecoverableError(`User ${userId} not found`);
+  const total = head.channels.reduce((sum, channel) => sum + channel.messages, 0);
+  let written = 0;
+  const onMessages = (rows: number) => {
+    written += rows;
+    return progress.report(5 + Math.floor((total === 0 ? 1 : written / total) * 50), `Harvested ${written} messages`);
+  };
+  const avatar = head.avatarHash ? [{ path: 'assets/user/avatar.png', key: storageKeys.userAvatar(userId, head.avatarHash) }] : [];
+  return {
+    entries: [
+      ...head.channels.map((channel) => ({
+        path: `channels/${channel.id}/messages.json`,
+        open: () => textStream(jsonArray((after) => userChannelMessagesPage(pool, userId, channel.id, after, PAGE_ROWS), '0', onMessages)),
+      })),
+      {
+        path: 'user.json',
+        open: () => textStream((async function* () {
+          await progress.report(60, 'Collecting user metadata');
+          yield `{"user":${head.user},"guild_memberships":${head.guildMemberships}}`;
+        })()),
+      },
+      ...(await assetEntries(storage, avatar)),
+    ],
+  };
+}

@@ -1,0 +1,34 @@
+import type { Archive } from '@switchboard/db';
+
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+/**
+ * `AdminArchiveResponseSchema` (reference §4.1) plus `status` (decisions §6). Every field is
+ * always present, nullable ones as null. `download_url_expires_at` is always null: links are
+ * minted per download request and never stored.
+ */
+export function presentArchive(archive: Archive) {
+  return {
+    archive_id: archive.id,
+    subject_type: archive.subjectType,
+    subject_id: archive.subjectId,
+    requested_by: archive.requestedBy,
+    status: archive.status,
+    requested_at: archive.requestedAt.toISOString(),
+    started_at: iso(archive.startedAt),
+    completed_at: iso(archive.completedAt),
+    failed_at: iso(archive.failedAt),
+    // A decimal string (the column is a bigint); the old panel decodes progress as an int.
+    file_size: archive.fileSize,
+    progress_percent: Math.round(archive.progressPercent),
+    progress_step: archive.progressStep,
+    error_message: archive.error,
+    download_url_expires_at: null,
+    expires_at: archive.expiresAt.toISOString(),
+  };
+}
+
+/** The name a download is saved under: unique per archive, says what it holds. */
+export function archiveFilename(archive: Pick<Archive, 'id' | 'subjectType' | 'subjectId'>): string {
+  return `${archive.subjectType}-${archive.subjectId}-archive-${archive.id}.zip`;
+}
