@@ -62,3 +62,22 @@ export async function measure(
 export function ratio(a: number, b: number): number {
   return b === 0 ? Number.NaN : a / b;
 }
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** The latency columns of a Measurement from latencies a benchmark sampled itself (ms, any order). */
+export function latencySummary(latencies: readonly number[]): Measurement['latencyMs'] {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    mean: sorted.reduce((sum, ms) => sum + ms, 0) / Math.max(1, sorted.length),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertAdminUser, searchAuditLogs } from '@switchboard/db';
 import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { auditBenchCases } from '../src/benchmarks/audit-search/cases.ts';
-import { percentile } from '../src/benchmarks/audit-search/sample.ts';
+import { percentile } from '../src/measure.ts';
 import { seedAuditLogs } from '../src/benchmarks/audit-search/seed.ts';
 
 const environment = useTestEnvironment();

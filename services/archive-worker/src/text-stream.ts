@@ -34,7 +34,8 @@ export interface TextPage {
 
 /**
  * `[` + every page's objects + `]`: pages are read by keyset from `first` until one comes back
- * empty; `onRows` hears how many rows each page had (progress).
+ * empty; `onRows` hears how many rows each page had (progress). The next page is asked for as
+ * soon as one arrives, so PostgreSQL renders it while this one is compressed and uploaded.
  */
 export async function* jsonArray(
   readPage: (after: string) => Promise<TextPage>,
@@ -42,14 +43,17 @@ export async function* jsonArray(
   onRows: (rows: number) => Promise<void> | void = () => {},
 ): AsyncGenerator<string> {
   yield '[';
-  let after = first;
   let separator = '';
+  let pending = readPage(first);
   for (;;) {
-    const page = await readPage(after);
+    const page = await pending;
     if (page.rows === 0 || page.last === null) break;
+    pending = readPage(page.last);
+    // A prefetched page that fails while this one is still being written is reported by the
+    // next await; until then it must not count as unhandled.
+    pending.catch(() => {});
     yield separator + page.json;
     separator = ',';
-    after = page.last;
     await onRows(page.rows);
   }
   yield ']';

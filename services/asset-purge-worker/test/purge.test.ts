@@ -65,35 +65,6 @@ async function purge(adminId: string, request: unknown, store: Storage = storage
 
 const present = async (keys: string[]) => (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);
 
-describe('asset purge by ids (Fluxer semantics)', () => {
-  it('purges emojis and stickers, reports unknown and invalid ids per item, and audits each', async () => {
-    const { adminId, guildId, emojiA, stickerId, emojiB, keys } = await seedGuild();
-    const unknown = ids.next();
-    const { result } = await purge(adminId, { ids: [emojiA, ` ${stickerId} `, emojiA, unknown, 'abc'] });
-    expect(result).toEqual({
-      processed: [
-        { id: emojiA, asset_type: 'emoji', found_in_db: true, guild_id: guildId },
-        { id: stickerId, asset_type: 'sticker', found_in_db: true, guild_id: guildId },
-        { id: unknown, asset_type: 'unknown', found_in_db: false, guild_id: null },
-      ],
-      errors: [{ id: 'abc', error: 'Invalid numeric ID' }],
-      deleted_objects: 4,
-    });
-    expect(await present([storageKeys.emoji(emojiA), storageKeys.sticker(stickerId), storageKeys.emoji(emojiB)])).toEqual([false, false, true]);
-    expect((await pool().query('SELECT id::text FROM emojis WHERE guild_id = $1', [guildId])).rows).toEqual([{ id: emojiB }]);
-    const { rows } = await pool().query(
-      `SELECT target_type, target_id, action, metadata, audit_log_reason FROM audit_logs WHERE admin_user_id = $1 ORDER BY target_type`,
-      [adminId],
-    );
-    expect(rows).toEqual([
-      { target_type: 'asset', target_id: unknown, action: 'purge_asset', metadata: { asset_type: 'unknown' }, audit_log_reason: 'cleanup' },
-      { target_type: 'guild_emoji', target_id: emojiA, action: 'purge_guild_emoji_asset', metadata: { asset_type: 'emoji', guild_id: guildId }, audit_log_reason: 'cleanup' },
-      { target_type: 'guild_sticker', target_id: stickerId, action: 'purge_guild_sticker_asset', metadata: { asset_type: 'sticker', guild_id: guildId }, audit_log_reason: 'cleanup' },
-    ]);
-    expect(keys).toHaveLength(5);
-  });
-});
-
 describe('asset purge of a whole guild', () => {
   it('removes every asset row and object, clears the hashes, and a second run finds nothing', async () => {
     const { adminId, guildId, webhookId, keys } = await seedGuild();

@@ -58,6 +58,16 @@ describe('POST /admin/assets/purge', () => {
       deleted_objects: 4,
     });
     expect(await stored(keys)).toEqual([false, true, false]);
+    // One audit entry per item, as Fluxer writes them.
+    const { rows } = await gateway.pool.query(
+      `SELECT target_type, target_id, action, metadata FROM audit_logs WHERE admin_user_id = $1 AND target_id = ANY($2) ORDER BY target_type`,
+      [admin.adminId, [emojiA, stickerId, unknown]],
+    );
+    expect(rows).toEqual([
+      { target_type: 'asset', target_id: unknown, action: 'purge_asset', metadata: { asset_type: 'unknown' } },
+      { target_type: 'guild_emoji', target_id: emojiA, action: 'purge_guild_emoji_asset', metadata: { asset_type: 'emoji', guild_id: guildId } },
+      { target_type: 'guild_sticker', target_id: stickerId, action: 'purge_guild_sticker_asset', metadata: { asset_type: 'sticker', guild_id: guildId } },
+    ]);
   });
 
   it('purges every asset of a guild; a second purge finds nothing and says so', async () => {

@@ -1,4 +1,5 @@
 import type { Benchmark } from '../types.ts';
+import { archiveExport } from './archive-export/index.ts';
 import { assetPurge } from './asset-purge/index.ts';
 import { auditSearch } from './audit-search/index.ts';
 import { banCheck } from './ban-check/index.ts';
@@ -13,7 +14,7 @@ import { webhookIngest } from './webhook-ingest/index.ts';
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput, bulkAdd, assetPurge];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput, bulkAdd, assetPurge, archiveExport];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];

@@ -55,5 +55,8 @@ export async function writeMessages(
       to: Math.min(from + MESSAGES_PER_STATEMENT, batch.count),
     });
   }
+  // As after any bulk load: the planner needs statistics of the new rows now, not whenever
+  // autovacuum gets to them (without them, keyset pages of a channel become bitmap scans + sorts).
+  if (batch.count >= MESSAGES_PER_STATEMENT) await pool.query('ANALYZE messages');
   await waitPastBlock(endMs);
 }

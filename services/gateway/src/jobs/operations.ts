@@ -1,6 +1,8 @@
-import type { OperationJobContract } from '@switchboard/contracts';
+import type { RequestHandler, Response } from 'express';
+import type { ErrorCode, OperationJobContract } from '@switchboard/contracts';
 import { failOperation, findOperation, insertOperation, type NewOperation, type Operation, type OperationTable } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
+import { operationIdFromPath } from '../routes/admin/operation-id.ts';
 import { QueueUnavailableError } from '@switchboard/queue';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -51,4 +53,23 @@ export function presentOperation(idField: string, operation: Operation): Record<
   if (operation.status === 'completed') return { ...head, ...(operation.result as Record<string, unknown>) };
   if (operation.status === 'failed') return { ...head, error: operation.error };
   return head;
+}
+
+/** 200 with the outcome, or 202 with `{<idField>, status}` while the operation runs on. */
+export function answerOperation(res: Response, outcome: OperationOutcome, idField: string): void {
+  if (outcome.state === 'done') res.json(outcome.result);
+  else res.status(202).json(presentOperation(idField, outcome.operation));
+}
+
+/** GET …/{id} of an operation: its status body, or 404 `notFound` for an id that names none. */
+export function operationStatusRoute(
+  { pool }: Pick<GatewayDeps, 'pool'>,
+  spec: { table: OperationTable; param: string; idField: string; notFound: ErrorCode },
+): RequestHandler {
+  return async (req, res) => {
+    const id = operationIdFromPath(req.params[spec.param]);
+    const operation = id === null ? null : await findOperation(pool, spec.table, id);
+    if (!operation) throw new ApiError(spec.notFound);
+    res.json(presentOperation(spec.idField, operation));
+  };
 }

@@ -1,4 +1,4 @@
-import type { Measurement } from '../../measure.ts';
+import { latencySummary, type Measurement } from '../../measure.ts';
 
 export interface JsonRequest {
   method: 'POST';
@@ -14,12 +14,6 @@ export interface SampleOptions {
   durationMs: number;
   minSamples: number;
   maxSamples: number;
-}
-
-/** Nearest-rank percentile of sorted values. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 async function once(request: JsonRequest): Promise<{ status: number; ms: number; bytes: number }> {
@@ -56,14 +50,7 @@ export async function sampleLatency(request: JsonRequest, options: SampleOptions
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     requestsPerSecond: latencies.length / seconds,
-    latencyMs: {
-      p50: percentile(sorted, 50),
-      p90: percentile(sorted, 90),
-      p95: percentile(sorted, 95),
-      p99: percentile(sorted, 99),
-      mean: latencies.reduce((sum, ms) => sum + ms, 0) / latencies.length,
-      max: sorted.at(-1) ?? Number.NaN,
-    },
+    latencyMs: latencySummary(latencies),
     requests: latencies.length,
     non2xx: Object.entries(statusCodes).reduce((sum, [code, count]) => (code.startsWith('2') ? sum : sum + count), 0),
     statusCodes,

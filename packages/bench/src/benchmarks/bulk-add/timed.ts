@@ -1,5 +1,4 @@
-import type { Measurement } from '../../measure.ts';
-import { percentile } from '../audit-search/sample.ts';
+import { latencySummary, type Measurement } from '../../measure.ts';
 
 /** Runs `count` operations, at most `concurrency` at once, each in its turn (index 0, 1, …). */
 export async function runConcurrently(count: number, concurrency: number, operation: (index: number) => Promise<void>): Promise<void> {
@@ -25,18 +24,10 @@ export async function timedMeasurement(count: number, operation: (index: number)
     statusCodes[status] = (statusCodes[status] ?? 0) + 1;
   });
   const seconds = (performance.now() - started) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
   const failures = count - (statusCodes['200'] ?? 0);
   return {
     requestsPerSecond: count / seconds,
-    latencyMs: {
-      p50: percentile(sorted, 50),
-      p90: percentile(sorted, 90),
-      p95: percentile(sorted, 95),
-      p99: percentile(sorted, 99),
-      mean: sorted.reduce((sum, ms) => sum + ms, 0) / Math.max(1, sorted.length),
-      max: sorted.at(-1) ?? Number.NaN,
-    },
+    latencyMs: latencySummary(latencies),
     requests: count,
     non2xx: failures,
     statusCodes,

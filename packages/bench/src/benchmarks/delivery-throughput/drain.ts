@@ -1,14 +1,8 @@
 import type { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Measurement } from '../../measure.ts';
+import { latencySummary, type Measurement } from '../../measure.ts';
 
 const POLL_MS = 20;
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 /**
  * Resumes the paused queue and measures how long `done()` takes to become true (polled every
@@ -30,20 +24,11 @@ export async function timeDrain(queue: Queue, done: () => Promise<boolean>, time
  */
 export async function drainMeasurement(queue: Queue, jobs: number, elapsedMs: number): Promise<Measurement> {
   const completed = await queue.getJobs(['completed'], 0, 999);
-  const times = completed
-    .map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0))
-    .filter((ms) => ms >= 0)
-    .sort((a, b) => a - b);
+  const times = completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0)).filter((ms) => ms >= 0);
   const failed = await queue.getFailedCount();
   return {
     requestsPerSecond: jobs / (elapsedMs / 1000),
-    latencyMs: {
-      p50: percentile(times, 50),
-      p90: percentile(times, 90),
-      p99: percentile(times, 99),
-      mean: times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length),
-      max: times.at(-1) ?? Number.NaN,
-    },
+    latencyMs: latencySummary(times),
     requests: jobs,
     non2xx: failed,
     statusCodes: failed > 0 ? { failed } : {},

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT } from '../../config.ts';
@@ -11,7 +11,7 @@ export const WEBHOOK_WORKER_ENTRY = join(REPO_ROOT, 'services/webhook-worker/src
  * Spawns a worker process (no HTTP: readiness is a log line) and registers its stop. Resolves
  * once it logged `worker started`, i.e. it takes jobs.
  */
-export async function spawnWorker(context: BenchContext, entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<void> {
+export async function spawnWorker(context: BenchContext, entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<ChildProcess> {
   const child = spawn(process.execPath, [entry], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   context.cleanup.defer(`worker (pid ${child.pid})`, () => stopChild(child));
   let output = '';
@@ -26,4 +26,5 @@ export async function spawnWorker(context: BenchContext, entry: string, env: Rec
     if (Date.now() > deadline) throw new Error(`worker not ready within ${timeoutMs} ms:\n${output}`);
     await sleep(50);
   }
+  return child;
 }

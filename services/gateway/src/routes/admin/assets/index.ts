@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
 import { ASSET_PURGE_JOB } from '@switchboard/contracts';
-import { findGuildById, findOperation } from '@switchboard/db';
+import { findGuildById } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
-import { presentOperation, runOperation } from '../../../jobs/operations.ts';
+import { answerOperation, operationStatusRoute, runOperation } from '../../../jobs/operations.ts';
 import type { AdminHandlers } from '../handlers.ts';
-import { operationIdFromPath } from '../operation-id.ts';
 import { purgeRequestSchema } from './schemas.ts';
 
 /**
@@ -25,23 +24,18 @@ function purge(deps: GatewayDeps): RequestHandler {
       request: body.guild_id !== undefined ? { guild_id: body.guild_id } : { ids: body.ids },
       auditLogReason: auditReason(req),
     });
-    if (outcome.state === 'done') res.json(outcome.result);
-    else res.status(202).json(presentOperation('purge_id', outcome.operation));
-  };
-}
-
-function purgeStatus({ pool }: GatewayDeps): RequestHandler {
-  return async (req, res) => {
-    const id = operationIdFromPath(req.params['purgeId']);
-    const operation = id === null ? null : await findOperation(pool, 'asset_purges', id);
-    if (!operation) throw new ApiError('UNKNOWN_ASSET_PURGE');
-    res.json(presentOperation('purge_id', operation));
+    answerOperation(res, outcome, 'purge_id');
   };
 }
 
 export function assetHandlers(deps: GatewayDeps): AdminHandlers {
   return {
     'POST /v1/admin/assets/purge': purge(deps),
-    'GET /v1/admin/assets/purges/:purgeId': purgeStatus(deps),
+    'GET /v1/admin/assets/purges/:purgeId': operationStatusRoute(deps, {
+      table: 'asset_purges',
+      param: 'purgeId',
+      idField: 'purge_id',
+      notFound: 'UNKNOWN_ASSET_PURGE',
+    }),
   };
 }

@@ -1,12 +1,10 @@
 import type { RequestHandler } from 'express';
 import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
-import { findOperation } from '@switchboard/db';
-import { ApiError, validate } from '@switchboard/http';
+import { validate } from '@switchboard/http';
 import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
-import { presentOperation, runOperation } from '../../../jobs/operations.ts';
+import { answerOperation, operationStatusRoute, runOperation } from '../../../jobs/operations.ts';
 import type { AdminHandlers } from '../handlers.ts';
-import { operationIdFromPath } from '../operation-id.ts';
 import { bulkAddSchema } from './schemas.ts';
 
 /**
@@ -27,23 +25,18 @@ function addGuildMembers(deps: GatewayDeps): RequestHandler {
       request: body,
       auditLogReason: auditReason(req),
     });
-    if (outcome.state === 'done') res.json(outcome.result);
-    else res.status(202).json(presentOperation('operation_id', outcome.operation));
-  };
-}
-
-function operationStatus({ pool }: GatewayDeps): RequestHandler {
-  return async (req, res) => {
-    const id = operationIdFromPath(req.params['operationId']);
-    const operation = id === null ? null : await findOperation(pool, 'bulk_operations', id);
-    if (!operation) throw new ApiError('UNKNOWN_BULK_OPERATION');
-    res.json(presentOperation('operation_id', operation));
+    answerOperation(res, outcome, 'operation_id');
   };
 }
 
 export function bulkHandlers(deps: GatewayDeps): AdminHandlers {
   return {
     'POST /v1/admin/bulk/add-guild-members': addGuildMembers(deps),
-    'GET /v1/admin/bulk/operations/:operationId': operationStatus(deps),
+    'GET /v1/admin/bulk/operations/:operationId': operationStatusRoute(deps, {
+      table: 'bulk_operations',
+      param: 'operationId',
+      idField: 'operation_id',
+      notFound: 'UNKNOWN_BULK_OPERATION',
+    }),
   };
 }
