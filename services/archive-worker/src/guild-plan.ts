@@ -2,11 +2,8 @@ import { UnrecoverableError } from 'bullmq';
 import { channelMessagesPage, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
-import type { ProgressWriter } from './progress.ts';
+import { messagePhase, PAGE_ROWS, type ProgressWriter } from './progress.ts';
 import { jsonArray, textStream } from './text-stream.ts';
-
-/** Rows per page: a page of messages is ~1 MB of JSON text. */
-const PAGE_ROWS = 5000;
 
 /**
  * A guild's archive (reference §4.6 layout): `guild.json` (the guild, roles, every member,
@@ -18,14 +15,13 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
   await progress.report(5, 'Collecting guild metadata');
   const head = await readGuildArchiveHead(pool, guildId);
   if (!head) throw new UnrecoverableError(`Guild ${guildId} not found`);
-  const totalMessages = head.textChannels.reduce((sum, channel) => sum + channel.messages, 0);
-  let written = 0;
   let channelsDone = 0;
-  const onMessages = (rows: number) => {
-    written += rows;
-    const share = totalMessages === 0 ? 1 : written / totalMessages;
-    return progress.report(25 + Math.floor(share * 50), `Harvested ${channelsDone}/${head.textChannels.length} channels (${written} messages)`);
-  };
+  const onMessages = messagePhase(progress, {
+    total: head.textChannels.reduce((sum, channel) => sum + channel.messages, 0),
+    from: 25,
+    span: 50,
+    step: (written) => `Harvested ${channelsDone}/${head.textChannels.length} channels (${written} messages)`,
+  });
 
   const guildJson = async function* () {
     yield `{"guild":${head.guild},"roles":${head.roles},"members":`;

@@ -3,10 +3,8 @@ import { storageKeys } from '@switchboard/contracts';
 import { readUserArchiveHead, userChannelMessagesPage, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
-import type { ProgressWriter } from './progress.ts';
+import { messagePhase, PAGE_ROWS, type ProgressWriter } from './progress.ts';
 import { jsonArray, textStream } from './text-stream.ts';
-
-const PAGE_ROWS = 5000;
 
 /**
  * A user's archive (reference §4.6 layout, for the data this platform holds): `user.json` (the
@@ -17,12 +15,12 @@ export async function userPlan(pool: Pool, storage: Storage, userId: string, pro
   await progress.report(5, 'Harvesting messages');
   const head = await readUserArchiveHead(pool, userId);
   if (!head) throw new UnrecoverableError(`User ${userId} not found`);
-  const total = head.channels.reduce((sum, channel) => sum + channel.messages, 0);
-  let written = 0;
-  const onMessages = (rows: number) => {
-    written += rows;
-    return progress.report(5 + Math.floor((total === 0 ? 1 : written / total) * 50), `Harvested ${written} messages`);
-  };
+  const onMessages = messagePhase(progress, {
+    total: head.channels.reduce((sum, channel) => sum + channel.messages, 0),
+    from: 5,
+    span: 50,
+    step: (written) => `Harvested ${written} messages`,
+  });
   const avatar = head.avatarHash ? [{ path: 'assets/user/avatar.png', key: storageKeys.userAvatar(userId, head.avatarHash) }] : [];
   return {
     entries: [

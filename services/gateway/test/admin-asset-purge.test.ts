@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { spawnService, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
+import { killMidOperation } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
 /** Short locks: a killed worker's job is taken over within about two seconds. */
@@ -98,32 +99,20 @@ describe('POST /admin/assets/purge', () => {
 describe('a purge that outlives the request', () => {
   it('answers 202 with its id, and the status route reports the same body, even after its worker was SIGKILLed mid-purge', async () => {
     const { guildId, emojiA, keys } = await seed();
-    // Hold one emoji row: the worker blocks inside its first phase, after marking the purge running.
-    const blocker = await gateway.pool.connect();
-    let successor: ServiceProcess | undefined;
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', [emojiA]);
-      const accepted = await purge({ guild_id: guildId }, impatient);
-      expect(accepted.status).toBe(202);
-      expect(accepted.body).toEqual({ purge_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
-      const status = () => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/assets/purges/${accepted.body.purge_id}`, key: admin.key });
-      await waitFor(async () => (await status()).body.status === 'running', 10_000);
-
-      await worker.stop('SIGKILL');
-      await blocker.query('ROLLBACK');
-      successor = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV));
-      const done = await waitFor(async () => {
-        const answer = await status();
-        return answer.body.status === 'completed' ? answer : undefined;
-      }, 20_000);
-      expect(done.body).toMatchObject({ purge_id: accepted.body.purge_id, status: 'completed', errors: [], deleted_objects: 3 });
-      expect(done.body.processed).toHaveLength(3);
-      expect(await stored(keys)).toEqual([false, false, false]);
-    } finally {
-      blocker.release();
-      if (successor) worker = successor;
-    }
+    const { accepted, done } = await killMidOperation({
+      pool: gateway.pool,
+      // One emoji row held: the worker blocks inside its first phase, after marking the purge running.
+      lock: { sql: 'SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', params: [emojiA] },
+      start: () => purge({ guild_id: guildId }, impatient),
+      status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/assets/purges/${first.body.purge_id}`, key: admin.key }),
+      kill: () => worker.stop('SIGKILL'),
+      restart: async () => (worker = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV))),
+    });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({ purge_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
+    expect(done.body).toMatchObject({ purge_id: accepted.body.purge_id, status: 'completed', errors: [], deleted_objects: 3 });
+    expect(done.body.processed).toHaveLength(3);
+    expect(await stored(keys)).toEqual([false, false, false]);
   });
 
   it('answers 404 UNKNOWN_ASSET_PURGE for an id that is no purge', async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { spawnService, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
+import { killMidOperation } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
 /** Short locks: a killed worker's job is taken over within about two seconds. */
@@ -111,33 +112,20 @@ describe('POST /admin/bulk/add-guild-members', () => {
 describe('a bulk add that outlives the request', () => {
   it('answers 202 with its id, and the status route reports the outcome, even after its worker was SIGKILLed mid-operation', async () => {
     const { guildId, userIds } = await seed(3);
-    // Hold the guild row: the worker blocks inside its transaction, after marking the row running.
-    const blocker = await gateway.pool.connect();
-    let successor: ServiceProcess | undefined;
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
-      const accepted = await bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient);
-      expect(accepted.status).toBe(202);
-      expect(accepted.body).toEqual({ operation_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
-      const status = () => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/bulk/operations/${accepted.body.operation_id}`, key: admin.key });
-      await waitFor(async () => (await status()).body.status === 'running', 10_000);
-
-      await worker.stop('SIGKILL');
-      await blocker.query('ROLLBACK');
-      successor = await spawnService('bulk-worker', environment.processEnv(WORKER_ENV));
-      const done = await waitFor(async () => {
-        const answer = await status();
-        return answer.body.status === 'completed' ? answer : undefined;
-      }, 20_000);
-      expect(done.status).toBe(200);
-      expect(done.body).toEqual({ operation_id: accepted.body.operation_id, status: 'completed', successful: userIds, failed: [] });
-      const audit = await gateway.pool.query(`SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1`, [guildId]);
-      expect(audit.rows[0]).toEqual({ n: 1 });
-    } finally {
-      blocker.release();
-      if (successor) worker = successor;
-    }
+    const { accepted, done } = await killMidOperation({
+      pool: gateway.pool,
+      // The guild row held: the worker blocks inside its transaction, after marking the row running.
+      lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
+      start: () => bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient),
+      status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/bulk/operations/${first.body.operation_id}`, key: admin.key }),
+      kill: () => worker.stop('SIGKILL'),
+      restart: async () => (worker = await spawnService('bulk-worker', environment.processEnv(WORKER_ENV))),
+    });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({ operation_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
+    expect(done.body).toEqual({ operation_id: accepted.body.operation_id, status: 'completed', successful: userIds, failed: [] });
+    const audit = await gateway.pool.query(`SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1`, [guildId]);
+    expect(audit.rows[0]).toEqual({ n: 1 });
   });
 
   it('answers 404 UNKNOWN_BULK_OPERATION for an id that is no operation', async () => {
