@@ -2,9 +2,9 @@ import type { RequestHandler, Response } from 'express';
 import type { ErrorCode, OperationJobContract } from '@switchboard/contracts';
 import { failOperation, findOperation, insertOperation, type NewOperation, type Operation, type OperationTable } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
-import { operationIdFromPath } from '../routes/admin/operation-id.ts';
-import { QueueUnavailableError } from '@switchboard/queue';
 import type { GatewayDeps } from '../deps.ts';
+import { operationIdFromPath } from '../routes/admin/operation-id.ts';
+import { enqueueForRow } from './enqueue.ts';
 
 /** What the worker said within the wait, or that it is still at it. */
 export type OperationOutcome = { state: 'done'; result: unknown } | { state: 'pending'; operation: Operation };
@@ -15,9 +15,9 @@ export interface OperationSpec extends Omit<NewOperation, 'id'> {
 }
 
 /**
- * The one way an admin route starts a job (decisions §13): insert the row (its id is the job
- * id), enqueue the job, wait for it up to ADMIN_JOB_WAIT_MS. Redis away: the row is marked
- * failed and the answer is 503, nothing half-started. A job that fails for good within the
+ * An enqueue-and-wait admin operation (decisions §13): insert the row (its id is the job id),
+ * enqueue the job (enqueueForRow: Redis away is a 503 and a failed row), wait for it up to
+ * ADMIN_JOB_WAIT_MS. A job that fails for good within the
  * wait is a 503 too (the row says so); past the wait the row, read now, is the answer's
  * status (202 by the caller).
  */
@@ -27,20 +27,17 @@ export async function runOperation(
 ): Promise<OperationOutcome> {
   const id = ids.next();
   await insertOperation(pool, table, { id, ...row });
-  try {
-    const outcome = await producer.enqueueAndWait(contract, { operationId: id }, { timeoutMs: config.ADMIN_JOB_WAIT_MS });
-    if (outcome.state === 'completed') return { state: 'done', result: outcome.result };
-    const operation = await findOperation(pool, table, id);
-    if (outcome.state === 'failed' || operation?.status === 'failed') {
-      throw new ApiError('SERVICE_UNAVAILABLE', { message: operation?.error ?? 'The operation failed; request it again.', headers: { 'Retry-After': '1' } });
-    }
-    if (operation?.status === 'completed') return { state: 'done', result: operation.result };
-    return { state: 'pending', operation: operation! };
-  } catch (error) {
-    if (!(error instanceof QueueUnavailableError)) throw error;
-    await failOperation(pool, table, id, 'The operation could not be queued; request it again.').catch(() => {});
-    throw new ApiError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '1' } });
+  const outcome = await enqueueForRow(
+    () => producer.enqueueAndWait(contract, { operationId: id }, { timeoutMs: config.ADMIN_JOB_WAIT_MS }),
+    (message) => failOperation(pool, table, id, message),
+  );
+  if (outcome.state === 'completed') return { state: 'done', result: outcome.result };
+  const operation = await findOperation(pool, table, id);
+  if (outcome.state === 'failed' || operation?.status === 'failed') {
+    throw new ApiError('SERVICE_UNAVAILABLE', { message: operation?.error ?? 'The operation failed; request it again.', headers: { 'Retry-After': '1' } });
   }
+  if (operation?.status === 'completed') return { state: 'done', result: operation.result };
+  return { state: 'pending', operation: operation! };
 }
 
 /**

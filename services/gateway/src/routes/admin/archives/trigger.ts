@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { ARCHIVE_EXPORT_JOB, type ArchiveSubjectType, type ErrorCode } from '@switchboard/contracts';
-import { failArchive, findGuildById, findUserById, insertArchive, withTransaction, type Archive, type Queryable } from '@switchboard/db';
+import { failArchive, findGuildById, findUserById, insertArchive, withTransaction, type Queryable } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { QueueUnavailableError } from '@switchboard/queue';
 import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
+import { enqueueForRow } from '../../../jobs/enqueue.ts';
 import { presentArchive } from './presenter.ts';
 import { triggerGuildSchema, triggerUserSchema } from './schemas.ts';
 
@@ -33,26 +33,6 @@ const SUBJECTS: Record<ArchiveSubjectType, SubjectKind> = {
     action: 'trigger_guild_archive',
   },
 };
-
-/**
- * The job of a committed archive row (its id is the job id). When it cannot be queued the row
- * is marked failed, so no archive stays `queued` with nothing to build it, and Redis being
- * away is a 503 the caller may retry.
- */
-async function enqueueArchive({ pool, producer }: Pick<GatewayDeps, 'pool' | 'producer'>, archive: Archive): Promise<Archive> {
-  try {
-    await producer.enqueue(ARCHIVE_EXPORT_JOB, { archiveId: archive.id });
-    return archive;
-  } catch (error) {
-    await failArchive(pool, archive.id, 'The archive could not be queued; request it again.').catch(() => {});
-    if (!(error instanceof QueueUnavailableError)) throw error;
-    throw new ApiError('SERVICE_UNAVAILABLE', {
-      message: 'The archive could not be queued; request it again.',
-      cause: error,
-      headers: { 'Retry-After': '1' },
-    });
-  }
-}
 
 /**
  * POST /admin/archives/user and /guild (reference §4.2, decisions §6): the subject must exist
@@ -84,6 +64,10 @@ export function triggerArchive(deps: GatewayDeps, subjectType: ArchiveSubjectTyp
       });
       return inserted;
     });
-    res.json(presentArchive(await enqueueArchive(deps, archive)));
+    await enqueueForRow(
+      () => deps.producer.enqueue(ARCHIVE_EXPORT_JOB, { archiveId: archive.id }),
+      (message) => failArchive(pool, archive.id, message),
+    );
+    res.json(presentArchive(archive));
   };
 }
