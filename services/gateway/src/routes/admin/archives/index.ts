@@ -34,7 +34,7 @@ function list({ pool }: GatewayDeps): RequestHandler {
       before: body.before,
     });
     const full = archives.length === body.limit;
-    res.json({ archives: archives.map(presentArchive), next_cursor: full ? archives.at(-1)!.id : null });
+    res.json({ archives: archives.map((archive) => presentArchive(archive)), next_cursor: full ? archives.at(-1)!.id : null });
   };
 }
 

@@ -7,13 +7,15 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
  * always present, nullable ones as null. `download_url_expires_at` is always null: links are
  * minted per download request and never stored.
  */
-export function presentArchive(archive: Archive) {
+export function presentArchive(archive: Archive, now = new Date()) {
+  // Past its retention an archive is expired for the API at once, before the sweep removes it.
+  const expired = archive.status === 'completed' && archive.expiresAt.getTime() <= now.getTime();
   return {
     archive_id: archive.id,
     subject_type: archive.subjectType,
     subject_id: archive.subjectId,
     requested_by: archive.requestedBy,
-    status: archive.status,
+    status: expired ? 'expired' : archive.status,
     requested_at: archive.requestedAt.toISOString(),
     started_at: iso(archive.startedAt),
     completed_at: iso(archive.completedAt),
