@@ -1,5 +1,5 @@
 import { bulkAddRequestSchema, type BulkOperationResult } from '@switchboard/contracts';
-import { addGuildMembersInBulk, completeOperation, insertAuditLogs, withTransaction, type Operation, type Pool } from '@switchboard/db';
+import { addGuildMembersInBulk, completeOperation, insertAuditLogs, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
 export interface AddMembersDeps {
@@ -10,6 +10,8 @@ export interface AddMembersDeps {
 
 /** Users per statement: a request of the maximum size is one statement. */
 const CHUNK_SIZE = 1000;
+/** Retries after losing a race for a guild's last member slots (each sees the newer count). */
+const CAP_RACE_RETRIES = 10;
 
 /**
  * One bulk add (reference §8, decisions §8), best effort per user: duplicates are reported
@@ -18,7 +20,21 @@ const CHUNK_SIZE = 1000;
  * completed row with its result commit in one transaction, so a retry either redoes all of
  * it or finds the row completed and returns the stored result (operationJob).
  */
-export function addMembersRunner({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operation: Operation) => Promise<BulkOperationResult> {
+export function addMembersRunner(deps: AddMembersDeps): (operation: Operation) => Promise<BulkOperationResult> {
+  const once = addOnce(deps);
+  return async (operation) => {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await once(operation);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== MEMBER_CAP_RACE || attempt >= CAP_RACE_RETRIES) throw error;
+      }
+    }
+  };
+}
+
+/** One try, in one transaction (rolled back whole when it loses a member-cap race). */
+function addOnce({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operation: Operation) => Promise<BulkOperationResult> {
   return (operation) =>
     withTransaction(pool, async (client) => {
       const request = bulkAddRequestSchema.parse(operation.request);

@@ -13,13 +13,18 @@ export interface BulkAddMembersOutcome {
   added: string[];
 }
 
+/** PostgreSQL's check_violation: a concurrent add took the guild's last member slots. */
+export const MEMBER_CAP_RACE = '23514';
+
 /**
  * Adds `userIds` (distinct, in request order) to a guild in one INSERT … SELECT, with both
  * limits decided inside the statement: a user in `maxGuildsPerUser` guilds is not added, and
  * at most the guild's free member slots are filled, in request order. Must run in a
- * transaction: the guild row and the users are locked first (users in id order, so concurrent
- * bulk adds cannot deadlock), which makes concurrent bulk adds to the same guild or of the
- * same users wait for each other instead of both passing a limit check.
+ * transaction. The users are locked first (in id order, so concurrent adds cannot deadlock):
+ * adds of the same user wait for each other, so none passes the guild cap on a stale count.
+ * The guild row is not held for the statement: adds to one guild insert in parallel and meet
+ * at the members trigger, whose UPDATE fails with MEMBER_CAP_RACE (the guilds CHECK) when a
+ * concurrent add took the slots this one counted on; the caller retries with fresh counts.
  */
 export async function addGuildMembersInBulk(
   db: Queryable,
@@ -27,7 +32,7 @@ export async function addGuildMembersInBulk(
   userIds: readonly string[],
   maxGuildsPerUser: number,
 ): Promise<BulkAddMembersOutcome> {
-  const guild = await db.query('SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+  const guild = await db.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
   if (guild.rowCount === 0) return { guildFound: false, knownUsers: [], alreadyMembers: [], atGuildCap: [], added: [] };
   await db.query('SELECT 1 FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE', [userIds]);
   const { rows } = await db.query<Omit<BulkAddMembersOutcome, 'guildFound'>>(
