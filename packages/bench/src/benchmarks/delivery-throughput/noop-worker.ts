@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import { loadConfig, z } from '@switchboard/config';
 import { bullPrefix } from '@switchboard/queue';
 import { createRedis } from '@switchboard/redis';
+import { announceReady } from '@switchboard/runtime';
 
 const config = loadConfig(
   z.object({
@@ -23,5 +24,5 @@ const worker = new Worker(config.NOOP_QUEUE, async () => undefined, {
   removeOnComplete: { age: 3600, count: 1000 },
 });
 await worker.waitUntilReady();
-process.stdout.write('{"msg":"worker started"}\n');
+announceReady('noop-worker', { queue: config.NOOP_QUEUE });
 process.once('SIGTERM', () => void worker.close().then(() => process.exit(0)));
