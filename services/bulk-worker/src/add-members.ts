@@ -2,16 +2,13 @@ import { bulkAddRequestSchema, type BulkOperationResult } from '@switchboard/con
 import { addGuildMembersInBulk, completeOperation, insertAuditLogs, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
-export interface AddMembersDeps {
-  pool: Pool;
-  ids: SnowflakeGenerator;
-  maxGuildsPerUser: number;
-}
-
 /** Users per statement: a request of the maximum size is one statement. */
 const CHUNK_SIZE = 1000;
 /** Retries after losing a race for a guild's last member slots (each sees the newer count). */
 const CAP_RACE_RETRIES = 10;
+
+/** The pool, ids for the audit entry, and the guild cap of a user (BULK_MAX_GUILDS_PER_USER). */
+export type AddMembersDeps = { pool: Pool; ids: SnowflakeGenerator; maxGuildsPerUser: number };
 
 /**
  * One bulk add (reference §8, decisions §8), best effort per user: duplicates are reported

@@ -1,27 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
-import { killMidOperation } from './operation-helpers.ts';
+import { killMidOperation, useWorker } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
-/** Short locks: a killed worker's job is taken over within about two seconds. */
-const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 /** Answers 202 at once: the purge outlives the request. */
 const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-let worker: ServiceProcess;
+const worker = useWorker(environment, 'asset-purge-worker');
 let admin: AdminFixture;
 
 beforeAll(async () => {
-  worker = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV));
   admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.assetPurge]);
-});
-
-afterAll(async () => {
-  await worker?.stop();
 });
 
 const PNG = { contentType: 'image/png', size: 4 };
@@ -105,8 +98,7 @@ describe('a purge that outlives the request', () => {
       lock: { sql: 'SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', params: [emojiA] },
       start: () => purge({ guild_id: guildId }, impatient),
       status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/assets/purges/${first.body.purge_id}`, key: admin.key }),
-      kill: () => worker.stop('SIGKILL'),
-      restart: async () => (worker = await spawnService('asset-purge-worker', environment.processEnv(WORKER_ENV))),
+      ...worker,
     });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({ purge_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });

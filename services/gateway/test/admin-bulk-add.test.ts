@@ -1,27 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
-import { killMidOperation } from './operation-helpers.ts';
+import { killMidOperation, useWorker } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
-/** Short locks: a killed worker's job is taken over within about two seconds. */
-const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500', BULK_MAX_GUILDS_PER_USER: '3' };
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', BULK_MAX_USER_IDS: '50' });
 /** Answers 202 at once: the operation outlives the request. */
 const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-let worker: ServiceProcess;
+const worker = useWorker(environment, 'bulk-worker', { BULK_MAX_GUILDS_PER_USER: '3' });
 let admin: AdminFixture;
 
 beforeAll(async () => {
-  worker = await spawnService('bulk-worker', environment.processEnv(WORKER_ENV));
   admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.bulkAddGuildMembers]);
-});
-
-afterAll(async () => {
-  await worker?.stop();
 });
 
 /** A guild (with its owner as member) and `users` users in no guild. */
@@ -118,8 +111,7 @@ describe('a bulk add that outlives the request', () => {
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
       start: () => bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient),
       status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/bulk/operations/${first.body.operation_id}`, key: admin.key }),
-      kill: () => worker.stop('SIGKILL'),
-      restart: async () => (worker = await spawnService('bulk-worker', environment.processEnv(WORKER_ENV))),
+      ...worker,
     });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({ operation_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });

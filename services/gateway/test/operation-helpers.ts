@@ -1,5 +1,30 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { Pool } from '@switchboard/db';
-import { waitFor, type Answer } from '@switchboard/testkit';
+import { spawnService, waitFor, type Answer, type ServiceProcess, type TestEnvironment } from '@switchboard/testkit';
+
+/** Short locks: a killed worker's job is taken over within about two seconds. */
+export const QUICK_TAKEOVER = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
+
+export interface RunningWorker {
+  /** SIGKILLs the current process. */
+  kill(): Promise<unknown>;
+  /** Starts a new process in its place (after a kill). */
+  restart(): Promise<unknown>;
+}
+
+/**
+ * Call at the top of a test file: worker service `service` on the file's stores from before
+ * the first test to after the last, with quick job takeover and `env`.
+ */
+export function useWorker(environment: TestEnvironment, service: string, env: Record<string, string> = {}): RunningWorker {
+  let current: ServiceProcess | undefined;
+  const start = async () => (current = await spawnService(service, environment.processEnv({ ...QUICK_TAKEOVER, ...env })));
+  beforeAll(start);
+  afterAll(async () => {
+    await current?.stop();
+  });
+  return { kill: () => current!.stop('SIGKILL'), restart: start };
+}
 
 export interface KillMidOperation {
   pool: Pool;

@@ -1,16 +1,16 @@
 import { pruneWebhookDeliveries, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 
+const BATCH_SIZE = 5000;
+/** A backlog is cleared over several runs rather than in one long burst. */
+const MAX_BATCHES_PER_RUN = 20;
+
 export interface PruneOptions {
   pool: Pool;
   logger: Logger;
   /** Dedupe keys older than this are deleted. */
   retentionHours: number;
 }
-
-const BATCH_SIZE = 5000;
-/** A backlog is cleared over several runs rather than in one long burst. */
-const MAX_BATCHES_PER_RUN = 20;
 
 /**
  * One run of the webhook-delivery-prune job (scheduled every WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS):

@@ -1,7 +1,8 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode, OperationJobContract } from '@switchboard/contracts';
 import { failOperation, findOperation, insertOperation, type NewOperation, type Operation, type OperationTable } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
+import { adminPrincipal, auditReason } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { operationIdFromPath } from '../routes/admin/operation-id.ts';
 import { enqueueForRow } from './enqueue.ts';
@@ -52,8 +53,18 @@ export function presentOperation(idField: string, operation: Operation): Record<
   return head;
 }
 
-/** 200 with the outcome, or 202 with `{<idField>, status}` while the operation runs on. */
-export function answerOperation(res: Response, outcome: OperationOutcome, idField: string): void {
+/**
+ * Runs the operation for the admin calling (`requestedBy`, `X-Audit-Log-Reason`) and answers:
+ * 200 with the outcome, or 202 with `{<idField>, status}` while it runs on.
+ */
+export async function answerWithOperation(
+  deps: Pick<GatewayDeps, 'pool' | 'producer' | 'ids' | 'config'>,
+  req: Request,
+  res: Response,
+  spec: Omit<OperationSpec, 'requestedBy' | 'auditLogReason'> & { idField: string },
+): Promise<void> {
+  const { idField, ...operation } = spec;
+  const outcome = await runOperation(deps, { ...operation, requestedBy: adminPrincipal(res).adminUserId, auditLogReason: auditReason(req) });
   if (outcome.state === 'done') res.json(outcome.result);
   else res.status(202).json(presentOperation(idField, outcome.operation));
 }

@@ -32,6 +32,7 @@ export const assetPurge: Benchmark = {
   description: 'purge of a 10,000-asset guild through gateway + asset-purge worker, vs raw S3 DeleteObjects (objects/s)',
   async run(context) {
     const env = await context.serviceEnv();
+    const ids = createSnowflakeGenerator(1003);
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 4, applicationName: 'bench-asset-purge' });
     const storage = createStorage(
       storageOptionsFromConfig({
@@ -43,7 +44,6 @@ export const assetPurge: Benchmark = {
         S3_FORCE_PATH_STYLE: true,
       }),
     );
-    const ids = createSnowflakeGenerator(1003);
     try {
       const ownerId = ids.next();
       const guildId = ids.next();

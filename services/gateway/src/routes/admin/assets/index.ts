@@ -2,9 +2,8 @@ import type { RequestHandler } from 'express';
 import { ASSET_PURGE_JOB } from '@switchboard/contracts';
 import { findGuildById } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
-import { answerOperation, operationStatusRoute, runOperation } from '../../../jobs/operations.ts';
+import { answerWithOperation, operationStatusRoute } from '../../../jobs/operations.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { purgeRequestSchema } from './schemas.ts';
 
@@ -17,14 +16,8 @@ function purge(deps: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(purgeRequestSchema, req.body);
     if (body.guild_id !== undefined && !(await findGuildById(deps.pool, body.guild_id))) throw new ApiError('UNKNOWN_GUILD');
-    const outcome = await runOperation(deps, {
-      table: 'asset_purges',
-      contract: ASSET_PURGE_JOB,
-      requestedBy: adminPrincipal(res).adminUserId,
-      request: body.guild_id !== undefined ? { guild_id: body.guild_id } : { ids: body.ids },
-      auditLogReason: auditReason(req),
-    });
-    answerOperation(res, outcome, 'purge_id');
+    const request = body.guild_id !== undefined ? { guild_id: body.guild_id } : { ids: body.ids };
+    await answerWithOperation(deps, req, res, { table: 'asset_purges', contract: ASSET_PURGE_JOB, request, idField: 'purge_id' });
   };
 }
 

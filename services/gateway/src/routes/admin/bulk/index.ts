@@ -1,9 +1,8 @@
 import type { RequestHandler } from 'express';
 import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
 import { validate } from '@switchboard/http';
-import { adminPrincipal, auditReason } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
-import { answerOperation, operationStatusRoute, runOperation } from '../../../jobs/operations.ts';
+import { answerWithOperation, operationStatusRoute } from '../../../jobs/operations.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { bulkAddSchema } from './schemas.ts';
 
@@ -17,15 +16,8 @@ function addGuildMembers(deps: GatewayDeps): RequestHandler {
   const schema = bulkAddSchema(deps.config.BULK_MAX_USER_IDS);
   return async (req, res) => {
     const body = validate(schema, req.body);
-    const outcome = await runOperation(deps, {
-      table: 'bulk_operations',
-      contract: BULK_ADD_GUILD_MEMBERS_JOB,
-      kind: 'add_guild_members',
-      requestedBy: adminPrincipal(res).adminUserId,
-      request: body,
-      auditLogReason: auditReason(req),
-    });
-    answerOperation(res, outcome, 'operation_id');
+    const contract = BULK_ADD_GUILD_MEMBERS_JOB;
+    await answerWithOperation(deps, req, res, { table: 'bulk_operations', contract, kind: 'add_guild_members', request: body, idField: 'operation_id' });
   };
 }
 
