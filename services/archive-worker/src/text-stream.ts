@@ -44,6 +44,8 @@ export async function* jsonArray(
 ): AsyncGenerator<string> {
   yield '[';
   let separator = '';
+  // Pages are keyed by the previous page's last id, so the next can only be asked for once
+  // one arrives; the slack is PostgreSQL rendering page n+1 while page n is written.
   let pending = readPage(first);
   for (;;) {
     const page = await pending;
