@@ -59,7 +59,6 @@ async function writeZip(deps: BuildDeps, archive: Archive, key: string): Promise
   zip.end();
   const filename = archive.subjectType === 'guild' ? `guild-${archive.subjectId}-archive.zip` : `user-${archive.subjectId}-data.zip`;
   const { size } = await deps.storage.upload(key, output, { contentType: 'application/zip', contentDisposition: attachmentDisposition(filename) });
-  await progress.report(90, 'Creating archive');
-  await progress.flush();
+  // No progress write here: completeArchive sets 100 / Completed next, in one statement.
   return size;
 }

@@ -93,17 +93,19 @@ const AUDIT_BY_TYPE: Record<string, { targetType: string; action: string }> = {
  */
 async function purgeByIds(client: PoolClient, requested: readonly string[]): Promise<Purged> {
   const errors: ItemError[] = [];
-  const valid: string[] = [];
+  /** As given (trimmed), and as the database writes it. */
+  const valid: Array<{ id: string; canonical: string }> = [];
   for (const id of new Set(requested.map((value) => value.trim()))) {
-    if (parseSnowflake(id) === null) errors.push({ id, error: 'Invalid numeric ID' });
-    else valid.push(id);
+    const parsed = parseSnowflake(id);
+    if (parsed === null) errors.push({ id, error: 'Invalid numeric ID' });
+    else valid.push({ id, canonical: parsed.toString() });
   }
-  const removed = new Map((await deleteExpressionsById(client, valid.map((id) => String(parseSnowflake(id))))).map((row) => [row.id, row]));
+  const removed = new Map((await deleteExpressionsById(client, valid.map((item) => item.canonical))).map((row) => [row.id, row]));
   const processed: PurgedAsset[] = [];
   const keys: string[] = [];
   const audit: AuditEntry[] = [];
-  for (const id of valid) {
-    const row = removed.get(String(parseSnowflake(id)));
+  for (const { id, canonical } of valid) {
+    const row = removed.get(canonical);
     const item: PurgedAsset = row
       ? { id, asset_type: row.assetType, found_in_db: true, guild_id: row.guildId }
       : { id, asset_type: 'unknown', found_in_db: false, guild_id: null };

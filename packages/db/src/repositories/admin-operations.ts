@@ -1,3 +1,4 @@
+import type { OperationStatus } from '@switchboard/contracts';
 import type { Queryable } from '../pool.ts';
 
 /**
@@ -6,7 +7,6 @@ import type { Queryable } from '../pool.ts';
  * only by conditional updates, so a retried or duplicated job cannot move it backwards.
  */
 export type OperationTable = 'asset_purges' | 'bulk_operations';
-export type OperationStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface Operation {
   id: string;

@@ -1,7 +1,6 @@
 import type { Queryable } from '../pool.ts';
 
-export type ArchiveSubjectType = 'user' | 'guild';
-export type ArchiveStatus = 'queued' | 'running' | 'completed' | 'failed' | 'expired';
+import type { ArchiveStatus, ArchiveSubjectType } from '@switchboard/contracts';
 
 /** An archive export (reference §4.1 plus `status`, decisions §6): the job's state. */
 export interface Archive {

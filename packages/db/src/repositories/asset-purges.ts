@@ -29,8 +29,8 @@ export async function deleteExpressionsById(db: Queryable, ids: readonly string[
 /**
  * Removes every stored image of a guild in one statement: emojis, stickers, guild assets (every
  * icon, banner and splash ever stored) and webhook avatars (cleared on the webhooks), and
- * clears the guild's current image hashes. Returns what was removed, with object keys.
- * `avatarKey` builds a webhook avatar's key from the webhook id and hash (the gateway's layout).
+ * clears the guild's current image hashes. Returns what was removed, with object keys (a
+ * webhook avatar's key is built by the caller from the webhook id and `avatarHash`).
  */
 export async function deleteGuildAssets(db: Queryable, guildId: string): Promise<Array<RemovedAsset & { avatarHash?: string }>> {
   const { rows } = await db.query<RemovedAsset & { avatarHash?: string }>(

@@ -4,7 +4,7 @@ import { failOperation, findOperation, insertOperation, type NewOperation, type 
 import { ApiError } from '@switchboard/http';
 import { adminPrincipal, auditReason } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { operationIdFromPath } from '../routes/admin/operation-id.ts';
+import { snowflakeFromPath } from '../routes/admin/path-id.ts';
 import { enqueueForRow } from './enqueue.ts';
 
 /** What the worker said within the wait, or that it is still at it. */
@@ -75,7 +75,7 @@ export function operationStatusRoute(
   spec: { table: OperationTable; param: string; idField: string; notFound: ErrorCode },
 ): RequestHandler {
   return async (req, res) => {
-    const id = operationIdFromPath(req.params[spec.param]);
+    const id = snowflakeFromPath(req.params[spec.param]);
     const operation = id === null ? null : await findOperation(pool, spec.table, id);
     if (!operation) throw new ApiError(spec.notFound);
     res.json(presentOperation(spec.idField, operation));

@@ -6,7 +6,8 @@ import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type 
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { presentApiKey, presentCreatedApiKey } from './presenter.ts';
-import { createApiKeySchema, keyIdFromPath } from './schemas.ts';
+import { snowflakeFromPath } from '../path-id.ts';
+import { createApiKeySchema } from './schemas.ts';
 
 /** Audit vocabulary for key management (decisions §2: every admin write is audited). */
 const TARGET_TYPE = 'admin_api_key';
@@ -57,7 +58,7 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
 /** Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. */
 function deleteKey({ pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
-    const keyId = keyIdFromPath(req.params['keyId']);
+    const keyId = snowflakeFromPath(req.params['keyId']);
     const { adminUserId } = adminPrincipal(res);
     if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
     const deleted = await withTransaction(pool, async (client) => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { LIMITS } from '@switchboard/contracts';
-import { parseSnowflake } from '@switchboard/snowflake';
 
 const { apiKeys } = LIMITS;
 /** ACL strings are free-form (a `*` holder may grant any); bounded so a row stays small. */
@@ -20,12 +19,3 @@ export const createApiKeySchema = z.object({
 });
 
 export type CreateApiKeyBody = z.output<typeof createApiKeySchema>;
-
-/**
- * A key id in a path is a decimal snowflake (within bigint range); anything else cannot name a
- * key, which is a 404 rather than a 400.
- */
-export function keyIdFromPath(value: unknown): string | null {
-  if (typeof value !== 'string' || !/^[0-9]{1,20}$/.test(value)) return null;
-  return parseSnowflake(value)?.toString() ?? null;
-}
