@@ -1,3 +1,5 @@
+import { isRowError } from './errors.ts';
+
 export interface BatcherOptions {
   /** Items one call of `run` takes at most. */
   maxBatch: number;
@@ -17,9 +19,11 @@ interface Waiting<In, Out> {
  * together, so N concurrent callers cost one round trip (one database commit, one Redis
  * script) instead of N. Nothing waits on a timer: a lone item runs at the end of its own
  * round; while `maxInFlight` runs are out, items gather for the next one. `run` answers in the
- * order of its items. When a batch fails, its items are run again one by one, so an item fails
- * only with an error of its own (a bad row, not its neighbour's); `run` must therefore be safe
- * to repeat for the items of a failed call.
+ * order of its items. When a batch fails for its rows (isRowError), its items are run again
+ * one by one, so an item fails only with an error of its own (a bad row, not its neighbour's);
+ * `run` must therefore be safe to repeat for the items of a failed call. Any other failure (a
+ * timeout, a lost connection) fails every item at once: replaying a hundred single statements
+ * against a struggling database would only multiply its load.
  */
 export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
   let waiting: Waiting<In, Out>[] = [];
@@ -35,7 +39,10 @@ export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, opt
     try {
       settle(batch, await run(batch.map((entry) => entry.item)));
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
+      if (batch.length === 1 || !isRowError(error)) {
+        for (const entry of batch) entry.reject(error);
+        return;
+      }
       // One item's failure must not fail the others: each runs again on its own.
       await Promise.all(batch.map((entry) => runBatch([entry])));
     }

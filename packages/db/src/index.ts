@@ -1,4 +1,5 @@
-export { createPool, withTransaction, type Pool, type PoolClient, type Queryable } from './pool.ts';
+export { createPool, releaseAfter, withTransaction, type Pool, type PoolClient, type Queryable } from './pool.ts';
+export { isConnectionFailure, isDatabaseUnavailable, isRowError } from './errors.ts';
 export { migrate, readMigrations, type MigrationFile } from './migrate.ts';
 export * from './repositories/admin-users.ts';
 export * from './repositories/admin-api-keys.ts';

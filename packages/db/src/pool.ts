@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isConnectionFailure } from './errors.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -9,23 +10,60 @@ export interface PoolOptions {
   /** Connections kept at most; size it per process, not per replica count. */
   max?: number;
   applicationName?: string;
+  /** Bound on opening a connection. */
+  connectTimeoutMs?: number;
+  /**
+   * Bound on one statement (0: none, for migrations and bulk seeding). The server cancels the
+   * statement at the bound; one second later the client stops waiting, which only happens
+   * when the server or the network is gone, and the connection is dropped.
+   */
+  queryTimeoutMs?: number;
 }
+
+/** How much longer than the server's own cancel the client waits before it gives up the connection. */
+const CLIENT_TIMEOUT_GRACE_MS = 1_000;
 
 /**
  * A pg pool. int8 columns (snowflakes, counts) stay decimal strings, as they go on the wire;
  * code that needs arithmetic converts explicitly.
  */
-export function createPool({ connectionString, max = 10, applicationName = 'switchboard' }: PoolOptions): Pool {
+export function createPool({
+  connectionString,
+  max = 10,
+  applicationName = 'switchboard',
+  connectTimeoutMs = 5_000,
+  queryTimeoutMs = 0,
+}: PoolOptions): Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     application_name: applicationName,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
+    // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(queryTimeoutMs > 0
+      ? {
+          statement_timeout: queryTimeoutMs,
+          // Without it a connection left inside a transaction by a hung client holds its locks.
+          idle_in_transaction_session_timeout: queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+          query_timeout: queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+        }
+      : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * Gives a checked-out client back after `error` (undefined: it finished cleanly). A client
+ * whose connection failed (a client-side timeout included: the reply may still come, and
+ * would answer the next statement) is dropped, not reused. pool.query drops on every error.
+ */
+export function releaseAfter(client: PoolClient, error: unknown): void {
+  client.release(isConnectionFailure(error) ? (error as Error) : undefined);
 }
 
 /** Runs `work` in a transaction on one client, rolling back on any error. */
@@ -35,11 +73,13 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
+    client.release();
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    // On a dropped connection the server rolls back itself; waiting for a ROLLBACK reply
+    // from a silent server would only hold the caller past its bound.
+    if (!isConnectionFailure(error)) await client.query('ROLLBACK').catch(() => {});
+    releaseAfter(client, error);
     throw error;
-  } finally {
-    client.release();
   }
 }

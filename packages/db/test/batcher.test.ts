@@ -47,22 +47,37 @@ describe('createBatcher', () => {
     expect(await answers).toEqual([10, 20, 30, 40, 50, 60]);
   });
 
-  it('runs the items of a failed batch again one by one, so only the item at fault fails', async () => {
+  /** A run that fails any batch holding 'bad' with `error`, recording every batch. */
+  function failingRun(error: Error) {
     const runs: string[][] = [];
-    const call = createBatcher(
-      async (items: string[]) => {
-        runs.push(items);
-        if (items.includes('bad')) throw new Error('statement failed');
-        return items.map((item) => item.toUpperCase());
-      },
-      { maxBatch: 10, maxInFlight: 1 },
-    );
+    const run = async (items: string[]) => {
+      runs.push(items);
+      if (items.includes('bad')) throw error;
+      return items.map((item) => item.toUpperCase());
+    };
+    return { runs, run };
+  }
+
+  it('runs the items of a batch that failed for its rows again one by one, so only the item at fault fails', async () => {
+    const checkViolation = Object.assign(new Error('violates check constraint'), { code: '23514' });
+    const { runs, run } = failingRun(checkViolation);
+    const call = createBatcher(run, { maxBatch: 10, maxInFlight: 1 });
     const answers = await Promise.allSettled([call('bad'), call('neighbour')]);
     expect(answers).toEqual([
-      { status: 'rejected', reason: new Error('statement failed') },
+      { status: 'rejected', reason: checkViolation },
       { status: 'fulfilled', value: 'NEIGHBOUR' },
     ]);
     expect(runs).toEqual([['bad', 'neighbour'], ['bad'], ['neighbour']]);
+    expect(await call('later')).toBe('LATER');
+  });
+
+  it('fails every item of a batch that failed for another reason at once, without replaying them', async () => {
+    const timeout = new Error('Query read timeout');
+    const { runs, run } = failingRun(timeout);
+    const call = createBatcher(run, { maxBatch: 10, maxInFlight: 1 });
+    const answers = await Promise.allSettled([call('bad'), call('neighbour'), call('third')]);
+    expect(answers.map((answer) => answer.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toEqual([['bad', 'neighbour', 'third']]);
     expect(await call('later')).toBe('LATER');
   });
 

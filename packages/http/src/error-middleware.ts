@@ -5,10 +5,36 @@ import { ApiError } from './api-error.ts';
 import { fromBodyParserError } from './body-errors.ts';
 import { issuesToItems } from './zod-issues.ts';
 
-function toApiError(error: unknown): ApiError {
+/** Tells whether an error means a dependency cannot serve now (its down, silent or overloaded). */
+export type UnavailabilityCheck = (error: unknown) => boolean;
+
+/** Seconds a client is told to wait after a 503: about how long a dependency restart takes. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The error or any error it was caused by. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; current instanceof Error && chain.length < 5; current = current.cause) chain.push(current);
+  return chain;
+}
+
+function toApiError(error: unknown, isUnavailable: UnavailabilityCheck): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof z.ZodError) return new ApiError('INVALID_FORM_BODY', { errors: issuesToItems(error.issues) });
+  if (causes(error).some(isUnavailable)) return new ApiError('SERVICE_UNAVAILABLE', { cause: error });
   return fromBodyParserError(error) ?? new ApiError('INTERNAL_SERVER_ERROR', { cause: error });
+}
+
+/** A 503 always says when to come back, unless the route chose its own value. */
+function headersOf(apiError: ApiError): Record<string, string> {
+  if (apiError.status !== 503 || 'Retry-After' in apiError.headers) return apiError.headers;
+  return { ...apiError.headers, 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
+}
+
+function reasonOf(error: unknown): string {
+  return causes(error)
+    .map((cause) => (cause as Error).message)
+    .join(' <- ');
 }
 
 /**
@@ -22,18 +48,20 @@ function routeOf(req: Request): string {
 
 /**
  * The one place errors become responses. ApiError → its status and body; a zod error → 400
- * `INVALID_FORM_BODY` with field paths; body-parser errors → 400/413/415; anything else → a
- * generic 500 with no internals, logged with the request id.
+ * `INVALID_FORM_BODY` with field paths; an error `isUnavailable` recognises (a database, Redis
+ * or S3 that is down or silent) → 503 `SERVICE_UNAVAILABLE` with `Retry-After`; body-parser
+ * errors → 400/413/415; anything else → a generic 500 with no internals, logged with the
+ * request id.
  */
-export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityCheck = () => false): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, isUnavailable);
     const context = { requestId: req.requestId, method: req.method, route: routeOf(req), status: apiError.status };
-    if (!(error instanceof ApiError) && apiError.status >= 500) {
+    if (apiError.status === 500) {
       logger.error({ ...context, err: error }, 'request failed');
     } else if (apiError.status >= 500) {
-      // Deliberate 5xx answers (503 from readiness while a dependency is down): no stack.
-      logger.warn({ ...context, code: apiError.code }, 'request not served');
+      // A dependency away (or readiness saying so): the reasons, no stack, no payloads.
+      logger.warn({ ...context, code: apiError.code, reason: reasonOf(error) }, 'request not served');
     } else {
       logger.debug({ ...context, code: apiError.code }, 'request rejected');
     }
@@ -42,6 +70,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    res.status(apiError.status).set(apiError.headers).json(apiError.toBody());
+    res.status(apiError.status).set(headersOf(apiError)).json(apiError.toBody());
   };
 }

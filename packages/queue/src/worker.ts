@@ -18,7 +18,20 @@ export interface WorkerTimings {
   maxStalledCount: number;
 }
 
-export const DEFAULT_WORKER_TIMINGS: WorkerTimings = { lockDurationMs: 30_000, stalledIntervalMs: 30_000, maxStalledCount: 1 };
+/**
+ * A killed worker's job is back in the queue within lock + stalled interval (≤ 15 s). BullMQ
+ * counts a stall against maxStalledCount, not against attempts; see stallsAllowed.
+ */
+export const DEFAULT_WORKER_TIMINGS: Omit<WorkerTimings, 'maxStalledCount'> = { lockDurationMs: 10_000, stalledIntervalMs: 5_000 };
+
+/**
+ * As many stalls as the queue's jobs have attempts: a job whose worker was killed twice still
+ * runs while attempts remain, and a job that kills its worker every time (out of memory)
+ * still ends, as failed.
+ */
+function stallsAllowed(contracts: readonly AnyJobContract[]): number {
+  return Math.max(...contracts.map((contract) => contract.defaults.attempts));
+}
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
 
 export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]> {
@@ -128,7 +141,8 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
 ): Promise<RunningWorker> {
   const { queue, contracts, handlers, redisPrefix, concurrency = 1 } = options;
   const registry = registerHandlers(queue, contracts, handlers as Record<string, unknown>);
-  const timings = { ...DEFAULT_WORKER_TIMINGS, ...options.timings };
+  const given = Object.fromEntries(Object.entries(options.timings ?? {}).filter(([, value]) => value !== undefined));
+  const timings: WorkerTimings = { ...DEFAULT_WORKER_TIMINGS, maxStalledCount: stallsAllowed(contracts), ...given };
   const logger = options.logger.child({ queue });
   const connection =
     typeof options.connection === 'string'

@@ -17,28 +17,38 @@ export interface RedisClientOptions {
   logger?: Logger;
   /** Connect on first command instead of now. */
   lazyConnect?: boolean;
+  /**
+   * `producer` and `client` roles: a command unanswered this long fails (default
+   * DEFAULT_COMMAND_TIMEOUT_MS), and the connection is replaced (see dropSilentConnections).
+   */
+  commandTimeoutMs?: number;
 }
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 /** Reconnect forever, backing off to one attempt every 2 s. */
 function retryStrategy(times: number): number {
   return Math.min(times * 100, 2000);
 }
 
-function roleOptions(role: RedisRole): RedisOptions {
+function roleOptions(role: RedisRole, commandTimeoutMs: number): RedisOptions {
   if (role === 'worker') {
     // BullMQ requires it for blocking connections: a blocking command must not be cut off.
-    return { maxRetriesPerRequest: null, enableOfflineQueue: true };
+    // (Set explicitly: a duplicate of a `client` would otherwise inherit its timeout.)
+    return { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined };
   }
   return {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2000,
+    commandTimeout: commandTimeoutMs,
   };
 }
 
-function optionsFor({ role, name, lazyConnect }: RedisClientOptions): RedisOptions {
+function optionsFor({ role, name, lazyConnect, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS }: RedisClientOptions): RedisOptions {
   return {
-    ...roleOptions(role),
+    ...roleOptions(role, commandTimeoutMs),
     retryStrategy,
     lazyConnect: lazyConnect ?? false,
     ...(name ? { connectionName: name } : {}),
@@ -53,14 +63,50 @@ function watchErrors(client: Redis, { role, name, logger }: RedisClientOptions):
   return client;
 }
 
+/**
+ * A command that timed out leaves the connection in doubt: a server that froze, or a network
+ * path that drops packets without resetting the socket, answers nothing on it again, and
+ * ioredis would keep the socket (and time out every command on it) forever. So the first
+ * timeout replaces the connection; a server that was merely slow costs one reconnect.
+ */
+function dropSilentConnections(client: Redis, { role, name, logger }: RedisClientOptions): Redis {
+  if (role === 'worker') return client;
+  const send = client.sendCommand.bind(client);
+  let replacing = false;
+  client.sendCommand = ((command, stream) => {
+    const sent = send(command, stream);
+    command.promise.catch((error: unknown) => {
+      if (replacing || (error as Error | undefined)?.message !== COMMAND_TIMED_OUT) return;
+      replacing = true;
+      logger?.warn({ redisClient: name ?? role }, 'redis command timed out, reconnecting');
+      client.disconnect(true);
+      client.once('ready', () => {
+        replacing = false;
+      });
+    });
+    return sent;
+  }) as Redis['sendCommand'];
+  return client;
+}
+
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
 export function createRedis(url: string, options: RedisClientOptions): Redis {
-  return watchErrors(new Redis(url, optionsFor(options)), options);
+  return dropSilentConnections(watchErrors(new Redis(url, optionsFor(options)), options), options);
 }
 
 /** A new connection to the same server as `client`, with the options of another role. */
 export function duplicateRedis(client: Redis, options: RedisClientOptions): Redis {
-  return watchErrors(client.duplicate(optionsFor(options)), options);
+  return dropSilentConnections(watchErrors(client.duplicate(optionsFor(options)), options), options);
+}
+
+/** ioredis's messages for a command it could not send or got no answer to in time. */
+const UNAVAILABLE =
+  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|Redis connection|Redis not ready)/;
+
+/** Redis cannot serve right now (down, unreachable, silent): callers answer 503, not 500. */
+export function isRedisUnavailable(error: unknown): boolean {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return name === 'MaxRetriesPerRequestError' || (typeof message === 'string' && UNAVAILABLE.test(message));
 }
 
 /** One pending wait per client, however many requests arrive while it connects. */

@@ -1,6 +1,6 @@
 export { announceReady, isReadyMessage, READY_MESSAGE, type ReadyMessage } from './ready.ts';
 export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
-export { onStopSignals } from './signals.ts';
+export { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 export {
   runWorkerService,
   workerConfigSchema,
@@ -11,3 +11,13 @@ export {
   type WorkerSetup,
 } from './worker-service.ts';
 export { operationJob, type OperationJob } from './operations.ts';
+export {
+  checkReadiness,
+  serveHealth,
+  unreadyBody,
+  READINESS_RETRY_AFTER_SECONDS,
+  type HealthCheck,
+  type HealthServer,
+  type Readiness,
+  type ReadinessChecks,
+} from './health.ts';

@@ -20,8 +20,14 @@ export const RESOURCE_CLOSE_TIMEOUT_MS = 2_000;
 
 /** Opens the pool, Redis and S3 clients of process `name` (its application and client name). */
 export function openResources(name: string, config: CommonConfig & S3Config, logger: Logger): Resources {
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: `switchboard-${name}` });
-  const redis = createRedis(config.REDIS_URL, { role: 'client', name, logger });
+  const pool = createPool({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: `switchboard-${name}`,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+  });
+  const redis = createRedis(config.REDIS_URL, { role: 'client', name, logger, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const storage = createStorage(storageOptionsFromConfig(config));
   let closing: Promise<void> | undefined;
   return {

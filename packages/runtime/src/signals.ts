@@ -1,10 +1,17 @@
 import type { Logger } from '@switchboard/logger';
 
 /**
- * SIGTERM and SIGINT run `stop` once, then exit with the code it returns (1 if it throws).
- * A second signal while stopping exits at once: the operator has asked twice.
+ * Added to a process's own shutdown timeout for its hard bound: closing the pool, Redis and
+ * S3 after the work stopped takes a few bounded seconds more.
  */
-export function onStopSignals(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<number>): void {
+export const SHUTDOWN_SLACK_MS = 5_000;
+
+/**
+ * SIGTERM and SIGINT run `stop` once, then exit with the code it returns (1 if it throws).
+ * A second signal while stopping exits at once: the operator has asked twice. A stop still
+ * running after `boundMs` exits 1: a shutdown must never hang on a dependency.
+ */
+export function onStopSignals(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<number>, boundMs: number): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -12,6 +19,10 @@ export function onStopSignals(logger: Logger, stop: (signal: NodeJS.Signals) => 
       process.exit(1);
     }
     stopping = true;
+    setTimeout(() => {
+      logger.error({ boundMs }, 'shutdown did not finish in time, exiting');
+      process.exit(1);
+    }, boundMs).unref();
     stop(signal).then(
       (code) => process.exit(code),
       (error: unknown) => {

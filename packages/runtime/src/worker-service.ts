@@ -1,11 +1,12 @@
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
-import { commonSchema, env, loadConfig, s3Schema, type z } from '@switchboard/config';
+import { commonSchema, env, loadConfig, s3Schema, z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
-import { startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import { DEFAULT_WORKER_TIMINGS, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import { serveHealth, type ReadinessChecks } from './health.ts';
 import { announceReady } from './ready.ts';
 import { openResources, type Resources } from './resources.ts';
-import { onStopSignals } from './signals.ts';
+import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -13,12 +14,15 @@ export const workerConfigSchema = commonSchema.extend({
   /** Jobs one process runs at once. */
   WORKER_CONCURRENCY: env.int(1, 256).default(4),
   /** A crashed worker's jobs are retried after at most this long (plus one stalled check). */
-  QUEUE_LOCK_DURATION_MS: env.int(100, 3_600_000).default(30_000),
-  QUEUE_STALLED_INTERVAL_MS: env.int(100, 3_600_000).default(30_000),
-  /** Stalls a job survives before it is failed. */
-  QUEUE_MAX_STALLED_COUNT: env.int(0, 100).default(1),
+  QUEUE_LOCK_DURATION_MS: env.int(100, 3_600_000).default(DEFAULT_WORKER_TIMINGS.lockDurationMs),
+  QUEUE_STALLED_INTERVAL_MS: env.int(100, 3_600_000).default(DEFAULT_WORKER_TIMINGS.stalledIntervalMs),
+  /** Stalls a job survives before it is failed; default: its contract's attempts. */
+  QUEUE_MAX_STALLED_COUNT: env.int(0, 100).optional(),
   /** Time active jobs get to finish on SIGTERM; keep it under the orchestrator's grace period. */
   WORKER_SHUTDOWN_TIMEOUT_MS: env.int(0, 3_600_000).default(25_000),
+  /** `/healthz` and `/readyz` of this worker; port 0 takes a free one (it is logged and announced). */
+  HEALTH_HOST: z.string().min(1).default('0.0.0.0'),
+  HEALTH_PORT: env.int(0, 65_535).default(0),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
@@ -65,9 +69,25 @@ export interface WorkerService<Config> {
 }
 
 /**
+ * A worker's core is the database its handlers write and the Redis its jobs come from; S3 is
+ * needed by some jobs only, and those fail and retry on their own while it is away.
+ */
+function workerChecks({ pool, redis, storage }: Resources): ReadinessChecks {
+  return {
+    core: { postgres: () => pool.query('SELECT 1'), redis: () => redis.ping() },
+    optional: {
+      s3: async () => {
+        if (!(await storage.reachable())) throw new Error('bucket unreachable');
+      },
+    },
+  };
+}
+
+/**
  * Entry point of a worker process: loads config (exits 78 when invalid), opens the pool,
- * Redis and S3 clients, starts the worker, announces readiness to a parent listening on IPC
- * and, on SIGTERM or SIGINT, stops within bounds and exits 0. A second signal exits at once.
+ * Redis and S3 clients, serves `/healthz` and `/readyz` on HEALTH_PORT, starts the worker,
+ * announces readiness (with the health port) to a parent listening on IPC and, on SIGTERM or
+ * SIGINT, stops within bounds and exits 0. A second signal exits at once.
  */
 export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
   options: WorkerServiceOptions<Contracts, Config>,
@@ -80,9 +100,18 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
     typeof options.handlers === 'function'
       ? await options.handlers({ config, logger, resources, ids: createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID) })
       : { handlers: options.handlers };
+  let draining = false;
+  const health = await serveHealth({
+    host: config.HEALTH_HOST,
+    port: config.HEALTH_PORT,
+    checks: workerChecks(resources),
+    checkTimeoutMs: config.READY_CHECK_TIMEOUT_MS,
+    isDraining: () => draining,
+  });
   const release = async () => {
     await setup.close?.();
     await resources.close();
+    await health.close();
   };
   const starting = startWorker({
     queue: options.queue,
@@ -102,21 +131,27 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
   });
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
+    draining = true;
     stopping ??= starting.then((worker) => worker.close(config.WORKER_SHUTDOWN_TIMEOUT_MS)).then(release);
     return stopping;
   };
   // Before the worker is up: it may take a job before startWorker returns, and a SIGTERM then
   // must still let that job finish rather than kill the process.
-  onStopSignals(logger, async (signal) => {
-    logger.info({ signal, timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'shutting down');
-    await shutdown();
-    return 0;
-  });
+  onStopSignals(
+    logger,
+    async (signal) => {
+      logger.info({ signal, timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+      await shutdown();
+      return 0;
+    },
+    config.WORKER_SHUTDOWN_TIMEOUT_MS + SHUTDOWN_SLACK_MS,
+  );
   await starting.catch(async (error: Error) => {
     logger.fatal({ reason: error.message }, 'worker failed to start');
     await release();
     throw error;
   });
-  announceReady(options.name, { queue: options.queue });
+  logger.info({ healthPort: health.port }, 'health endpoints listening');
+  announceReady(options.name, { queue: options.queue, healthPort: health.port });
   return { config, logger, shutdown };
 }

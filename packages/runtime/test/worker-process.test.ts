@@ -97,4 +97,34 @@ describe('worker processes', () => {
       await tearDown(worker);
     }
   });
+
+  it('serves /healthz and /readyz on its announced health port, and says so while it drains', async () => {
+    const { redisPrefix, producer, counts, startedOnce, tearDown } = setUp();
+    const worker = await spawnWorker(redisPrefix);
+    try {
+      const port = worker.ready['healthPort'];
+      expect(port).toEqual(expect.any(Number));
+      const base = `http://127.0.0.1:${String(port)}`;
+      const live = await fetch(`${base}/healthz`);
+      expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+      expect((await fetch(`${base}/metrics-or-anything`)).status).toBe(404);
+
+      // A job that hangs keeps the worker draining after SIGTERM, long enough to ask.
+      await producer.enqueue(countedJob, { key: 'drain', hangOnFirstRun: true });
+      await startedOnce('drain');
+      worker.child.kill('SIGTERM');
+      const draining = await waitFor(async () => {
+        const answer = await fetch(`${base}/readyz`).catch(() => undefined);
+        return answer?.status === 503 && answer;
+      });
+      expect(draining.headers.get('retry-after')).toBe('5');
+      expect(await draining.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 'draining' });
+      expect(await counts('drain')).toMatchObject({ starts: 1 });
+    } finally {
+      await tearDown(worker);
+    }
+  });
 });

@@ -1,4 +1,7 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { useContentMd5ForDeleteObjects } from './content-md5.ts';
 
 export interface StorageOptions {
@@ -9,7 +12,20 @@ export interface StorageOptions {
   accessKeyId: string;
   secretAccessKey: string;
   forcePathStyle: boolean;
+  bounds?: StorageBounds;
 }
+
+/** How long the store gets: without bounds a silent store holds a request (and its socket) forever. */
+export interface StorageBounds {
+  connectTimeoutMs: number;
+  /** Inactivity of one request's socket before it is dropped (with the request). */
+  socketIdleTimeoutMs: number;
+  /** Tries of one request, the first included (the SDK backs off between them). */
+  maxAttempts: number;
+  maxSockets: number;
+}
+
+export const DEFAULT_STORAGE_BOUNDS: StorageBounds = { connectTimeoutMs: 3_000, socketIdleTimeoutMs: 5_000, maxAttempts: 2, maxSockets: 50 };
 
 /** Maps the S3_* configuration (see @switchboard/config `s3Schema`) to storage options. */
 export function storageOptionsFromConfig(config: {
@@ -19,8 +35,18 @@ export function storageOptionsFromConfig(config: {
   S3_ACCESS_KEY_ID: string;
   S3_SECRET_ACCESS_KEY: string;
   S3_FORCE_PATH_STYLE: boolean;
+  S3_CONNECT_TIMEOUT_MS?: number;
+  S3_REQUEST_TIMEOUT_MS?: number;
+  S3_MAX_ATTEMPTS?: number;
+  S3_MAX_SOCKETS?: number;
 }): StorageOptions {
   return {
+    bounds: {
+      connectTimeoutMs: config.S3_CONNECT_TIMEOUT_MS ?? DEFAULT_STORAGE_BOUNDS.connectTimeoutMs,
+      socketIdleTimeoutMs: config.S3_REQUEST_TIMEOUT_MS ?? DEFAULT_STORAGE_BOUNDS.socketIdleTimeoutMs,
+      maxAttempts: config.S3_MAX_ATTEMPTS ?? DEFAULT_STORAGE_BOUNDS.maxAttempts,
+      maxSockets: config.S3_MAX_SOCKETS ?? DEFAULT_STORAGE_BOUNDS.maxSockets,
+    },
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
     bucket: config.S3_BUCKET,
@@ -30,8 +56,25 @@ export function storageOptionsFromConfig(config: {
   };
 }
 
+/**
+ * Idle-socket rather than whole-request timeouts: an 8 MiB part on a slow link may take long,
+ * a socket that says nothing for the bound is dead or partitioned either way.
+ */
+function boundedHandler(bounds: StorageBounds): NodeHttpHandler {
+  const agent = { keepAlive: true, maxSockets: bounds.maxSockets };
+  return new NodeHttpHandler({
+    connectionTimeout: bounds.connectTimeoutMs,
+    socketTimeout: bounds.socketIdleTimeoutMs,
+    httpAgent: new HttpAgent(agent),
+    httpsAgent: new HttpsAgent(agent),
+  });
+}
+
 export function createS3Client(options: StorageOptions): S3Client {
+  const bounds = options.bounds ?? DEFAULT_STORAGE_BOUNDS;
   const client = new S3Client({
+    requestHandler: boundedHandler(bounds),
+    maxAttempts: bounds.maxAttempts,
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
@@ -63,4 +106,16 @@ export async function ensureBucket(client: S3Client, bucket: string): Promise<vo
     const name = (error as { name?: string }).name;
     if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
   }
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The store cannot serve right now: a timeout (the bounded handler's TimeoutError), a network
+ * failure, or a 5xx answer (SlowDown, ServiceUnavailable, InternalError) that outlived the retries.
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  const { name, code, $metadata } = (error ?? {}) as { name?: unknown; code?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (name === 'TimeoutError' || (typeof code === 'string' && NETWORK_CODES.has(code))) return true;
+  return ($metadata?.httpStatusCode ?? 0) >= 500;
 }

@@ -10,6 +10,7 @@ import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
 import { executeRouter } from './routes/webhooks/execute/index.ts';
 import { webhooksRouter } from './routes/webhooks/index.ts';
+import { isDependencyUnavailable } from './unavailable.ts';
 
 /**
  * What the process hands createApp: its resources, and optionally the parts of GatewayDeps it
@@ -65,6 +66,6 @@ export function createApp(options: AppOptions): Express {
   app.use(channelsRouter(deps));
 
   app.use(notFound());
-  app.use(errorMiddleware(logger));
+  app.use(errorMiddleware(logger, isDependencyUnavailable));
   return app;
 }

@@ -28,8 +28,6 @@ const variables = z.object({
   RATE_LIMIT_CLOCK_KEY: z.string().min(1).optional(),
   /** How long in-flight requests may run after SIGTERM before connections are cut. */
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
-  /** Bound on each dependency check of /readyz. */
-  READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
   // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
   ...banConfigShape,
   // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).

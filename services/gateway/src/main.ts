@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
-import { announceReady, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS } from '@switchboard/runtime';
+import { announceReady, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { trackForDrain } from './shutdown.ts';
@@ -36,7 +36,7 @@ onStopSignals(logger, async (signal) => {
   await resources.close();
   logger.info({ drained }, 'gateway stopped');
   return drained ? 0 : 1;
-});
+}, config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_SLACK_MS);
 
 /** Listen once Redis is up (rate limits work from the first request), or after a bound anyway. */
 async function redisReady(timeoutMs: number): Promise<void> {

@@ -4,7 +4,7 @@ import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
-import { closedPort, serveOnFreePort, silentServer, useTestEnvironment } from '@switchboard/testkit';
+import { closedPort, serveOnFreePort, silentServer, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
 import { gatewayConfig, useGateway } from './helpers.ts';
 
@@ -40,14 +40,33 @@ describe('health', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /readyz 200 when PostgreSQL, Redis and the bucket answer', async () => {
+  it('answers /readyz 200 when PostgreSQL, the IP-ban index, Redis and the bucket answer', async () => {
     const response = await fetch(`${gateway.url}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'ok' } });
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('answers /readyz 503 naming each dependency that is down', async () => {
+  it('stays ready, as degraded, while only Redis and S3 are down: every replica shares them', async () => {
+    const port = await closedPort();
+    const partial = await gatewayWith({ redis: `redis://127.0.0.1:${port}`, s3: `http://127.0.0.1:${port}` });
+    try {
+      // Without Redis the first IP-ban load first waits for the subscription it cannot get.
+      const response = await waitFor(async () => {
+        const answer = await fetch(`${partial.url}/readyz`);
+        return answer.status === 200 && answer;
+      }, 15_000);
+      const body = (await response.json()) as { status: string; checks: Record<string, string> };
+      expect(body.status).toBe('degraded');
+      expect(body.checks).toMatchObject({ postgres: 'ok', ip_bans: 'ok' });
+      expect(body.checks.redis).not.toBe('ok');
+      expect(body.checks.s3).not.toBe('ok');
+    } finally {
+      await partial.close();
+    }
+  });
+
+  it('answers /readyz 503 with Retry-After naming each dependency that is down when PostgreSQL is', async () => {
     const port = await closedPort();
     const broken = await gatewayWith({
       database: `postgres://postgres@127.0.0.1:${port}/none`,
@@ -60,9 +79,12 @@ describe('health', () => {
       const body = (await response.json()) as { code: string; status: string; checks: Record<string, string> };
       expect(body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 'unavailable' });
       expect(body.checks.postgres).not.toBe('ok');
+      // The first load of the IP bans reads PostgreSQL too.
+      expect(body.checks.ip_bans).not.toBe('ok');
       expect(body.checks.redis).not.toBe('ok');
       expect(body.checks.s3).not.toBe('ok');
       expect(response.headers.get('x-request-id')).toBeTruthy();
+      expect(response.headers.get('retry-after')).toBe('5');
       // Liveness does not depend on them.
       expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
     } finally {
@@ -74,11 +96,15 @@ describe('health', () => {
     const silent = await silentServer();
     const hung = await gatewayWith({ s3: `http://127.0.0.1:${silent.port}` });
     try {
+      await waitFor(async () => (await fetch(`${hung.url}/readyz`)).ok);
       const started = Date.now();
       const response = await fetch(`${hung.url}/readyz`);
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(response.status).toBe(503);
-      expect(((await response.json()) as { checks: unknown }).checks).toEqual({ postgres: 'ok', redis: 'ok', s3: 'timeout' });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        status: 'degraded',
+        checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'timeout' },
+      });
     } finally {
       await hung.close();
       await silent.close();
@@ -91,6 +117,7 @@ describe('health', () => {
       const response = await fetch(`${draining.url}/readyz`);
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ status: 'draining', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+      expect(response.headers.get('retry-after')).toBe('5');
     } finally {
       await draining.close();
     }

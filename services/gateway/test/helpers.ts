@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { createPool, type Pool } from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import { openResources } from '@switchboard/runtime';
+import type { Storage } from '@switchboard/storage';
 import { serveOnFreePort, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
 
@@ -30,8 +30,9 @@ export function gatewayConfig(environment: TestEnvironment, extra: Record<string
 export type GatewayParts = Pick<AppOptions, 'adminAreas' | 'producer'>;
 
 /**
- * A real gateway (createApp) on this file's PostgreSQL, Redis and bucket, on an ephemeral port.
- * Its pool has room for a test's own statements next to a batch the gateway holds open.
+ * A real gateway (createApp) on this file's PostgreSQL, Redis and bucket, on an ephemeral port,
+ * with the clients main.ts opens (openResources: the same bounds). Its pool has room for a
+ * test's own statements next to a batch the gateway holds open.
  */
 export async function startGateway(
   environment: TestEnvironment,
@@ -39,19 +40,17 @@ export async function startGateway(
   app: GatewayParts = {},
 ): Promise<RunningGateway> {
   const config = gatewayConfig(environment, extra);
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: 4 });
-  const redis = createRedis(config.REDIS_URL, { role: 'client' });
-  await once(redis, 'ready');
-  const storage = createStorage(storageOptionsFromConfig(config));
   const logger = createLogger('gateway-test', 'silent');
+  const resources = openResources('gateway-test', config, logger);
+  const { pool, redis, storage } = resources;
+  await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, ...app, producer }));
   const close = async () => {
     await served.close();
     // The producer first: its `?wait=true` listener uses `redis`.
     await producer.close();
-    await Promise.all([pool.end(), closeRedis(redis)]);
-    storage.close();
+    await resources.close();
   };
   return { url: served.url, config, pool, redis, storage, producer, close };
 }

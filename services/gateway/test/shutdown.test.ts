@@ -45,7 +45,7 @@ describe('graceful shutdown', () => {
     await waitFor(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true), 10_000);
     const response = await inFlight;
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ checks: { postgres: 'ok', redis: 'ok', s3: 'timeout' } });
+    expect(await response.json()).toMatchObject({ status: 'draining', checks: { postgres: 'ok', redis: 'ok', s3: 'timeout' } });
     expect(response.headers.get('connection')).toBe('close');
     expect(await gateway.exit).toMatchObject({ code: 0 });
     expect(gateway.stdout()).toContain('"drained":true');
@@ -54,7 +54,7 @@ describe('graceful shutdown', () => {
   it('cuts requests still running at SHUTDOWN_TIMEOUT_MS and exits non-zero', async () => {
     const { gateway, response } = await sigtermDuringReadyz('100');
 
-    // Cut, not answered: left to run, /readyz would have answered 503 at 1.5 s.
+    // Cut, not answered: left to run, /readyz would have answered at 1.5 s.
     await expect(response).rejects.toThrow();
     expect(await gateway.exit).toMatchObject({ code: 1 });
   });

@@ -1,56 +1,54 @@
 import { Router } from 'express';
 import { ApiError } from '@switchboard/http';
+import { checkReadiness, READINESS_RETRY_AFTER_SECONDS, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
 
-type CheckResult = 'ok' | 'failed' | 'timeout';
-
-async function runCheck(check: () => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const outcome = check().then(
-    () => 'ok' as const,
-    () => 'failed' as const,
-  );
-  try {
-    return await Promise.race([outcome, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * What this replica cannot serve without, and what only part of its work needs. PostgreSQL
+ * and the loaded IP-ban index are core: without them no request can be answered truthfully.
+ * Redis (rate limits, enqueues) and S3 (large bodies, archives) are shared by every replica:
+ * when they fail, draining every replica would only turn a partial outage into a total one,
+ * so they show as `degraded` and the routes that need them answer 503 themselves.
+ */
+function gatewayChecks({ config, pool, redis, storage, ipBans }: GatewayDeps): ReadinessChecks {
+  return {
+    core: {
+      postgres: () => pool.query('SELECT 1'),
+      ip_bans: async () => {
+        if (!(await ipBans.whenLoaded(config.READY_CHECK_TIMEOUT_MS))) throw new Error('IP bans not loaded yet');
+      },
+    },
+    optional: {
+      redis: () => redis.ping(),
+      s3: async () => {
+        if (!(await storage.reachable())) throw new Error('bucket unreachable');
+      },
+    },
+  };
 }
 
 /**
  * `/healthz`: the process is up (liveness; never touches a dependency, so a dead database does
- * not get the process restarted). `/readyz`: PostgreSQL, Redis and the S3 bucket answer, each
- * within READY_CHECK_TIMEOUT_MS, checked in parallel; 503 says which did not, and 503 once
- * shutdown began, so the load balancer stops sending new requests.
+ * not get the process restarted). `/readyz`: checkReadiness within READY_CHECK_TIMEOUT_MS per
+ * check, in parallel; 200 `ok` or `degraded`, 503 `unavailable` when a core check failed and
+ * 503 `draining` once shutdown began, so the load balancer stops sending new requests.
  */
-export function healthRouter({ config, pool, redis, storage, isDraining }: GatewayDeps): Router {
-  const checkTimeoutMs = config.READY_CHECK_TIMEOUT_MS;
-  const checks: Record<string, () => Promise<unknown>> = {
-    postgres: () => pool.query('SELECT 1'),
-    redis: () => redis.ping(),
-    s3: async () => {
-      if (!(await storage.reachable())) throw new Error('bucket unreachable');
-    },
-  };
+export function healthRouter(deps: GatewayDeps): Router {
+  const checks = gatewayChecks(deps);
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const names = Object.keys(checks);
-    const results = await Promise.all(names.map((name) => runCheck(checks[name]!, checkTimeoutMs)));
-    const report = Object.fromEntries(names.map((name, index) => [name, results[index]!]));
-    const draining = isDraining();
+    const readiness = await checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining);
     res.setHeader('Cache-Control', 'no-store');
-    if (!draining && results.every((result) => result === 'ok')) {
-      res.json({ status: 'ok', checks: report });
+    if (readiness.ready) {
+      res.json({ status: readiness.status, checks: readiness.checks });
       return;
     }
     throw new ApiError('SERVICE_UNAVAILABLE', {
-      body: { status: draining ? 'draining' : 'unavailable', checks: report },
+      body: { status: readiness.status, checks: readiness.checks },
+      headers: { 'Retry-After': String(READINESS_RETRY_AFTER_SECONDS) },
     });
   });
   return router;
