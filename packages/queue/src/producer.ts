@@ -33,6 +33,12 @@ export interface Producer {
     payload: Input,
     options: EnqueueOptions & { timeoutMs: number },
   ): Promise<WaitOutcome>;
+  /**
+   * Whether the job `contract` derives from `payload` is in its queue in any state (waiting,
+   * delayed, active, completed or failed and not yet removed). QueueUnavailableError when Redis
+   * is down.
+   */
+  jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean>;
   /** Ends pending waits (as `pending`) and closes queues; the connection stays the caller's. */
   close(): Promise<void>;
 }
@@ -88,9 +94,20 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     }
   }
 
+  async function jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean> {
+    const { options } = prepare(contract, payload, {});
+    if (options.jobId === undefined) throw new Error(`Job "${contract.name}" has no derived id to look up`);
+    try {
+      return (await cache.queueFor(contract.queue).getJobState(options.jobId)) !== 'unknown';
+    } catch (error) {
+      throw new QueueUnavailableError(contract.queue, error);
+    }
+  }
+
   return {
     enqueue: async (contract, payload, options = {}) => add(prepare(contract, payload, options)),
     enqueueAndWait,
+    jobExists,
     close: async () => {
       for (const wait of waits) wait.abandon();
       await cache.close();

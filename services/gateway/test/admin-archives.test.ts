@@ -20,6 +20,9 @@ const unavailable: Producer = {
   enqueueAndWait: async (contract) => {
     throw new QueueUnavailableError(contract.queue);
   },
+  jobExists: async (contract) => {
+    throw new QueueUnavailableError(contract.queue);
+  },
   close: async () => {},
 };
 const queueDown = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' }, { producer: unavailable });

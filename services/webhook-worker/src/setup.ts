@@ -1,4 +1,5 @@
 import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB } from '@switchboard/contracts';
+import { releaseWebhookDelivery } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
@@ -33,6 +34,15 @@ export function createWebhookWorkerSetup({
     handlers: {
       [WEBHOOK_DELIVERY_JOB.name]: handler,
       [WEBHOOK_DELIVERY_PRUNE_JOB.name]: pruneHandler({ pool, logger, retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS }),
+    },
+    onFinalFailure: {
+      // The delivery will never post: give its dedupe key back, so the sender's redelivery
+      // (GitHub's "Redeliver", a retry after our 5xx) posts instead of being dropped for days.
+      [WEBHOOK_DELIVERY_JOB.name]: async ({ webhookId, deliveryId, format, messageId }) => {
+        if (deliveryId === undefined) return;
+        await releaseWebhookDelivery(pool, { webhookId, deliveryId, source: format, messageId });
+        logger.warn({ webhookId, messageId }, 'delivery failed for good, its dedupe key released');
+      },
     },
     schedules: [{ id: 'webhook-delivery-prune', contract: WEBHOOK_DELIVERY_PRUNE_JOB, payload: {}, everyMs: config.WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS }],
   };

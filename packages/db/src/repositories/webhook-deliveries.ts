@@ -114,6 +114,35 @@ export async function lookUpForExecution(db: Queryable, lookups: readonly Execut
 }
 
 /**
+ * The message of a claim taken more than `staleAfterSeconds` ago that was never stored: either
+ * its job is still queued (a long backlog, a retry waiting) or the gateway that took it died
+ * before enqueueing. The caller tells the two apart by asking the queue. Null otherwise.
+ */
+export async function findUnstoredClaim(db: Queryable, webhookId: string, deliveryId: string, staleAfterSeconds: number): Promise<string | null> {
+  const { rows } = await db.query<{ messageId: string }>(
+    `SELECT d.message_id AS "messageId" FROM webhook_deliveries d
+     WHERE d.webhook_id = $1 AND d.delivery_id = $2 AND d.created_at < now() - make_interval(secs => $3)
+       AND d.message_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = d.message_id)`,
+    [webhookId, deliveryId, staleAfterSeconds],
+  );
+  return rows[0]?.messageId ?? null;
+}
+
+/**
+ * Moves an orphaned claim (findUnstoredClaim, and no job) to `claim`'s message; true when this
+ * call moved it. Conditional on the old message id, so of two redeliveries racing for the same
+ * orphan exactly one wins.
+ */
+export async function takeOverClaim(db: Queryable, claim: DeliveryClaim, orphanMessageId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_deliveries SET message_id = $4, source = $5, created_at = now()
+     WHERE webhook_id = $1 AND delivery_id = $2 AND message_id = $3`,
+    [claim.webhookId, claim.deliveryId, orphanMessageId, claim.messageId, claim.source],
+  );
+  return rowCount === 1;
+}
+
+/**
  * Gives a claim back when the delivery could not be enqueued, so the sender's retry is not
  * dropped as a duplicate. Only the claim of that message: a later claim stays.
  */

@@ -4,7 +4,7 @@ import {
   type WebhookBody,
   type WebhookDeliveryInput,
 } from '@switchboard/contracts';
-import { claimWebhookDelivery, releaseWebhookDelivery, type DeliveryClaim } from '@switchboard/db';
+import { claimWebhookDelivery, findUnstoredClaim, releaseWebhookDelivery, takeOverClaim, type DeliveryClaim } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import { QueueUnavailableError, type WaitOutcome } from '@switchboard/queue';
 import { UploadError } from '@switchboard/storage';
@@ -58,9 +58,35 @@ export interface Dedupe {
   claimed: boolean | undefined;
 }
 
-/** Takes the dedupe key unless the lookup did: false for a duplicate. */
+/**
+ * How old a claim without a stored message must be before a redelivery may ask whether it was
+ * orphaned. Far above the longest a live gateway takes from claim to enqueue (an S3 upload
+ * and a Redis command, each bounded to seconds), so a claim whose enqueue is under way is
+ * never taken over.
+ */
+export const ORPHANED_CLAIM_AFTER_SECONDS = 60;
+
+/**
+ * A claim whose gateway died between taking it and enqueueing its job would drop every
+ * redelivery for as long as keys are kept. A redelivery takes such a claim over: old, its
+ * message never stored, and no job for it in the queue (a job still waiting, retrying or
+ * failed-and-kept says the delivery is alive or was seen).
+ */
+async function takeOverOrphan(deps: SubmitDeps, claim: DeliveryClaim): Promise<boolean> {
+  const orphan = await findUnstoredClaim(deps.pool, claim.webhookId, claim.deliveryId, ORPHANED_CLAIM_AFTER_SECONDS);
+  if (orphan === null) return false;
+  // Only the ids matter for the job's identity; the body is a placeholder.
+  const probe = { webhookId: claim.webhookId, messageId: orphan, format: 'plain', body: { kind: 'inline', value: {} } } as const;
+  if (await deps.producer.jobExists(WEBHOOK_DELIVERY_JOB, probe)) return false;
+  const taken = await takeOverClaim(deps.pool, claim, orphan);
+  if (taken) deps.logger.warn({ webhookId: claim.webhookId, orphanMessageId: orphan }, 'orphaned delivery claim taken over by a redelivery');
+  return taken;
+}
+
+/** Takes the dedupe key unless the lookup did, or an orphaned one: false for a duplicate. */
 async function takeClaim(deps: SubmitDeps, claim: DeliveryClaim, claimed: boolean | undefined): Promise<boolean> {
-  return claimed ?? (await claimWebhookDelivery(deps.pool, claim));
+  if (claimed ?? (await claimWebhookDelivery(deps.pool, claim))) return true;
+  return takeOverOrphan(deps, claim);
 }
 
 /**
