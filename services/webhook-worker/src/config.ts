@@ -20,9 +20,12 @@ export const webhookWorkerConfigSchema = workerConfigSchema
     EVENTS_STREAM_MAX_LENGTH: env.int(100, 100_000_000).default(100_000),
     /**
      * How long "MESSAGE_CREATE of message <id> was appended" is remembered, so a retried or
-     * recovered delivery never appends it twice. Must outlive the job's retries (minutes).
+     * recovered delivery never appends it twice. It must outlive the job's retries: backoffs
+     * of 1+2+4+8 s and up to five stall recoveries of ≤ 15 s each are under two minutes, and
+     * ten leave room for a backlog. Every marker costs Redis memory (about 100 bytes) for
+     * this long, under `noeviction`: at 2,000 messages/s, ten minutes is ~120 MB, a day was 17 GB.
      */
-    EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(24 * 60 * 60),
+    EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(10 * 60),
     /** Dedupe keys (X-GitHub-Delivery) older than this are deleted; a later redelivery posts again. */
     WEBHOOK_DELIVERY_DEDUPE_HOURS: env.int(1, 24 * 365).default(7 * 24),
     /** How often expired dedupe keys are deleted (a job scheduler: one run per interval across replicas). */
