@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call, createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { useGateway } from './helpers.ts';
+import { executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
+
+const environment = useTestEnvironment();
+const QUERY_TIMEOUT_MS = 300;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
+
+describe('a statement past DATABASE_QUERY_TIMEOUT_MS', () => {
+  it('answers 503 with Retry-After within the bound, not 500, and serves again once the database does', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const deliveryId = randomUUID();
+    const url = executeUrl(gateway, hook, '/codehost');
+    const request = { body: { zen: 'Keep it logically awesome.', hook_id: 1 }, headers: { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId } };
+    // Another transaction holds the same delivery key, uncommitted: the gateway's claim waits
+    // on its row lock, as it would on a database stalled by anything else.
+    const blocker = await gateway.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id) VALUES ($1, $2, 'codehost', $3)`, [
+        hook.webhookId,
+        deliveryId,
+        fixtureIds.next(),
+      ]);
+      const started = performance.now();
+      const answer = await call('POST', url, request);
+      const elapsedMs = performance.now() - started;
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      expect(answer.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(elapsedMs).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS);
+      // The bound plus the client's grace and generous slack for a busy machine: not a hang.
+      expect(elapsedMs).toBeLessThan(QUERY_TIMEOUT_MS + 5_000);
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+    // The sender retries: the key is free again and the delivery is taken.
+    expect((await call('POST', url, request)).status).toBe(204);
+  });
+});
