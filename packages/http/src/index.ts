@@ -10,3 +10,4 @@ export { methodNotAllowed, notFound } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
+export { assertJsonDepth, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { ApiError } from './api-error.ts';
+import { assertJsonDepth } from './json-depth.ts';
 
 export interface JsonBodyOptions {
   /** Largest accepted body in bytes (after decompression); larger is 413. */
@@ -21,7 +22,8 @@ function declaresBody(req: Parameters<RequestHandler>[0]): boolean {
 /**
  * JSON body parsing for routes that take a body. No body at all is `{}` (as Fluxer: a POST with
  * no body to a list route works); a body in another content type is 415; malformed JSON, too
- * large and bad charsets become errors that `errorMiddleware` maps (400, 413, 415).
+ * large, nested deeper than MAX_JSON_DEPTH and bad charsets become errors that
+ * `errorMiddleware` maps (400, 413, 415).
  */
 export function jsonBody({ limitBytes }: JsonBodyOptions): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
@@ -35,6 +37,14 @@ export function jsonBody({ limitBytes }: JsonBodyOptions): RequestHandler {
       next(new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json.' }));
       return;
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      try {
+        assertJsonDepth(req.body);
+      } catch (tooDeep) {
+        return next(tooDeep);
+      }
+      next();
+    });
   };
 }

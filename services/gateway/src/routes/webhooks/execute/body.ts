@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type ValidationErrorItem, type WebhookFormat } from '@switchboard/contracts';
-import { ApiError, responseLocal } from '@switchboard/http';
+import { ApiError, assertJsonDepth, responseLocal } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
 /** An inbound webhook body, read once: the bytes (signatures) and the JSON value they carry. */
@@ -64,8 +64,9 @@ function toInbound(format: WebhookFormat, req: Request, raw: Buffer): InboundBod
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
   }
   const text = raw.toString('utf8');
-  if (kind === 'form') return { raw, ...fromForm(format, text) };
-  return { raw, value: parseJson(text), json: raw };
+  const parsed = kind === 'form' ? fromForm(format, text) : { value: parseJson(text), json: raw };
+  assertJsonDepth(parsed.value);
+  return { raw, ...parsed };
 }
 
 /**
