@@ -10,6 +10,7 @@ export const MAX_WORKER_ID = (1 << Number(WORKER_ID_BITS)) - 1;
 const MAX_SEQUENCE = (1n << SEQUENCE_BITS) - 1n;
 const MAX_SNOWFLAKE = (1n << 63n) - 1n;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
+const MAX_SNOWFLAKE_DIGITS = MAX_SNOWFLAKE.toString().length;
 
 export interface SnowflakeGenerator {
   /** The next id as a decimal string. */
@@ -60,7 +61,9 @@ export function parseSnowflake(value: unknown): bigint | null {
   } else {
     return null;
   }
-  if (!DECIMAL.test(text)) return null;
+  // 2^63-1 has 19 digits: anything longer is out of range, and is refused before BigInt, whose
+  // cost grows faster than the length of what it parses.
+  if (text.length > MAX_SNOWFLAKE_DIGITS || !DECIMAL.test(text)) return null;
   const id = BigInt(text);
   return id <= MAX_SNOWFLAKE ? id : null;
 }

@@ -1,7 +1,7 @@
 import { LIMITS } from '@switchboard/contracts';
 import { z } from 'zod';
 import { embedTextLength, noMentions, produced, type DirectOutcome, type Embed, type RenderedMessage } from './message.ts';
-import { httpUrlSchema, mediaUrlSchema, normalisedText, optional } from './schema-helpers.ts';
+import { httpUrlSchema, mediaUrlSchema, normalisedText, optional, storableString } from './schema-helpers.ts';
 import { normaliseText } from './text.ts';
 
 const M = LIMITS.messages;
@@ -56,7 +56,7 @@ const snowflakeLike = z.union([z.string().regex(/^\d{1,20}$/), z.int().min(0)]);
  */
 export const executeBodySchema = z
   .object({
-    content: optional(z.string().transform(normaliseText).pipe(z.string().max(M.maxContentLength))),
+    content: optional(storableString().transform(normaliseText).pipe(z.string().max(M.maxContentLength))),
     username: optional(normalisedText(LIMITS.webhooks.nameMinLength, LIMITS.webhooks.nameMaxLength)),
     avatar_url: optional(httpUrlSchema),
     tts: optional(z.boolean()),

@@ -5,3 +5,5 @@ export * from './codehost/index.ts';
 export * from './errortracker/index.ts';
 export * from './chatapp/index.ts';
 export * from './signatures.ts';
+export { isStorableText, normaliseText, storableStrings } from './text.ts';
+export { storableString } from './schema-helpers.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseText } from './text.ts';
+import { isStorableText, normaliseText } from './text.ts';
 import { isHttpUrl, isMediaUrl } from './urls.ts';
 
 /** `null` and `""` mean "absent" (decisions §1); Discord clients send both for unset fields. */
@@ -12,10 +12,19 @@ export function optional<Schema extends z.ZodType>(schema: Schema) {
   return z.preprocess(absentToUndefined, schema.optional());
 }
 
-/** A string normalised as Fluxer does (U+202E and form feeds removed, trimmed), then bounded. */
+/**
+ * A string PostgreSQL can store (isStorableText): a client sending NUL or an unpaired surrogate
+ * is told so with a 400, rather than getting a 2xx for a message that could never be stored.
+ */
+export const storableString = () =>
+  z.string().refine(isStorableText, {
+    message: 'Text must not contain NUL characters or unpaired surrogates.',
+    params: { code: 'INVALID_CHARACTERS' },
+  });
+
+/** A storable string normalised as Fluxer does (U+202E and form feeds removed, trimmed), then bounded. */
 export function normalisedText(min: number, max: number) {
-  return z
-    .string()
+  return storableString()
     .transform(normaliseText)
     .pipe(z.string().min(min).max(max));
 }

@@ -64,3 +64,28 @@ export function firstLine(text: string): string {
   const newline = text.search(/\r?\n/);
   return newline === -1 ? text : text.slice(0, newline);
 }
+
+/**
+ * Whether PostgreSQL can store the text: `text` columns refuse NUL (U+0000), and `jsonb` (embeds)
+ * refuses NUL and unpaired surrogates (`\ud800` alone, which JSON may carry and JavaScript
+ * strings may hold). A message holding either would be accepted and then never stored.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && value.isWellFormed();
+}
+
+/** The text with NUL removed and each unpaired surrogate replaced by U+FFFD. */
+export function storableText(value: string): string {
+  return value.replaceAll('\u0000', '').toWellFormed();
+}
+
+/**
+ * Every string of a JSON-like value made storable (storableText), keys included; other values
+ * are kept. For messages generated from third-party payloads, which must post whatever they hold.
+ */
+export function storableStrings<T>(value: T): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (Array.isArray(value)) return value.map((element: unknown) => storableStrings(element)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [storableText(key), storableStrings(field)])) as T;
+}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { call, createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { call, createWebhookFixture, useTestEnvironment, webhookMessages } from '@switchboard/testkit';
 import { createAdmin } from './admin-helpers.ts';
-import { useGateway } from './helpers.ts';
-import { executeUrl } from './webhook-execute-helpers.ts';
+import { executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+const stack = useExecuteStack(environment);
 
 /** `{"a":{"a":…{"a":"x"}…}}`, `depth` objects deep, as raw JSON text. */
 function nestedObjects(depth: number): string {
@@ -17,9 +16,9 @@ const TOO_DEEP = { code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'IN
 
 describe('deeply nested JSON (decisions §1: bad input is a 400, never a 500)', () => {
   it('is refused with 400 by an admin route, at any depth past the limit', async () => {
-    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
+    const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
     for (const depth of [65, 10_000, 100_000]) {
-      const answer = await fetch(`${gateway.url}/v1/admin/bans/email/check`, {
+      const answer = await fetch(`${stack.gateway.url}/v1/admin/bans/email/check`, {
         method: 'POST',
         headers: { authorization: `Admin ${admin.key}`, 'content-type': 'application/json' },
         body: nestedObjects(depth),
@@ -30,11 +29,11 @@ describe('deeply nested JSON (decisions §1: bad input is a 400, never a 500)', 
   });
 
   it('is refused with 400 by webhook execution, as JSON and inside a form payload', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
-    const asJson = await fetch(executeUrl(gateway, hook), { method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedObjects(100_000) });
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const asJson = await fetch(executeUrl(stack.gateway, hook), { method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedObjects(100_000) });
     expect(asJson.status).toBe(400);
     expect(await asJson.json()).toMatchObject(TOO_DEEP);
-    const asForm = await fetch(executeUrl(gateway, hook, '/slack'), {
+    const asForm = await fetch(executeUrl(stack.gateway, hook, '/slack'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ payload: nestedObjects(5_000) }).toString(),
@@ -44,8 +43,51 @@ describe('deeply nested JSON (decisions §1: bad input is a 400, never a 500)', 
   });
 
   it('still takes real payloads with ordinary nesting', async () => {
-    const hook = await createWebhookFixture(gateway.pool);
+    const hook = await createWebhookFixture(stack.gateway.pool);
     const embeds = [{ title: 't', fields: [{ name: 'n', value: 'v' }], footer: { text: 'f' } }];
-    expect((await call('POST', executeUrl(gateway, hook), { body: { content: 'nested enough', embeds } })).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook), { body: { content: 'nested enough', embeds } })).status).toBe(204);
+  });
+});
+
+/** Raw JSON text, so escapes such as `\u0000` and `\ud800` reach the server as a client wrote them. */
+function postRaw(url: string, json: string): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
+}
+
+describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
+  it('is refused by plain execute with a 400 naming the field, with or without ?wait=true', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    for (const suffix of ['', '?wait=true']) {
+      const nul = await postRaw(`${executeUrl(stack.gateway, hook)}${suffix}`, '{"content":"a\\u0000b"}');
+      expect(nul.status).toBe(400);
+      expect(await nul.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'content', code: 'INVALID_CHARACTERS' }] });
+    }
+    const surrogate = await postRaw(executeUrl(stack.gateway, hook), '{"embeds":[{"title":"half \\ud800 a pair"}]}');
+    expect(surrogate.status).toBe(400);
+    expect(await surrogate.json()).toMatchObject({ errors: [{ path: 'embeds.0.title', code: 'INVALID_CHARACTERS' }] });
+    const name = await postRaw(executeUrl(stack.gateway, hook), '{"content":"hi","username":"bot\\u0000"}');
+    expect(name.status).toBe(400);
+    expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);
+  });
+
+  it('is cleaned in third-party formats, whose messages must post whatever they hold', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const answer = await postRaw(executeUrl(stack.gateway, hook, '/slack'), '{"text":"build \\u0000passed \\udc00 on main"}');
+    expect(answer.status).toBe(200);
+    const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(stored!.content).toBe('build passed \ufffd on main');
+  });
+});
+
+describe('snowflakes', () => {
+  it('refuses an id of a million digits with a 400, without parsing it as a number', async () => {
+    const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.archiveTriggerGuild]);
+    const answer = await call('POST', `${stack.gateway.url}/v1/admin/archives/guild`, {
+      token: admin.key,
+      scheme: 'Admin',
+      body: { guild_id: '9'.repeat(1_000_000) },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'guild_id', code: 'INVALID_SNOWFLAKE_FORMAT' }] });
   });
 });

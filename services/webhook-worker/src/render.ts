@@ -8,6 +8,7 @@ import {
   renderCodeHost,
   renderErrorTracker,
   renderExecute,
+  storableStrings,
   type DirectOutcome,
   type InboundOutcome,
   type LimitPolicy,
@@ -60,11 +61,16 @@ const POLICY: Record<WebhookDeliveryPayload['format'], LimitPolicy> = {
   errortracker: 'truncate',
 };
 
-/** The message a delivery posts (within the message limits, on every path), or why it posts none. */
+/**
+ * The message a delivery posts (within the message limits, on every path), or why it posts none.
+ * Third-party text is made storable first (NUL removed, unpaired surrogates replaced): a code
+ * host's commit message may hold anything, and must still post. Plain execute refused such
+ * text with a 400, so there it changes nothing.
+ */
 export function renderDelivery(payload: WebhookDeliveryPayload, body: unknown): Rendering {
   const outcome = outcomeOf(payload, body);
   if (outcome.kind === 'ignored') return { kind: 'ignored', reason: outcome.reason };
-  const limited = enforceMessageLimits(outcome.message, POLICY[payload.format]);
+  const limited = enforceMessageLimits(storableStrings(outcome.message), POLICY[payload.format]);
   if (!limited.ok) {
     const paths = limited.errors.map((error) => error.path).join(', ');
     throw new UndeliverableError(`message breaks the limits at ${paths}`);

@@ -55,7 +55,7 @@ describe('configuration', () => {
     const parsed = parseConfig(webhookWorkerConfigSchema, base);
     expect(parsed.ok && parsed.config).toMatchObject({
       EVENTS_STREAM_MAX_LENGTH: 100_000,
-      EVENTS_PUBLISHED_TTL_SECONDS: 86_400,
+      EVENTS_PUBLISHED_TTL_SECONDS: 600,
       WEBHOOK_DELIVERY_DEDUPE_HOURS: 168,
       WEBHOOK_TEST_DELAY_MS: 0,
     });

@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { LIMITS, snowflakeSchema } from '@switchboard/contracts';
+import { normaliseText, storableString } from '@switchboard/webhook-formats';
 import { AvatarError, parseAvatar, type AvatarImage } from './avatar-image.ts';
 
 const { nameMinLength, nameMaxLength, tokenMaxLength } = LIMITS.webhooks;
 const NAME_LENGTH_MESSAGE = `Webhook name length must be between ${nameMinLength} and ${nameMaxLength} characters`;
 
-// U+202E (right-to-left override) and form feeds are removed before trimming (reference §2.4).
-const STRIPPED = /[\u202e\f]/g;
-
 /**
- * A webhook name: normalised, then 1–80 characters counted in code points, as the database
- * counts them. There are no forbidden names (reference §2.4).
+ * A webhook name: storable, normalised (reference §2.4: U+202E and form feeds removed, then
+ * trimmed), then 1–80 characters counted in code points, as the database counts them. There
+ * are no forbidden names.
  */
-export const webhookNameSchema = z
-  .string()
-  .transform((name) => name.replace(STRIPPED, '').trim())
+export const webhookNameSchema = storableString()
+  .transform(normaliseText)
   .refine((name) => {
     const length = [...name].length;
     return length >= nameMinLength && length <= nameMaxLength;
