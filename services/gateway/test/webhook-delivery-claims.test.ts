@@ -106,7 +106,7 @@ describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fai
       for (let round = 0; round < 2; round += 1) expect((await deliver(hook, 'orphaned')).status).toBe(204);
       await waitFor(async () => {
         const counts = await queue.getJobCounts('waiting', 'active');
-        return counts.waiting + counts.active === 0;
+        return (counts.waiting ?? 0) + (counts.active ?? 0) === 0;
       });
       expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
     } finally {
