@@ -15,18 +15,17 @@ export const UNKNOWN_CLIENT_IP = 'unknown';
  *
  * Each proxy appends the address it received the request from to `X-Forwarded-For`, so with
  * N trusted proxies the client is the N-th entry from the right; everything to its left was
- * written by the client and can be forged. With 0 hops the header is never read. If the
- * header has fewer entries than hops (a request that bypassed a proxy) the leftmost entry is
- * the farthest address we can see, as express's `trust proxy` does. An entry that is not an
- * IP address (a misbehaving proxy) falls back to the socket address.
+ * written by the client and can be forged. With 0 hops the header is never read. A header
+ * with fewer entries than hops did not pass every trusted proxy (a client reaching us directly
+ * writes what it likes there), so none of it is believed and the socket address is the client.
+ * An entry that is not an IP address (a misbehaving proxy) falls back to the socket address.
  */
 export function clientIp(req: ClientIpSource, trustedProxyHops: number): string {
   const socketAddress = normalizeIp(req.socket.remoteAddress ?? '') ?? UNKNOWN_CLIENT_IP;
   if (trustedProxyHops <= 0) return socketAddress;
   const forwarded = forwardedFor(req.headers['x-forwarded-for']);
-  if (forwarded.length === 0) return socketAddress;
-  const index = Math.max(0, forwarded.length - trustedProxyHops);
-  return normalizeIp(forwarded[index] ?? '') ?? socketAddress;
+  if (forwarded.length < trustedProxyHops) return socketAddress;
+  return normalizeIp(forwarded[forwarded.length - trustedProxyHops] ?? '') ?? socketAddress;
 }
 
 function forwardedFor(header: string | string[] | undefined): string[] {

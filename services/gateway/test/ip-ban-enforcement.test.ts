@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, useTestEnvironment } from '@switchboard/testkit';
+import { closedPort, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';
@@ -56,6 +56,20 @@ describe('IP ban enforcement', () => {
     await bans('ip', 'add', { ip: '192.0.2.77' });
     expect((await from('192.0.2.77, 192.0.2.78')).status).toBe(200);
     expect((await from('192.0.2.78, 192.0.2.77')).status).toBe(403);
+  });
+
+  it('believes no X-Forwarded-For shorter than the trusted hops: a direct client cannot pose as another', async () => {
+    const behindTwo = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', TRUSTED_PROXY_HOPS: '2' });
+    try {
+      await bans('ip', 'add', { ip: '192.0.2.88' });
+      const fromTwo = (forwardedFor: string) => fetch(`${behindTwo.url}${DISCOVERY}`, { headers: { 'X-Forwarded-For': forwardedFor } });
+      // Through both proxies: the client is the second entry from the right.
+      await waitFor(async () => (await fromTwo('192.0.2.88, 10.0.0.2')).status === 403);
+      // One entry, written by whoever connected: the socket address is the client, not 192.0.2.88.
+      expect((await fromTwo('192.0.2.88')).status).toBe(200);
+    } finally {
+      await behindTwo.close();
+    }
   });
 
   it('lifts a ban on removal at once', async () => {
