@@ -27,6 +27,12 @@ function bucket(name: string, limit: number, windowMs: number, countsTowardGloba
 
 export const RATE_LIMIT_BUCKETS = {
   'instance:info': bucket('instance:info', 60, MINUTE),
+  /**
+   * Failed attempts per client IP (an admin key or webhook token that matches nothing, an
+   * execute body that does not validate): spent only by failures, checked before the lookup
+   * or the body read they would cost (decisions §12). Ours; Fluxer has none.
+   */
+  'auth:failures': bucket('auth:failures', 60, MINUTE, false),
   'admin:code:generation': bucket('admin:code:generation', 30, MINUTE),
   'admin:user:modify': bucket('admin:user:modify', 100, MINUTE),
   'admin:lookup': bucket('admin:lookup', 200, MINUTE),

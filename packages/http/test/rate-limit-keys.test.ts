@@ -43,6 +43,7 @@ describe('the bucket table', () => {
     );
     expect(table).toEqual({
       'instance:info': [60, 60_000, true],
+      'auth:failures': [60, 60_000, false],
       'admin:code:generation': [30, 60_000, true],
       'admin:user:modify': [100, 60_000, true],
       'admin:lookup': [200, 60_000, true],

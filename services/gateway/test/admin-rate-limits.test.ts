@@ -84,4 +84,25 @@ describe('admin rate limits', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
     expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
   });
+
+  it('refuses a client whose keys failed 60 times a minute with 429 before looking any key up', async () => {
+    const admin = await createAdmin(gateway.pool, ['*']);
+    const headers = uniqueClient();
+    // Well-formed keys that match nothing: each costs a lookup, and spends one unit.
+    for (let index = 0; index < 60; index += 1) {
+      const guess = await insertKey(gateway.pool, admin.adminId, ['*']);
+      const forged = `${guess.key.slice(0, -4)}zzzz`;
+      const answer = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: forged, headers });
+      expect(answer.status).toBe(401);
+    }
+    const refused = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    // The admin's own key from elsewhere is unaffected, and successes spend nothing.
+    for (let index = 0; index < 70; index += 1) {
+      expect((await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers: uniqueClient() })).status).toBe(200);
+    }
+    await clock.advance(1000);
+    expect((await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers })).status).toBe(200);
+  });
 });

@@ -133,41 +133,91 @@ describe('methods', () => {
   });
 });
 
-describe('rate limits (reference §3.5)', () => {
-  function limitedUrl(hook: WebhookFixture, suffix: string): string {
-    return `${limited.url}/v1/webhooks/${hook.webhookId}/${BAD_TOKEN}${suffix}`;
-  }
+/** Accepted requests: refusals would spend the client's failure budget first (next block). */
+const ACCEPTED: Record<string, { body: unknown; headers?: Record<string, string> }> = {
+  '': { body: { content: 'x' } },
+  '/chatapp': { body: { text: 'x' } },
+  '/slack': { body: { text: 'x' } },
+  '/codehost': { body: { zen: 'z', hook_id: 1 }, headers: { 'X-GitHub-Event': 'ping' } },
+  '/github': { body: { zen: 'z', hook_id: 1 }, headers: { 'X-GitHub-Event': 'ping' } },
+  '/sentry': { body: { action: 'created', data: {} }, headers: { 'Sentry-Hook-Resource': 'installation' } },
+  '/errortracker': { body: { action: 'created', data: {} }, headers: { 'Sentry-Hook-Resource': 'installation' } },
+};
 
+function send(hook: WebhookFixture, suffix: string, client: Record<string, string>) {
+  const { body, headers } = ACCEPTED[suffix]!;
+  return call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, { body, headers: { ...headers, ...client } });
+}
+
+describe('rate limits (reference §3.5)', () => {
   it('plain and chat app share webhook:execute (60 a minute, outside the global limit), per webhook', async () => {
     const hook = await createWebhookFixture(limited.pool);
     const client = uniqueClient();
     for (let index = 0; index < 60; index += 1) {
-      const answer = await call('POST', limitedUrl(hook, index % 2 === 0 ? '' : '/chatapp'), { body: { content: 'x' }, headers: client });
-      expect(answer.status).toBe(404);
+      const answer = await send(hook, index % 2 === 0 ? '' : '/chatapp', client);
+      expect(answer.status).toBeLessThan(300);
     }
-    const refused = await call('POST', limitedUrl(hook, '/slack'), { body: { text: 'x' }, headers: client });
+    const refused = await send(hook, '/slack', client);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
     expect(Number(refused.headers.get('retry-after'))).toBe(1);
     // Another bucket (code host) and another webhook are untouched.
-    expect((await call('POST', limitedUrl(hook, '/github'), { body: {}, headers: client })).status).toBe(404);
+    expect((await send(hook, '/github', client)).status).toBe(204);
     const other = await createWebhookFixture(limited.pool);
-    expect((await call('POST', limitedUrl(other, ''), { body: { content: 'x' }, headers: client })).status).toBe(404);
+    expect((await send(other, '', client)).status).toBe(204);
   });
 
   it('code host and error tracker share webhook:codehost (200 a minute)', async () => {
     const hook = await createWebhookFixture(limited.pool);
     const client = uniqueClient();
     for (let index = 0; index < 200; index += 1) {
-      const answer = await call('POST', limitedUrl(hook, index % 2 === 0 ? '/codehost' : '/sentry'), { body: {}, headers: client });
-      expect(answer.status).toBe(404);
+      const answer = await send(hook, index % 2 === 0 ? '/codehost' : '/sentry', client);
+      expect(answer.status).toBeLessThan(300);
       expect(answer.headers.get('x-ratelimit-limit')).toBe('200');
     }
-    expect((await call('POST', limitedUrl(hook, '/errortracker'), { body: {}, headers: client })).status).toBe(429);
+    expect((await send(hook, '/errortracker', client)).status).toBe(429);
     // One refill (300 ms) later, exactly one more.
     await clock.advance(300);
-    expect((await call('POST', limitedUrl(hook, '/sentry'), { body: {}, headers: client })).status).toBe(404);
-    expect((await call('POST', limitedUrl(hook, '/codehost'), { body: {}, headers: client })).status).toBe(429);
-    expect((await call('POST', limitedUrl(hook, ''), { body: { content: 'x' }, headers: client })).status).toBe(404);
+    expect((await send(hook, '/sentry', client)).status).toBeLessThan(300);
+    expect((await send(hook, '/codehost', client)).status).toBe(429);
+    expect((await send(hook, '', client)).status).toBe(204);
+  });
+});
+
+describe('failure budget (decisions §12: failed attempts per client IP, checked before anything is read)', () => {
+  it('refuses a client whose 60 failed attempts a minute are spent, on any webhook, before reading its body', async () => {
+    const client = uniqueClient();
+    const hook = await createWebhookFixture(limited.pool);
+    for (let index = 0; index < 60; index += 1) {
+      // Unknown ids, wrong tokens, invalid bodies: each is a refusal and spends one.
+      const id = index % 3 === 0 ? `${9_000_000_000 + index}` : hook.webhookId;
+      const body = index % 3 === 2 ? { content: 'x', embeds: 'not a list' } : { content: 'x' };
+      const answer = await call('POST', `${limited.url}/v1/webhooks/${id}/${BAD_TOKEN}`, { body, headers: client });
+      expect([400, 404]).toContain(answer.status);
+    }
+    const refused = await call('POST', `${limited.url}/v1/webhooks/123456789012345678/${BAD_TOKEN}/github`, { body: {}, headers: client });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    // Refused before the body was read: a 25 MiB body is not waited for.
+    const large = await call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${BAD_TOKEN}`, {
+      body: JSON.stringify({ content: 'x'.repeat(20 * 1024 * 1024) }),
+      headers: { ...client, 'Content-Type': 'application/json' },
+    });
+    expect(large.status).toBe(429);
+    // Even the right token waits: the budget is the client's, whatever it sends next.
+    expect((await call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, { body: { content: 'x' }, headers: client })).status).toBe(429);
+    // One refill (1 s) later, one more attempt; another client was never affected.
+    await clock.advance(1000);
+    expect((await call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, { body: { content: 'x' }, headers: client })).status).toBe(204);
+    expect((await call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, { body: { content: 'x' }, headers: uniqueClient() })).status).toBe(204);
+  });
+
+  it('spends nothing on accepted requests', async () => {
+    const client = uniqueClient();
+    const hook = await createWebhookFixture(limited.pool);
+    for (let index = 0; index < 70; index += 1) {
+      const suffix = index % 2 === 0 ? '/codehost' : '/github';
+      expect((await send(hook, suffix, client)).status).toBe(204);
+    }
   });
 });

@@ -18,15 +18,17 @@
  *
  * KEYS[1] route bucket, KEYS[2] global bucket.
  * ARGV: routeLimit, routeWindowMs, globalLimit, globalWindowMs (globalLimit 0 = exempt),
- * and optionally nowMicros: an injected clock (tests), used instead of Redis TIME. Redis
- * expires keys by its own clock, so with an injected one the keys get no expiry (a TTL counted
- * in real time would drop a bucket the injected clock still considers full).
+ * nowMicros (optional, may be empty): an injected clock (tests), used instead of Redis TIME —
+ * Redis expires keys by its own clock, so with an injected one the keys get no expiry (a TTL
+ * counted in real time would drop a bucket the injected clock still considers full) — and
+ * peek ("1": decide, commit nothing; for budgets spent only by failures, see failures.ts).
  * Returns { allowed 0|1, limit, remaining, resetUnixSeconds, retryAfterMicros, global 0|1 }.
  */
 export const GCRA_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
 local now = tonumber(ARGV[5])
 local injected = now ~= nil
+local peek = ARGV[6] == '1'
 if not injected then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -50,6 +52,7 @@ local function resetSeconds(tat)
 end
 
 local function commit(b)
+  if peek then return end
   local value = string.format('%.0f', b.newTat)
   if injected then
     redis.call('SET', b.key, value)

@@ -41,7 +41,7 @@ export type RateLimitClock = () => Promise<number | undefined>;
 const COMMAND = 'switchboardGcra';
 
 type GcraReply = [number, number, number, number, number, number];
-type WithGcra = { [COMMAND]: (routeKey: string, globalKey: string, ...args: number[]) => Promise<GcraReply> };
+type WithGcra = { [COMMAND]: (routeKey: string, globalKey: string, ...args: Array<number | string>) => Promise<GcraReply> };
 
 const clientsWithCommand = new WeakSet<Redis>();
 
@@ -63,11 +63,16 @@ export function rateLimitKey(prefix: string, identity: string, bucketKey: string
   return `${prefix}:rl:{${identity}}:${bucketKey}`;
 }
 
+/**
+ * Decides `check` and, unless `peek`, counts it: a peek answers whether one more request
+ * would be admitted and leaves the buckets as they were.
+ */
 export async function checkRateLimit(
   redis: Redis,
   prefix: string,
   check: RateLimitCheck,
   clock?: RateLimitClock,
+  { peek = false }: { peek?: boolean } = {},
 ): Promise<RateLimitDecision> {
   const { identity, bucketKey, bucket, global } = check;
   const nowMicros = await clock?.();
@@ -78,7 +83,8 @@ export async function checkRateLimit(
     bucket.windowMs,
     global?.limit ?? 0,
     global?.windowMs ?? 0,
-    ...(nowMicros === undefined ? [] : [Math.trunc(nowMicros)]),
+    nowMicros === undefined ? '' : Math.trunc(nowMicros),
+    peek ? '1' : '0',
   );
   const [allowed, limit, remaining, resetUnixSeconds, retryAfterMicros, hitGlobal] = reply;
   return {

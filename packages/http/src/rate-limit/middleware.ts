@@ -56,7 +56,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
   if (global) assertValidBucket(global);
   const identify = options.identity ?? defaultRateLimitIdentity(options.trustedProxyHops ?? 0);
   const timeoutMs = options.timeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS;
-  const logger = options.logger ?? (fallbackLogger ??= createLogger('rate-limit'));
+  const logger = limiterLogger(options);
 
   return async (req, res, next) => {
     const check: RateLimitCheck = {
@@ -73,11 +73,17 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
   };
 }
 
-async function decideOrFailOpen(
+export function limiterLogger(options: Pick<RateLimitOptions, 'logger'>): Logger {
+  return options.logger ?? (fallbackLogger ??= createLogger('rate-limit'));
+}
+
+/** The decision, or null (let the request through) when Redis does not answer in time. */
+export async function decideOrFailOpen(
   { redis, prefix, clock }: Pick<RateLimitOptions, 'redis' | 'prefix' | 'clock'>,
   check: RateLimitCheck,
   timeoutMs: number,
   logger: Logger,
+  peek = false,
 ): Promise<RateLimitDecision | null> {
   // Known to be down: don't make the request wait for a reconnect (a client still making
   // its first connection gets the command, bounded by the timeout).
@@ -86,7 +92,7 @@ async function decideOrFailOpen(
     return null;
   }
   try {
-    return await withTimeout(checkRateLimit(redis, prefix, check, clock), timeoutMs);
+    return await withTimeout(checkRateLimit(redis, prefix, check, clock, { peek }), timeoutMs);
   } catch (error) {
     warnFailingOpen(redis, logger, check, error instanceof Error ? error.message : String(error));
     return null;

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticateAdminApiKey } from '@switchboard/auth';
 import { createBatcher, findAdminApiKeysWithOwners, type Pool } from '@switchboard/db';
-import { setRateLimitIdentity } from '@switchboard/http';
+import { setRateLimitIdentity, type FailureBudget } from '@switchboard/http';
 import type { KeyUseRecorder } from './key-use.ts';
 import { setAdminPrincipal } from './principal.ts';
 
@@ -22,16 +22,20 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  * of an admin's keys), or nothing, and the rate limiter then the ACL check decide. Reads the
  * key and its owner from the database on every request (no cache), so revocation and ACL
  * changes apply on the next request on every replica; the keys of concurrent requests are read
- * together in one statement.
+ * together in one statement. A key that matches nothing spends one unit of the client IP's
+ * failure budget, whose guard runs before this (decisions §12: limit, then authenticate).
  */
-export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder }): RequestHandler {
-  const { pool, recordUse } = options;
+export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder; failures: FailureBudget }): RequestHandler {
+  const { pool, recordUse, failures } = options;
   const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), { maxBatch: 100, maxInFlight: 2 });
   return async (req, res, next) => {
     const raw = adminKeyFromHeader(req.headers.authorization);
     if (raw === null) return next();
     const found = await authenticateAdminApiKey(pool, raw, { recordUse: false, lookUp });
-    if (found === null) return next();
+    if (found === null) {
+      await failures.recordFailure(req);
+      return next();
+    }
     setAdminPrincipal(res, {
       adminUserId: found.owner.id,
       keyId: found.key.id,

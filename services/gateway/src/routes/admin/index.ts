@@ -3,7 +3,7 @@ import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
 import { jsonBody, methodNotAllowed } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
-import { routeLimiter } from '../../route-limiter.ts';
+import { authFailures, routeLimiter } from '../../route-limiter.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
 import { archiveHandlers } from './archives/index.ts';
 import { assetHandlers } from './assets/index.ts';
@@ -21,7 +21,8 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
 }
 
 /**
- * Every route of ADMIN_ROUTES, each through the same chain (decisions §2): principal
+ * Every route of ADMIN_ROUTES, each through the same chain (decisions §2, §12): the client
+ * IP's failure budget (429 once its bad keys used it up, before any lookup) → principal
  * resolution → rate limit (the route's bucket, per admin or per client IP) → 401 → 403
  * MISSING_PERMISSIONS → 403 MISSING_ACL → JSON body (1 MiB) → the area's handler, which
  * validates (400 last). A table route without a handler stops startup: the table is the
@@ -30,9 +31,11 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
 export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
   const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
+  const failures = authFailures({ config, redis, logger });
   const resolve = resolveAdminPrincipal({
     pool,
     recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
+    failures,
   });
   const body = jsonBody({ limitBytes: LIMITS.body.adminBytes });
   const limit = routeLimiter({ config, redis, logger });
@@ -40,7 +43,7 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Route
 
   const router = Router();
   for (const { route, handler } of served) {
-    const chain = [resolve, ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
+    const chain = [failures.guard, resolve, ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
     router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](route.path, ...chain);
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));

@@ -1,7 +1,7 @@
-import { Router } from 'express';
-import { methodNotAllowed } from '@switchboard/http';
+import { Router, type ErrorRequestHandler } from 'express';
+import { isApiError, methodNotAllowed, type FailureBudget } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
-import { routeLimiter } from '../../../route-limiter.ts';
+import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
@@ -12,10 +12,30 @@ import { checkParams } from './params.ts';
 const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 
 /**
+ * A refused execution (unknown webhook, wrong token or signature, a body that does not
+ * validate, is too large or of the wrong type) spends one unit of the client IP's failure
+ * budget; rate limits (429) and our own 5xx do not.
+ */
+function spendOnRefusal(failures: FailureBudget): ErrorRequestHandler {
+  return (error: unknown, req, _res, next) => {
+    const refused = isApiError(error) ? error.status >= 400 && error.status < 500 && error.status !== 429 : isClientError(error);
+    if (!refused) return next(error);
+    void failures.recordFailure(req).finally(() => next(error));
+  };
+}
+
+/** Body-parser errors (413, 415, 400) carry their status. */
+function isClientError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
- * rate limit (per client IP and webhook) → origin block (plain only) → path → body read
- * (25 MiB, 413/415/400) → the format's handler. Mount after the management router, which owns
+ * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
+ * (per client IP and webhook) → origin block (plain only) → path → body read (25 MiB,
+ * 413/415/400) → the format's handler; a refusal spends from the failure budget. Mount after the management router, which owns
  * GET/PATCH/DELETE on the token path.
  */
 export function executeRouter(deps: GatewayDeps): Router {
@@ -27,6 +47,7 @@ export function executeRouter(deps: GatewayDeps): Router {
     lookUp: batchedLookup(deps.pool, config.DATABASE_POOL_SIZE),
   };
   const limit = routeLimiter({ config, redis, logger });
+  const failures = authFailures({ config, redis, logger });
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
@@ -34,6 +55,7 @@ export function executeRouter(deps: GatewayDeps): Router {
   const mount = <Parsed>(format: ExecutionFormat<Parsed>): void => {
     const plain = format.name === 'plain';
     const chain = [
+      failures.guard,
       limit(format.bucket),
       ...(plain ? [originBlock] : []),
       checkParams,
@@ -46,6 +68,7 @@ export function executeRouter(deps: GatewayDeps): Router {
   mount(codeHostFormat);
   mount(errorTrackerFormat);
   mount(chatAppFormat);
+  router.use(spendOnRefusal(failures));
   router.all(TOKEN_PATH, methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE', 'POST']));
   for (const suffix of [...codeHostFormat.paths, ...errorTrackerFormat.paths, ...chatAppFormat.paths]) {
     router.all(`${TOKEN_PATH}${suffix}`, methodNotAllowed(['POST']));
