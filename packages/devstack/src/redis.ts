@@ -46,7 +46,7 @@ export async function startEmbeddedRedis(supervisor: Supervisor, binary: string,
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-  const child = supervisor.spawn({ name: 'redis', command: process.execPath, args: [GUARD, binary, ...args] }, 'store');
+  const child = supervisor.spawnStore({ name: 'redis', command: process.execPath, args: [GUARD, binary, ...args] });
   const pid = await waitForMessage(child, (message) => {
     const parsed = z.object({ type: z.literal('spawned'), pid: z.number().int() }).safeParse(message);
     return parsed.success ? parsed.data.pid : undefined;
