@@ -1,4 +1,5 @@
 import { env, s3Schema, z } from '@switchboard/config';
+import { DEFAULT_RESTART_BACKOFF } from './restart-backoff.ts';
 
 /**
  * What `npm start` reads. A backing service named here is used as is; one left unset is
@@ -18,9 +19,18 @@ export const devstackSchema = z.looseObject({
   DEVSTACK_STOP_TIMEOUT_MS: env.int(100, 600_000).default(10_000),
   /** How long the gateway gets to answer /readyz with 200 after it is spawned. */
   DEVSTACK_READY_TIMEOUT_MS: env.int(1_000, 600_000).default(120_000),
+  /** A crashed gateway or worker is restarted after this delay, doubled after each further crash… */
+  DEVSTACK_RESTART_INITIAL_DELAY_MS: env.int(10, 60_000).default(DEFAULT_RESTART_BACKOFF.initialDelayMs),
+  /** …up to this delay… */
+  DEVSTACK_RESTART_MAX_DELAY_MS: env.int(10, 600_000).default(DEFAULT_RESTART_BACKOFF.maxDelayMs),
+  /** …and back to the first delay once a run has lasted this long. */
+  DEVSTACK_RESTART_RESET_AFTER_MS: env.int(100, 3_600_000).default(DEFAULT_RESTART_BACKOFF.resetAfterMs),
   /** https://no-color.org: any non-empty value turns colours off. */
   NO_COLOR: z.string().optional(),
   PATH: z.string().default(''),
+}).refine((config) => config.DEVSTACK_RESTART_MAX_DELAY_MS >= config.DEVSTACK_RESTART_INITIAL_DELAY_MS, {
+  path: ['DEVSTACK_RESTART_MAX_DELAY_MS'],
+  message: 'must be at least DEVSTACK_RESTART_INITIAL_DELAY_MS',
 });
 
 export type DevstackConfig = z.infer<typeof devstackSchema>;

@@ -41,12 +41,32 @@ export async function findRedisServer(path: string): Promise<string> {
   return binary;
 }
 
-/** A throwaway redis-server on a free loopback port: no snapshots, no append-only file. */
-export async function startEmbeddedRedis(supervisor: Supervisor, binary: string, dir: string): Promise<EmbeddedRedis> {
+export interface EmbeddedRedisOptions {
+  /** The redis-server executable (findRedisServer). */
+  binary: string;
+  /** Its working folder: the append-only file when `persistent`. */
+  dir: string;
+  /**
+   * Keep the data across restarts in an append-only file (fsync'd every second, so a crash
+   * loses at most the last second; a stop loses nothing): `npm start`, whose queued jobs must
+   * survive stopping the stack. Tests leave it off: a throwaway store, nothing written to disk.
+   */
+  persistent?: boolean;
+}
+
+const PERSISTENCE_FLAGS = {
+  persistent: ['--appendonly', 'yes', '--appendfsync', 'everysec'],
+  throwaway: ['--appendonly', 'no'],
+};
+
+/** redis-server on a free loopback port, without RDB snapshots (the append-only file is enough). */
+export async function startEmbeddedRedis(supervisor: Supervisor, options: EmbeddedRedisOptions): Promise<EmbeddedRedis> {
+  const { binary, dir, persistent = false } = options;
   await mkdir(dir, { recursive: true });
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-  const child = supervisor.spawn({ name: 'redis', command: process.execPath, args: [GUARD, binary, ...args] }, 'store');
+  const persistence = PERSISTENCE_FLAGS[persistent ? 'persistent' : 'throwaway'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir];
+  const child = supervisor.spawnStore({ name: 'redis', command: process.execPath, args: [GUARD, binary, ...args] });
   const pid = await waitForMessage(child, (message) => {
     const parsed = z.object({ type: z.literal('spawned'), pid: z.number().int() }).safeParse(message);
     return parsed.success ? parsed.data.pid : undefined;

@@ -32,13 +32,14 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
   const [gateway] = apps.map((app, index) => {
     // Every long-running process gets its own id, counting from 1; the CLI defaults to 1023.
     const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1) };
-    const child = supervisor.spawn({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env }, 'app');
-    supervisor.log(`started ${app.name} (pid ${child.pid}, snowflake worker id ${index + 1})`);
-    return child;
+    const running = supervisor.startApp({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env });
+    supervisor.log(`started ${app.name} (pid ${running.current().pid}, snowflake worker id ${index + 1})`);
+    return running;
   });
   if (!gateway) throw new Error('no gateway to start');
 
-  await waitForReady(`http://${probeHost(config.HOST)}:${config.PORT}/readyz`, gateway, config.DEVSTACK_READY_TIMEOUT_MS, supervisor.isStopping);
+  // A gateway that exits meanwhile is restarted, so only the time limit ends the wait.
+  await waitForReady(`http://${probeHost(config.HOST)}:${config.PORT}/readyz`, config.DEVSTACK_READY_TIMEOUT_MS, supervisor.isStopping);
   if (supervisor.isStopping()) return;
   const baseUrl = `http://localhost:${config.PORT}`;
   supervisor.log(`Switchboard is ready at ${baseUrl} (discovery document: ${baseUrl}/v1/.well-known/service)`);

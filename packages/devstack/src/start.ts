@@ -21,6 +21,11 @@ const supervisor = createSupervisor({
   cwd: REPO_ROOT,
   env: passThroughEnv(config),
   stopTimeoutMs: config.DEVSTACK_STOP_TIMEOUT_MS,
+  restartBackoff: {
+    initialDelayMs: config.DEVSTACK_RESTART_INITIAL_DELAY_MS,
+    maxDelayMs: config.DEVSTACK_RESTART_MAX_DELAY_MS,
+    resetAfterMs: config.DEVSTACK_RESTART_RESET_AFTER_MS,
+  },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

@@ -41,8 +41,9 @@ async function resolveRedis(supervisor: Supervisor, source: { url: string } | { 
     supervisor.log(`Redis: using REDIS_URL (${new URL(source.url).host})`);
     return source.url;
   }
-  const redis = await startEmbeddedRedis(supervisor, source.binary, paths.redis);
-  supervisor.log(`Redis: throwaway redis-server ready at ${new URL(redis.url).host} (pid ${redis.pid}, nothing persisted)`);
+  supervisor.log(`Redis: starting redis-server (data in ${paths.redis}, append-only file)`);
+  const redis = await startEmbeddedRedis(supervisor, { binary: source.binary, dir: paths.redis, persistent: true });
+  supervisor.log(`Redis: redis-server ready at ${new URL(redis.url).host} (pid ${redis.pid})`);
   return redis.url;
 }
 

@@ -1,16 +1,25 @@
 import { describeExit, spawnChild, type Child, type ChildSpec } from './child.ts';
 import type { LogSink } from './log.ts';
+import { DEFAULT_RESTART_BACKOFF, type RestartBackoffPolicy } from './restart-backoff.ts';
+import { superviseApp, type SupervisedApp } from './supervised-app.ts';
+
+/** What to run; the stack's env is added under `env`, and cwd is the stack's. */
+export type SupervisedSpec = Omit<ChildSpec, 'cwd' | 'env'> & { env?: Record<string, string> };
 
 /**
- * Owns every process and resource the stack starts. Stopping is ordered: all app processes
- * (gateway, workers) in parallel first, since their graceful shutdown still needs the stores;
- * then the stores and other resources, newest first.
+ * Owns every process and resource the stack starts. App processes (gateway, workers) are
+ * restarted with backoff when they exit on their own; a store process that dies stops
+ * everything (see spawnStore). Stopping is ordered: all app processes in parallel first, since
+ * their graceful shutdown still needs the stores; then the stores and other resources, newest
+ * first.
  */
 export interface Supervisor {
   logs: LogSink;
   log(line: string): void;
-  /** Spawns a child with the stack's env and cwd; its unexpected exit stops everything. */
-  spawn(spec: Omit<ChildSpec, 'cwd' | 'env'> & { env?: Record<string, string> }, kind: 'app' | 'store'): Child;
+  /** Runs an app process, restarted with backoff whenever it exits until the stack stops. */
+  startApp(spec: SupervisedSpec): SupervisedApp;
+  /** Spawns a store process (PostgreSQL, Redis); its unexpected exit stops everything. */
+  spawnStore(spec: SupervisedSpec): Child;
   /** Registers a clean-up step, run at shutdown after the apps have stopped. */
   onStop(step: () => Promise<void> | void): void;
   isStopping(): boolean;
@@ -25,11 +34,14 @@ export interface SupervisorOptions {
   cwd: string;
   env: Record<string, string>;
   stopTimeoutMs: number;
+  /** When app processes are restarted; DEFAULT_RESTART_BACKOFF unless given. */
+  restartBackoff?: RestartBackoffPolicy;
 }
 
-export function createSupervisor({ logs, cwd, env, stopTimeoutMs }: SupervisorOptions): Supervisor {
+export function createSupervisor(options: SupervisorOptions): Supervisor {
+  const { logs, cwd, env, stopTimeoutMs, restartBackoff = DEFAULT_RESTART_BACKOFF } = options;
   const log = logs.writer('devstack');
-  const apps: Child[] = [];
+  const apps: SupervisedApp[] = [];
   const steps: Array<() => Promise<void> | void> = [];
   let shuttingDown: Promise<number> | undefined;
   let stepsDone = false;
@@ -38,7 +50,18 @@ export function createSupervisor({ logs, cwd, env, stopTimeoutMs }: SupervisorOp
     resolveStopped = resolve;
   });
 
-  const stopChild = async (child: Child) => {
+  const fullSpec = (spec: SupervisedSpec): ChildSpec => {
+    // Start-up may still be running when a shutdown begins; nothing new may start then.
+    if (shuttingDown) throw new Error(`not starting ${spec.name}: the stack is stopping`);
+    return { ...spec, cwd, env: { ...env, ...spec.env } };
+  };
+
+  const stopApp = async (app: SupervisedApp) => {
+    const status = await app.stop(stopTimeoutMs);
+    log(`${app.name} stopped (${status ? describeExit(status) : 'it was waiting to be restarted'})`);
+  };
+
+  const stopStore = async (child: Child) => {
     const status = await child.stop(stopTimeoutMs);
     log(`${child.name} stopped (${describeExit(status)})`);
   };
@@ -46,14 +69,21 @@ export function createSupervisor({ logs, cwd, env, stopTimeoutMs }: SupervisorOp
   const supervisor: Supervisor = {
     logs,
     log,
-    spawn(spec, kind) {
-      // Start-up may still be running when a shutdown begins; nothing new may start then.
-      if (shuttingDown) throw new Error(`not starting ${spec.name}: the stack is stopping`);
-      const child = spawnChild({ ...spec, cwd, env: { ...env, ...spec.env } }, logs);
-      if (kind === 'app') apps.push(child);
-      else steps.push(() => stopChild(child));
+    startApp(spec) {
+      const app = superviseApp(fullSpec(spec), logs, restartBackoff);
+      apps.push(app);
+      return app;
+    },
+    spawnStore(spec) {
+      const child = spawnChild(fullSpec(spec), logs);
+      steps.push(() => stopStore(child));
+      // Not restarted: the apps were handed this store's URL, whose port may have been taken
+      // since it was picked, and what kills a store (a full disk, a removed data folder, the
+      // OOM killer) is rarely cured by starting it again; PostgreSQL already restarts its own
+      // crashed backends. Stopping with its name and exit 1 says what happened, where apps
+      // failing in a loop against a store that is gone would bury it.
       void child.exited.then((status) => {
-        if (!shuttingDown) void supervisor.shutdown(1, `${child.name} ${describeExit(status)} unexpectedly`);
+        if (!shuttingDown) void supervisor.shutdown(1, `${child.name} ${describeExit(status)} unexpectedly; a store is not restarted`);
       });
       return child;
     },
@@ -68,7 +98,7 @@ export function createSupervisor({ logs, cwd, env, stopTimeoutMs }: SupervisorOp
       shuttingDown ??= (async () => {
         log(reason);
         log('stopping everything');
-        await Promise.all(apps.map(stopChild));
+        await Promise.all(apps.map(stopApp));
         for (let step = steps.pop(); step; step = steps.pop()) {
           await Promise.resolve()
             .then(step)

@@ -20,7 +20,7 @@ export interface EmbeddedPostgres {
 /** Starts (initialising on first use) the embedded server and makes sure the database exists. */
 export async function startEmbeddedPostgres(supervisor: Supervisor, dataDir: string): Promise<EmbeddedPostgres> {
   const port = await freePort();
-  const child = supervisor.spawn({ name: 'postgres', command: process.execPath, args: [RUNNER] }, 'store');
+  const child = supervisor.spawnStore({ name: 'postgres', command: process.execPath, args: [RUNNER] });
   const options: RunnerOptions = { type: 'start', dataDir, port, user: USER, password: PASSWORD };
   child.process.send(options);
   const report = await waitForMessage(child, (message) => {

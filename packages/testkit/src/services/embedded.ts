@@ -58,7 +58,7 @@ export async function startEmbeddedStores(
   try {
     const [postgres, redis, s3] = await Promise.all([
       wanted.postgres ? startEmbeddedPostgres(supervisor, join(folder, 'pg')) : undefined,
-      redisBinary ? startEmbeddedRedis(supervisor, redisBinary, join(folder, 'redis')) : undefined,
+      redisBinary ? startEmbeddedRedis(supervisor, { binary: redisBinary, dir: join(folder, 'redis') }) : undefined,
       wanted.s3 ? startEmbeddedS3({ dir: join(folder, 's3'), resetOnClose: true }) : undefined,
     ]);
     if (s3) supervisor.onStop(s3.stop);
