@@ -1,0 +1,17 @@
+export {
+  createSnowflakeGenerator,
+  MAX_WORKER_ID,
+  parseSnowflake,
+  SNOWFLAKE_EPOCH_MS,
+  snowflakeFromTimestamp,
+  snowflakeTimestamp,
+  type SnowflakeGenerator,
+} from './generator.ts';
+export {
+  acquireSnowflakeLease,
+  NoFreeWorkerIdError,
+  SnowflakeLeaseLostError,
+  type SnowflakeLease,
+  type SnowflakeLeaseOptions,
+} from './lease.ts';
+export { workerIdLeaseKey } from './lease-keys.ts';
