@@ -74,6 +74,11 @@ export function snowflakeTimestamp(id: bigint | string): Date {
   return new Date(Number(ms));
 }
 
+/** The worker id encoded in a snowflake: which process made it. */
+export function snowflakeWorkerId(id: bigint | string): number {
+  return Number((BigInt(id) >> SEQUENCE_BITS) & BigInt(MAX_WORKER_ID));
+}
+
 /** The smallest id that could have been made at `date`, for time-range queries on id order. */
 export function snowflakeFromTimestamp(date: Date): bigint {
   const ms = BigInt(date.getTime()) - SNOWFLAKE_EPOCH_MS;

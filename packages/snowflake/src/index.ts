@@ -5,6 +5,7 @@ export {
   SNOWFLAKE_EPOCH_MS,
   snowflakeFromTimestamp,
   snowflakeTimestamp,
+  snowflakeWorkerId,
   type SnowflakeGenerator,
 } from './generator.ts';
 export {

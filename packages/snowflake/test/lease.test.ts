@@ -11,6 +11,7 @@ import {
   acquireSnowflakeLease,
   NoFreeWorkerIdError,
   SnowflakeLeaseLostError,
+  snowflakeWorkerId,
   workerIdLeaseKey,
   type SnowflakeLease,
   type SnowflakeLeaseOptions,
@@ -46,8 +47,6 @@ async function lease(prefix: string, options: Partial<SnowflakeLeaseOptions> = {
   return acquired;
 }
 
-const workerBits = (id: string): number => Number((BigInt(id) >> 12n) & 1023n);
-
 /** Marks every worker id but `except` as leased by some other process. */
 async function leaseAllBut(prefix: string, except: number[] = []): Promise<void> {
   const pipeline = redis.pipeline();
@@ -72,7 +71,7 @@ describe('snowflake worker-id leases', () => {
     const ttl = await redis.pttl(workerIdLeaseKey(prefix, 7));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(TTL_MS);
-    expect(workerBits(held.ids.next())).toBe(7);
+    expect(snowflakeWorkerId(held.ids.next())).toBe(7);
   });
 
   it('leases another free id when the preferred one is taken, and logs which', async () => {
@@ -83,7 +82,7 @@ describe('snowflake worker-id leases', () => {
     const secondId = second.workerId();
     expect(secondId).not.toBeNull();
     expect(secondId).not.toBe(7);
-    expect(workerBits(second.ids.next())).toBe(secondId);
+    expect(snowflakeWorkerId(second.ids.next())).toBe(secondId);
     expect(first.ids.next()).not.toBe(second.ids.next());
     expect(captured.lines()).toContainEqual(
       expect.objectContaining({ level: 40, workerId: secondId, preferredWorkerId: 7, msg: expect.stringContaining('leased another') }),
@@ -135,7 +134,7 @@ describe('snowflake worker-id leases', () => {
     await redis.del(workerIdLeaseKey(prefix, 9));
     expect(await held.renew()).toBe(true);
     expect(held.workerId()).toBe(9);
-    expect(workerBits(held.ids.next())).toBe(9);
+    expect(snowflakeWorkerId(held.ids.next())).toBe(9);
     expect(await redis.get(workerIdLeaseKey(prefix, 5))).toBe('someone-else');
   });
 
@@ -148,7 +147,7 @@ describe('snowflake worker-id leases', () => {
       await cutOff(flaky);
       nowMs += TTL_MS - 1;
       expect(await held.renew()).toBe(true); // the renewal fails, but the lease is not a TTL old yet
-      expect(workerBits(held.ids.next())).toBe(11);
+      expect(snowflakeWorkerId(held.ids.next())).toBe(11);
       nowMs += 1;
       expect(await held.renew()).toBe(false);
       expect(() => held.ids.next()).toThrow(SnowflakeLeaseLostError);
@@ -167,7 +166,7 @@ describe('snowflake worker-id leases', () => {
       await redis.del(workerIdLeaseKey(prefix, 11));
       await flaky.connect();
       expect(await held.renew()).toBe(true);
-      expect(workerBits(held.ids.next())).toBe(11);
+      expect(snowflakeWorkerId(held.ids.next())).toBe(11);
       expect(await redis.pttl(workerIdLeaseKey(prefix, 11))).toBeGreaterThan(0);
     } finally {
       await Promise.all(leases.splice(0).map((lease) => lease.release()));

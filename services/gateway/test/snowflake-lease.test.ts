@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerIdLeaseKey } from '@switchboard/snowflake';
+import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
 import { call, createWebhookFixture, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
 import { startGateway, type RunningGateway } from './helpers.ts';
 import { executeUrl, spawnWebhookWorker } from './webhook-execute-helpers.ts';
@@ -15,8 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
 });
-
-const workerBits = (id: string): number => Number((BigInt(id) >> 12n) & 1023n);
 
 async function withGateways<T>(count: number, work: (gateways: RunningGateway[]) => Promise<T>): Promise<T> {
   const gateways = await Promise.all(Array.from({ length: count }, () => startGateway(environment, SAME_WORKER_ID)));
@@ -45,7 +43,7 @@ describe('snowflake worker-id leases in the gateway', () => {
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
         // `?wait=true` answers the caller's own message, not the other gateway's.
         expect(answer.body.content).toBe(`via gateway ${index}`);
-        expect(workerBits(answer.body.id)).toBe(workerIds[index]);
+        expect(snowflakeWorkerId(answer.body.id)).toBe(workerIds[index]);
       }
       expect(answers[0]!.body.id).not.toBe(answers[1]!.body.id);
     });
@@ -80,7 +78,7 @@ describe('snowflake worker-id leases in the gateway', () => {
         expect(snowflakeLease.workerId()).toBe(freed);
         const served = await call('POST', `${executeUrl(gateway, webhook)}?wait=true`, { body: { content: 'leased again' } });
         expect(served.status).toBe(200);
-        expect(workerBits(served.body.id)).toBe(freed);
+        expect(snowflakeWorkerId(served.body.id)).toBe(freed);
         expect((await call('GET', `${gateway.url}/readyz`)).body.status).toBe('ok');
       } finally {
         await redis.del(...takenByOthers);
