@@ -10,7 +10,8 @@ const SAME_WORKER_ID = { SNOWFLAKE_WORKER_ID: '42', RATE_LIMITS_ENABLED: 'false'
 
 let worker: ServiceProcess;
 beforeAll(async () => {
-  worker = await spawnWebhookWorker(environment);
+  // A preference of its own, so the gateways' 42 is free for one of them.
+  worker = await spawnWebhookWorker(environment, { SNOWFLAKE_WORKER_ID: '0' });
 });
 afterAll(async () => {
   await worker?.stop();
@@ -55,12 +56,15 @@ describe('snowflake worker-id leases in the gateway', () => {
       const { redis, snowflakeLease, config } = gateway;
       const webhook = await createWebhookFixture(gateway.pool);
       const leased = snowflakeLease.workerId()!;
-      const freed = (leased + 1) % 1024;
-      const takenByOthers = Array.from({ length: 1024 }, (_, id) => workerIdLeaseKey(config.REDIS_PREFIX, id)).filter((_, id) => id !== freed);
-      // Another process takes this gateway's id, and every other id is leased too.
-      const pipeline = redis.pipeline();
-      for (let id = 0; id < 1024; id++) pipeline.set(workerIdLeaseKey(config.REDIS_PREFIX, id), 'someone-else');
-      await pipeline.exec();
+      const key = (id: number) => workerIdLeaseKey(config.REDIS_PREFIX, id);
+      // Another process takes this gateway's id, and every free id is leased too.
+      // (The file's fixture ids are leased already: see reserveFixtureWorkerIds.)
+      const others = Array.from({ length: 1024 }, (_, id) => id).filter((id) => id !== leased);
+      const pipeline = redis.pipeline().set(key(leased), 'someone-else');
+      for (const id of others) pipeline.set(key(id), 'someone-else', 'NX');
+      const [, ...replies] = (await pipeline.exec())!;
+      const takenHere = others.filter((_, index) => replies[index]![1] === 'OK');
+      const freed = takenHere[0]!;
       try {
         expect(await snowflakeLease.renew()).toBe(false);
 
@@ -73,7 +77,7 @@ describe('snowflake worker-id leases in the gateway', () => {
         expect(ready.body).toMatchObject({ status: 'degraded', checks: { redis: 'ok', snowflake: 'failed' } });
 
         // One id frees up: the next renewal round leases it.
-        await redis.del(workerIdLeaseKey(config.REDIS_PREFIX, freed));
+        await redis.del(key(freed));
         expect(await snowflakeLease.renew()).toBe(true);
         expect(snowflakeLease.workerId()).toBe(freed);
         const served = await call('POST', `${executeUrl(gateway, webhook)}?wait=true`, { body: { content: 'leased again' } });
@@ -81,7 +85,7 @@ describe('snowflake worker-id leases in the gateway', () => {
         expect(snowflakeWorkerId(served.body.id)).toBe(freed);
         expect((await call('GET', `${gateway.url}/readyz`)).body.status).toBe('ok');
       } finally {
-        await redis.del(...takenByOthers);
+        await redis.del(key(leased), ...takenHere.filter((id) => id !== freed).map(key));
       }
     });
   });
