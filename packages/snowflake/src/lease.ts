@@ -73,44 +73,105 @@ export class NoFreeWorkerIdError extends Error {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-/**
- * Waits for Redis (bounded), leases a worker id and renews it in the background (the timer
- * does not keep the process alive). Rejects with NoFreeWorkerIdError when every id is leased,
- * or with the Redis error when Redis does not answer: a process must not start without one.
- */
-export async function acquireSnowflakeLease(options: SnowflakeLeaseOptions): Promise<SnowflakeLease> {
-  const { redis, prefix, ttlMs, logger, preferredWorkerId } = options;
-  const now = options.monotonicNow ?? (() => performance.now());
-  const token = randomBytes(16).toString('hex');
-  const key = (id: number) => workerIdLeaseKey(prefix, id);
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
-  let workerId: number | null = null;
-  let generator: SnowflakeGenerator | undefined;
-  /** Monotonic time until which the last confirmed renewal keeps the key ours. */
-  let validUntil = -Infinity;
-  let lastId: bigint | undefined;
-  let released = false;
-  let refusalLogged = false;
+class RedisWorkerIdLease implements SnowflakeLease {
+  readonly ids: SnowflakeGenerator;
+  private readonly options: SnowflakeLeaseOptions;
+  private readonly now: () => number;
+  /** Random per process: the compare-and-set scripts act only on keys holding it. */
+  private readonly token = randomBytes(16).toString('hex');
+  private leasedId: number | null = null;
+  private generator: SnowflakeGenerator | undefined;
+  /** Monotonic time until which the last renewal Redis confirmed keeps the key ours. */
+  private validUntil = -Infinity;
+  private lastId: bigint | undefined;
+  private released = false;
+  private refusalLogged = false;
+  private rounds: Promise<boolean> = Promise.resolve(false);
+  private pendingRounds = 0;
+  private timer: NodeJS.Timeout | undefined;
 
-  const held = () => workerId !== null && !released && now() < validUntil;
+  constructor(options: SnowflakeLeaseOptions) {
+    this.options = options;
+    this.now = options.monotonicNow ?? (() => performance.now());
+    this.ids = {
+      nextBigInt: () => {
+        if (!this.held()) throw new SnowflakeLeaseLostError();
+        this.lastId = this.generator!.nextBigInt();
+        return this.lastId;
+      },
+      next: () => this.ids.nextBigInt().toString(),
+    };
+  }
 
-  function hold(id: number, sentAt: number): void {
-    if (id !== workerId || !generator) generator = createSnowflakeGenerator(id);
-    workerId = id;
-    validUntil = sentAt + ttlMs;
-    refusalLogged = false;
+  /** The first lease, then renewal every third of the TTL (the timer keeps no process alive). */
+  async start(): Promise<void> {
+    if (!(await this.leaseFreeId(this.now()))) throw new NoFreeWorkerIdError(this.options.prefix);
+    this.timer = setInterval(() => {
+      if (this.pendingRounds === 0) void this.renew();
+    }, Math.floor(this.options.ttlMs / 3));
+    this.timer.unref();
+  }
+
+  held(): boolean {
+    return this.leasedId !== null && !this.released && this.now() < this.validUntil;
+  }
+
+  workerId(): number | null {
+    return this.held() ? this.leasedId : null;
+  }
+
+  renew(): Promise<boolean> {
+    this.pendingRounds += 1;
+    this.rounds = this.rounds.then(() => this.round()).finally(() => (this.pendingRounds -= 1));
+    return this.rounds;
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    clearInterval(this.timer);
+    const id = this.leasedId;
+    this.leasedId = null;
+    if (id === null) return;
+    // The next holder may take the id the moment it is deleted: it must not mint in a
+    // millisecond we minted in (the sequence may have borrowed one ahead of the clock).
+    const aheadMs = (this.lastId === undefined ? 0 : snowflakeTimestamp(this.lastId).getTime()) - Date.now() + 1;
+    if (aheadMs > 0) await new Promise((resolve) => setTimeout(resolve, aheadMs));
+    const { redis, logger, ttlMs } = this.options;
+    try {
+      await releaseWorkerId(redis, this.key(id), this.token);
+      logger.info({ workerId: id }, 'snowflake worker id released');
+    } catch (error) {
+      logger.warn({ workerId: id, reason: reasonOf(error), ttlMs }, 'snowflake worker id not released; its lease lapses after the TTL');
+    }
+  }
+
+  private key(id: number): string {
+    return workerIdLeaseKey(this.options.prefix, id);
+  }
+
+  private hold(id: number, sentAt: number): void {
+    if (id !== this.leasedId || !this.generator) this.generator = createSnowflakeGenerator(id);
+    this.leasedId = id;
+    this.validUntil = sentAt + this.options.ttlMs;
+    this.refusalLogged = false;
   }
 
   /** Takes a free id (the preferred one first); false when none is free. */
-  async function leaseFreeId(sentAt: number): Promise<boolean> {
-    const id = await takeFreeWorkerId(redis, prefix, token, ttlMs, preferredWorkerId);
+  private async leaseFreeId(sentAt: number): Promise<boolean> {
+    const { redis, prefix, ttlMs, preferredWorkerId, logger } = this.options;
+    const id = await takeFreeWorkerId(redis, prefix, this.token, ttlMs, preferredWorkerId);
     if (id === null) return false;
-    if (released) {
+    if (this.released) {
       // release() ran while we were taking it: give it straight back.
-      await releaseWorkerId(redis, key(id), token);
+      await releaseWorkerId(redis, this.key(id), this.token);
       return false;
     }
-    hold(id, sentAt);
+    this.hold(id, sentAt);
     if (preferredWorkerId !== undefined && id !== preferredWorkerId) {
       logger.warn({ workerId: id, preferredWorkerId }, 'preferred snowflake worker id is leased by another process; leased another');
     } else {
@@ -119,83 +180,47 @@ export async function acquireSnowflakeLease(options: SnowflakeLeaseOptions): Pro
     return true;
   }
 
-  async function round(): Promise<boolean> {
-    if (released) return false;
-    const sentAt = now();
+  /** Renews the id held, or takes it back; when another process holds it, leases a free one. */
+  private async round(): Promise<boolean> {
+    if (this.released) return false;
+    const { redis, ttlMs, logger, prefix } = this.options;
+    const sentAt = this.now();
+    const workerId = this.leasedId;
     try {
       if (workerId !== null) {
-        const outcome = await renewWorkerId(redis, key(workerId), token, ttlMs);
-        if (released) return false;
+        const outcome = await renewWorkerId(redis, this.key(workerId), this.token, ttlMs);
+        if (this.released) return false;
         if (outcome !== 'taken-by-another') {
-          if (outcome === 'retaken' || !held()) logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
-          hold(workerId, sentAt);
+          if (outcome === 'retaken' || !this.held()) logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
+          this.hold(workerId, sentAt);
           return true;
         }
         logger.error({ workerId }, 'another process leased this snowflake worker id; refusing ids until a free one is leased');
-        workerId = null;
+        this.leasedId = null;
       }
-      if (await leaseFreeId(sentAt)) return true;
-      if (!released) logger.error({ prefix }, 'no free snowflake worker id; refusing ids until one is free');
+      if (await this.leaseFreeId(sentAt)) return true;
+      if (!this.released) logger.error({ prefix }, 'no free snowflake worker id; refusing ids until one is free');
       return false;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (!held() && !refusalLogged) {
-        refusalLogged = true;
-        logger.error({ workerId, reason }, 'snowflake lease not confirmed within its TTL; refusing ids until Redis answers');
+      if (!this.held() && !this.refusalLogged) {
+        this.refusalLogged = true;
+        logger.error({ workerId, reason: reasonOf(error) }, 'snowflake lease not confirmed within its TTL; refusing ids until Redis answers');
       } else {
-        logger.warn({ workerId, reason }, 'snowflake lease renewal failed');
+        logger.warn({ workerId, reason: reasonOf(error) }, 'snowflake lease renewal failed');
       }
-      return held();
+      return this.held();
     }
   }
+}
 
-  let rounds: Promise<boolean> = Promise.resolve(false);
-  let pendingRounds = 0;
-  const renew = (): Promise<boolean> => {
-    pendingRounds += 1;
-    rounds = rounds.then(round).finally(() => (pendingRounds -= 1));
-    return rounds;
-  };
-
-  await redisReadyWithin(redis, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
-  if (!(await leaseFreeId(now()))) throw new NoFreeWorkerIdError(prefix);
-
-  const timer = setInterval(() => {
-    if (pendingRounds === 0) void renew();
-  }, Math.floor(ttlMs / 3));
-  timer.unref();
-
-  const ids: SnowflakeGenerator = {
-    nextBigInt() {
-      if (!held()) throw new SnowflakeLeaseLostError();
-      lastId = generator!.nextBigInt();
-      return lastId;
-    },
-    next() {
-      return ids.nextBigInt().toString();
-    },
-  };
-
-  async function release(): Promise<void> {
-    if (released) return;
-    released = true;
-    clearInterval(timer);
-    const id = workerId;
-    workerId = null;
-    if (id === null) return;
-    // The next holder may take the id the moment it is deleted: it must not mint in a
-    // millisecond we minted in (the sequence may have borrowed one ahead of the clock).
-    const lastMs = lastId === undefined ? 0 : snowflakeTimestamp(lastId).getTime();
-    const aheadMs = lastMs - Date.now() + 1;
-    if (aheadMs > 0) await new Promise((resolve) => setTimeout(resolve, aheadMs));
-    try {
-      await releaseWorkerId(redis, key(id), token);
-      logger.info({ workerId: id }, 'snowflake worker id released');
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      logger.warn({ workerId: id, reason, ttlMs }, 'snowflake worker id not released; its lease lapses after the TTL');
-    }
-  }
-
-  return { ids, workerId: () => (held() ? workerId : null), held, renew, release };
+/**
+ * Waits for Redis (bounded), leases a worker id and renews it in the background. Rejects with
+ * NoFreeWorkerIdError when every id is leased, or with the Redis error when Redis does not
+ * answer: a process must not start without one.
+ */
+export async function acquireSnowflakeLease(options: SnowflakeLeaseOptions): Promise<SnowflakeLease> {
+  await redisReadyWithin(options.redis, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  const lease = new RedisWorkerIdLease(options);
+  await lease.start();
+  return lease;
 }
