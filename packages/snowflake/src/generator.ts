@@ -19,8 +19,9 @@ export interface SnowflakeGenerator {
 }
 
 /**
- * A generator for one process. `workerId` comes from configuration so that replicas never
- * produce the same id; within a process the sequence and a monotonic clock guard uniqueness.
+ * A generator for one worker id. Processes take theirs from a lease (acquireSnowflakeLease), so
+ * no two live processes share one; within a generator the sequence and a monotonic clock guard
+ * uniqueness.
  */
 export function createSnowflakeGenerator(workerId: number, now: () => number = Date.now): SnowflakeGenerator {
   if (!Number.isInteger(workerId) || workerId < 0 || workerId > MAX_WORKER_ID) {
