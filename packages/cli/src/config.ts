@@ -2,19 +2,21 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { env, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+import { commonSchema, env, parseConfig, s3Schema, snowflakeSchema, z, type ParsedConfig } from '@switchboard/config';
 
 /** The repository root: packages/cli/src/ is three levels below it. */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * What the CLI reads. S3_* is only used by `demo seed`; its defaults suit the dev stack.
- * SNOWFLAKE_WORKER_ID defaults to 1023, kept for operator tools, so ids the CLI makes never
- * collide with those of a gateway or worker running beside it (they count up from 0).
+ * REDIS_URL is needed by the commands that make ids (`admin create`, `demo seed`): like every
+ * process that makes ids, they lease a snowflake worker id (SNOWFLAKE_WORKER_ID preferred).
  */
 export const cliConfigSchema = z.object({
   DATABASE_URL: env.url(['postgres', 'postgresql']),
-  SNOWFLAKE_WORKER_ID: env.int(0, 1023).default(1023),
+  REDIS_URL: commonSchema.shape.REDIS_URL.optional(),
+  REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
+  ...snowflakeSchema.shape,
   ...s3Schema.shape,
 });
 

@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { closeRedis, createRedis } from '@switchboard/redis';
+import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
 import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli } from './run-cli.ts';
 
 const environment = useTestEnvironment();
 const db = useTestPool(environment);
+let redis: Redis;
+beforeAll(() => {
+  redis = createRedis(environment.redisUrl, { role: 'producer', name: 'cli-test' });
+});
+afterAll(async () => {
+  await closeRedis(redis);
+});
 
 describe('cli migrate', () => {
   it('reports nothing to apply on a migrated database', async () => {
@@ -72,5 +82,33 @@ describe('cli admin create', () => {
     const line = errorLine(run);
     expect(line.error).toBe('INVALID_CONFIG');
     expect(JSON.stringify(line.details)).toContain('DATABASE_URL');
+  });
+
+  it('makes its ids under a leased worker id: SNOWFLAKE_WORKER_ID when free, another when not, released at exit', async () => {
+    const free = JSON.parse((await runCli(['admin', 'create', '--name', 'lease-a', '--acl', '*'], environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }))).stdout);
+    expect(snowflakeWorkerId(free.admin_user_id)).toBe(600);
+    expect(await redis.exists(workerIdLeaseKey(environment.redisPrefix, 600))).toBe(0);
+
+    await redis.set(workerIdLeaseKey(environment.redisPrefix, 600), 'a-running-gateway', 'PX', 60_000);
+    try {
+      const run = await runCli(['admin', 'create', '--name', 'lease-b', '--acl', '*'], environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }));
+      expect(run.code, run.stderr).toBe(0);
+      const taken = JSON.parse(run.stdout);
+      expect(snowflakeWorkerId(taken.admin_user_id)).not.toBe(600);
+      expect(snowflakeWorkerId(taken.key_id)).toBe(snowflakeWorkerId(taken.admin_user_id));
+      expect(await redis.get(workerIdLeaseKey(environment.redisPrefix, 600))).toBe('a-running-gateway');
+    } finally {
+      await redis.del(workerIdLeaseKey(environment.redisPrefix, 600));
+    }
+  });
+
+  it('needs REDIS_URL to make ids, and says so with exit 78', async () => {
+    const { REDIS_URL: _unused, ...withoutRedis } = environment.processEnv();
+    // No dev stack file to fall back on either.
+    const run = await runCli(['admin', 'create', '--name', 'x', '--acl', '*'], { ...withoutRedis, DEVSTACK_DATA_DIR: '/nonexistent/devstack' });
+    expect(run.code).toBe(78);
+    const line = errorLine(run);
+    expect(line.error).toBe('INVALID_CONFIG');
+    expect(JSON.stringify(line.details)).toContain('REDIS_URL');
   });
 });

@@ -49,6 +49,17 @@ export const env = {
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
 };
 
+/**
+ * Snowflake worker-id leases (@switchboard/snowflake): every process that mints ids holds a
+ * worker id no other live process holds, leased in Redis.
+ */
+export const snowflakeSchema = z.object({
+  /** The 10-bit worker id to lease when it is free; taken by another live process or unset: any free one. */
+  SNOWFLAKE_WORKER_ID: env.int(0, 1023).optional(),
+  /** How long a lease outlives its last renewal; it is renewed every third of this. */
+  SNOWFLAKE_LEASE_TTL_MS: env.int(3_000, 600_000).default(30_000),
+});
+
 /** Variables every process that talks to the data stores reads. */
 export const commonSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -69,8 +80,7 @@ export const commonSchema = z.object({
   READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
   /** Bound on one Redis command on request paths (not on workers' blocking connections). */
   REDIS_COMMAND_TIMEOUT_MS: env.int(50, 600_000).default(2_000),
-  /** 10-bit snowflake worker id; every replica of every process needs its own. */
-  SNOWFLAKE_WORKER_ID: env.int(0, 1023).default(0),
+  ...snowflakeSchema.shape,
 });
 
 export const s3Schema = z.object({
@@ -92,3 +102,4 @@ export const s3Schema = z.object({
 
 export type CommonConfig = z.infer<typeof commonSchema>;
 export type S3Config = z.infer<typeof s3Schema>;
+export type SnowflakeConfig = z.infer<typeof snowflakeSchema>;

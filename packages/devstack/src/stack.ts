@@ -30,10 +30,11 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
   supervisor.onStop(() => removeEnvFile(paths.envFile));
 
   const [gateway] = apps.map((app, index) => {
-    // Every long-running process gets its own id, counting from 1; the CLI defaults to 1023.
+    // A preferred worker id each, counting from 1, so ids are easy to trace to a process; every
+    // process leases its id in Redis all the same (another free one when it is taken).
     const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1) };
     const running = supervisor.startApp({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env });
-    supervisor.log(`started ${app.name} (pid ${running.current().pid}, snowflake worker id ${index + 1})`);
+    supervisor.log(`started ${app.name} (pid ${running.current().pid}, preferred snowflake worker id ${index + 1})`);
     return running;
   });
   if (!gateway) throw new Error('no gateway to start');

@@ -150,6 +150,30 @@ export async function whenRedisReady(client: Redis, timeoutMs = 1000): Promise<v
   return wait;
 }
 
+/**
+ * Resolves once the client is ready, through failed attempts and reconnects, or rejects after
+ * `timeoutMs`: for start-up, when a process cannot do its work without Redis (whenRedisReady,
+ * for request paths, gives up at once while the client waits to retry).
+ */
+export async function redisReadyWithin(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  if (client.status === 'end') throw new Error('Redis connection is closed');
+  if (client.status === 'wait') client.connect().catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  try {
+    // Not events.once: it would reject on the 'error' events a reconnecting client emits.
+    await new Promise<void>((resolve, reject) => {
+      onReady = resolve;
+      client.once('ready', onReady);
+      timer = setTimeout(() => reject(new Error(`Redis not ready within ${timeoutMs} ms`)), timeoutMs);
+    });
+  } finally {
+    clearTimeout(timer);
+    if (onReady) client.off('ready', onReady);
+  }
+}
+
 /** Closes a client politely, or drops it if Redis does not answer within the bound. */
 export async function closeRedis(client: Redis, timeoutMs = 1000): Promise<void> {
   if (client.status === 'end') return;

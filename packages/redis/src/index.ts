@@ -1,1 +1,11 @@
-export { createRedis, duplicateRedis, closeRedis, whenRedisReady, isRedisUnavailable, DEFAULT_COMMAND_TIMEOUT_MS, type RedisRole, type RedisClientOptions } from './client.ts';
+export {
+  createRedis,
+  duplicateRedis,
+  closeRedis,
+  whenRedisReady,
+  redisReadyWithin,
+  isRedisUnavailable,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  type RedisRole,
+  type RedisClientOptions,
+} from './client.ts';

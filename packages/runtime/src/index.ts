@@ -1,6 +1,7 @@
 export { announceReady, isReadyMessage, READY_MESSAGE, type ReadyMessage } from './ready.ts';
 export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 export { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
+export { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 export {
   runWorkerService,
   workerConfigSchema,

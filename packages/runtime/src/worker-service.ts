@@ -1,12 +1,13 @@
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import { commonSchema, env, loadConfig, s3Schema, z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
-import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
-import { DEFAULT_WORKER_TIMINGS, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
+import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
 import { serveHealth, type ReadinessChecks } from './health.ts';
 import { announceReady } from './ready.ts';
-import { openResources, type Resources } from './resources.ts';
+import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
+import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -42,7 +43,10 @@ export interface WorkerContext<Config> {
   config: Config;
   logger: Logger;
   resources: Resources;
-  /** Ids for the rows the handlers insert (audit entries …), from SNOWFLAKE_WORKER_ID. */
+  /**
+   * Ids for the rows the handlers insert (audit entries …), under this process's leased worker
+   * id. While the lease is lost they throw, so the job's attempt fails and is retried later.
+   */
   ids: SnowflakeGenerator;
 }
 
@@ -70,14 +74,18 @@ export interface WorkerService<Config> {
 
 /**
  * A worker's core is the database its handlers write and the Redis its jobs come from; S3 is
- * needed by some jobs only, and those fail and retry on their own while it is away.
+ * needed by some jobs only, and those fail and retry on their own while it is away, as do jobs
+ * that make ids while the snowflake lease is lost (mostly when Redis is away for every replica).
  */
-function workerChecks({ pool, redis, storage }: Resources): ReadinessChecks {
+function workerChecks({ pool, redis, storage }: Resources, lease: SnowflakeLease): ReadinessChecks {
   return {
     core: { postgres: () => pool.query('SELECT 1'), redis: () => redis.ping() },
     optional: {
       s3: async () => {
         if (!(await storage.reachable())) throw new Error('bucket unreachable');
+      },
+      snowflake: async () => {
+        if (!lease.held()) throw new Error('no worker id leased');
       },
     },
   };
@@ -85,9 +93,10 @@ function workerChecks({ pool, redis, storage }: Resources): ReadinessChecks {
 
 /**
  * Entry point of a worker process: loads config (exits 78 when invalid), opens the pool,
- * Redis and S3 clients, serves `/healthz` and `/readyz` on HEALTH_PORT, starts the worker,
- * announces readiness (with the health port) to a parent listening on IPC and, on SIGTERM or
- * SIGINT, stops within bounds and exits 0. A second signal exits at once.
+ * Redis and S3 clients, leases a snowflake worker id, serves `/healthz` and `/readyz` on
+ * HEALTH_PORT, starts the worker, announces readiness (with the health port) to a parent
+ * listening on IPC and, on SIGTERM or SIGINT, stops within bounds (the lease is released once
+ * no job runs) and exits 0. A second signal exits at once.
  */
 export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
   options: WorkerServiceOptions<Contracts, Config>,
@@ -96,20 +105,27 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
   const config = loadConfig(schema, undefined, options.name);
   const logger = createLogger(options.name, config.LOG_LEVEL);
   const resources = openResources(options.name, config, logger);
+  const lease = await leaseSnowflakeWorkerId(config, resources.redis, logger).catch(async (error: Error) => {
+    logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');
+    await resources.close();
+    throw error;
+  });
   const setup: WorkerSetup<Contracts> =
     typeof options.handlers === 'function'
-      ? await options.handlers({ config, logger, resources, ids: createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID) })
+      ? await options.handlers({ config, logger, resources, ids: lease.ids })
       : { handlers: options.handlers };
   let draining = false;
   const health = await serveHealth({
     host: config.HEALTH_HOST,
     port: config.HEALTH_PORT,
-    checks: workerChecks(resources),
+    checks: workerChecks(resources, lease),
     checkTimeoutMs: config.READY_CHECK_TIMEOUT_MS,
     isDraining: () => draining,
   });
   const release = async () => {
     await setup.close?.();
+    // Before the resources close: the release goes through their Redis client.
+    await settlesWithin(lease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
     await resources.close();
     await health.close();
   };

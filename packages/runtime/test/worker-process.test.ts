@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { ServiceExitError, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '@switchboard/queue';
+import { workerIdLeaseKey } from '@switchboard/snowflake';
 
 import { completionsKey, countedHandler, countedJob, startsKey } from './fixtures/jobs.ts';
 // The queue package's test helpers: an isolated queue per test on the file's Redis.
@@ -109,7 +110,7 @@ describe('worker processes', () => {
       expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
       const ready = await fetch(`${base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' } });
       expect((await fetch(`${base}/metrics-or-anything`)).status).toBe(404);
 
       // A job that hangs keeps the worker draining after SIGTERM, long enough to ask.
@@ -125,6 +126,33 @@ describe('worker processes', () => {
       expect(await counts('drain')).toMatchObject({ starts: 1 });
     } finally {
       await tearDown(worker);
+    }
+  });
+
+  it('leases its snowflake worker id before it takes jobs and releases it on SIGTERM', async () => {
+    const { redisPrefix, tearDown } = setUp();
+    const worker = await spawnWorker(redisPrefix, { SNOWFLAKE_WORKER_ID: '77' });
+    try {
+      expect(await redis().get(workerIdLeaseKey(redisPrefix, 77))).toMatch(/^[0-9a-f]{32}$/);
+      expect(await worker.stop(), worker.stderr()).toMatchObject({ code: 0 });
+      expect(await redis().exists(workerIdLeaseKey(redisPrefix, 77))).toBe(0);
+    } finally {
+      await tearDown(worker);
+    }
+  });
+
+  it('refuses to start when every snowflake worker id is leased', async () => {
+    const { redisPrefix, tearDown } = setUp();
+    const pipeline = redis().pipeline();
+    for (let id = 0; id < 1024; id++) pipeline.set(workerIdLeaseKey(redisPrefix, id), 'someone-else', 'PX', 60_000);
+    await pipeline.exec();
+    try {
+      const refused = await spawnWorker(redisPrefix).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ServiceExitError);
+      expect((refused as ServiceExitError).status.code).not.toBe(0);
+      expect((refused as ServiceExitError).stderr).toContain('No free snowflake worker id');
+    } finally {
+      await tearDown();
     }
   });
 });

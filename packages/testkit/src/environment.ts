@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createStorage } from '@switchboard/storage';
+import { reserveFixtureWorkerIds } from './ids.ts';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
 
 /** What one test file gets: its own database, Redis prefix and bucket on the run's services. */
@@ -28,6 +29,7 @@ export function useTestEnvironment(): TestEnvironment {
     const database = await createTestDatabase(services.databaseUrl, { template: inject('templateDatabase') });
     drop = database.drop;
     const tag = uniqueTag();
+    await withRedis(services.redisUrl, (redis) => reserveFixtureWorkerIds(redis, `sbt-${tag}`));
     const s3 = { ...services.s3, bucket: `sb-test-${tag}` };
     await createStorage({
       endpoint: s3.endpoint,
@@ -70,18 +72,25 @@ export function useTestEnvironment(): TestEnvironment {
   return environment;
 }
 
-/** Removes a finished file's Redis keys so long local sessions don't fill the shared server. */
-async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+/** A short-lived connection for the environment's own set-up and clean-up. */
+async function withRedis(url: string, work: (redis: Redis) => Promise<void>): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
+    await work(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Removes a finished file's Redis keys so long local sessions don't fill the shared server. */
+async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+  await withRedis(url, async (redis) => {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
       cursor = next;
       if (keys.length > 0) await redis.unlink(...keys);
     } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  });
 }

@@ -1,9 +1,13 @@
+import type { Redis } from 'ioredis';
+import { workerIdLeaseKey } from '@switchboard/snowflake';
+
 /**
- * Snowflake worker ids for the generators of test fixtures, from 900–1022: clear of a
- * gateway's (SNOWFLAKE_WORKER_ID 0 unless set), of `npm start`'s processes (1, 2 …) and of
- * the CLI's 1023. Two generators with one worker id can make the same id in the same
- * millisecond, so every call gets an id of its own: files running at once are in different
- * vitest workers (VITEST_POOL_ID 1, 2 …), and each worker draws from a block of its own.
+ * Snowflake worker ids for the generators of test fixtures, from 900–1022. The processes a
+ * test starts lease theirs in Redis, and useTestEnvironment marks these as leased under the
+ * file's prefix (reserveFixtureWorkerIds), so no process of the file takes one. Two generators
+ * with one worker id can make the same id in the same millisecond, so every call gets an id of
+ * its own: files running at once are in different vitest workers (VITEST_POOL_ID 1, 2 …), and
+ * each worker draws from a block of its own.
  */
 const FIRST_ID = 900;
 const LAST_ID = 1022;
@@ -17,4 +21,11 @@ export function testSnowflakeWorkerId(): number {
   const pool = Math.max(1, Number(process.env['VITEST_POOL_ID'] ?? 1) || 1);
   const block = (pool - 1) % blocks;
   return FIRST_ID + block * BLOCK + (drawn++ % BLOCK);
+}
+
+/** Marks the fixture ids as leased under `prefix`, for good: the file's keys are removed after it. */
+export async function reserveFixtureWorkerIds(redis: Redis, prefix: string): Promise<void> {
+  const pipeline = redis.pipeline();
+  for (let id = FIRST_ID; id <= LAST_ID; id++) pipeline.set(workerIdLeaseKey(prefix, id), 'test-fixtures');
+  await pipeline.exec();
 }

@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import { errorMiddleware, notFound, requestId } from '@switchboard/http';
 import { createProducer } from '@switchboard/queue';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
 import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from './routes/admin/index.ts';
@@ -13,11 +12,12 @@ import { webhooksRouter } from './routes/webhooks/index.ts';
 import { isDependencyUnavailable } from './unavailable.ts';
 
 /**
- * What the process hands createApp: its resources, and optionally the parts of GatewayDeps it
- * owns itself (main.ts owns the producer, to close it on shutdown, and the draining flag).
+ * What the process hands createApp: its resources and its snowflake worker-id lease, and
+ * optionally the parts of GatewayDeps it owns itself (main.ts owns the producer, to close it on
+ * shutdown, and the draining flag).
  */
-export type AppOptions = Pick<GatewayDeps, 'config' | 'logger' | 'pool' | 'redis' | 'storage'> &
-  Partial<Pick<GatewayDeps, 'ids' | 'producer' | 'isDraining'>> & {
+export type AppOptions = Pick<GatewayDeps, 'config' | 'logger' | 'pool' | 'redis' | 'storage' | 'snowflakeLease'> &
+  Partial<Pick<GatewayDeps, 'producer' | 'isDraining'>> & {
     /** The admin areas to mount; default ADMIN_AREAS. Tests mount areas of their own. */
     adminAreas?: readonly AdminArea[];
   };
@@ -41,7 +41,8 @@ export function createApp(options: AppOptions): Express {
     pool,
     redis,
     storage: options.storage,
-    ids: options.ids ?? createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID),
+    ids: options.snowflakeLease.ids,
+    snowflakeLease: options.snowflakeLease,
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
     isDraining: options.isDraining ?? (() => false),

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import type { Producer } from '@switchboard/queue';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { GatewayConfig } from './config.ts';
 import type { IpBans } from './ip-bans/index.ts';
@@ -20,8 +20,10 @@ export interface GatewayDeps {
   storage: Storage;
   /** Enqueues jobs. Its `?wait=true` listener connects on first use. */
   producer: Producer;
-  /** Snowflake ids for this replica's SNOWFLAKE_WORKER_ID. */
+  /** Snowflake ids under this process's leased worker id; 503 SERVICE_UNAVAILABLE while it holds none. */
   ids: SnowflakeGenerator;
+  /** The worker-id lease behind `ids` (its state is a readiness check). */
+  snowflakeLease: SnowflakeLease;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
   ipBans: IpBans;
   /** True once graceful shutdown began; /readyz then answers 503. */

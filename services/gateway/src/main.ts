@@ -2,17 +2,21 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
-import { announceReady, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
+import { announceReady, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { trackForDrain } from './shutdown.ts';
-
-const REDIS_STARTUP_WAIT_MS = 5_000;
 
 const config = loadGatewayConfig();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const resources = openResources('gateway', config, logger);
 const { pool, redis, storage } = resources;
+// Before anything is served: no request may make an id under a worker id another process holds.
+// Waiting for it also means rate limits work from the first request.
+const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger).catch((error: Error) => {
+  logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');
+  process.exit(1);
+});
 // Owned here so shutdown closes it: its `?wait=true` listener holds a connection of its own.
 const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
 
@@ -20,12 +24,12 @@ let draining = false;
 const server = createServer();
 // Tracking is attached before the app, so it sees every response before the app can finish it.
 const drain = trackForDrain(server, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
-server.on('request', createApp({ config, logger, pool, redis, storage, producer, isDraining: () => draining }));
+server.on('request', createApp({ config, logger, pool, redis, storage, snowflakeLease, producer, isDraining: () => draining }));
 
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
- * then close the queues, pool, Redis and S3, each within a bound. Exit 0 when everything
- * finished in time, 1 when connections had to be cut.
+ * then close the queues, release the snowflake lease, close pool, Redis and S3, each within a
+ * bound. Exit 0 when everything finished in time, 1 when connections had to be cut.
  */
 onStopSignals(logger, async (signal) => {
   draining = true;
@@ -33,25 +37,17 @@ onStopSignals(logger, async (signal) => {
   const drained = await drain();
   // Queues and the wait listener first: they use `redis`.
   await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
+  // After the drain (no request mints ids any more), before `redis` closes.
+  await settlesWithin(snowflakeLease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
   await resources.close();
   logger.info({ drained }, 'gateway stopped');
   return drained ? 0 : 1;
 }, config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_SLACK_MS);
 
-/** Listen once Redis is up (rate limits work from the first request), or after a bound anyway. */
-async function redisReady(timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return;
-  // Not events.once: it would reject on the 'error' events a reconnecting client emits.
-  const ready = new Promise<true>((resolve) => redis.once('ready', () => resolve(true)));
-  const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
-  if (!(await Promise.race([ready, timedOut]))) logger.warn('redis not ready, listening anyway');
-}
-
 server.on('error', (error) => {
   logger.fatal({ reason: error.message }, 'gateway could not listen');
   process.exit(1);
 });
-await redisReady(REDIS_STARTUP_WAIT_MS);
 server.listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ host: config.HOST, port, publicBaseUrl: config.endpoints.api }, 'gateway listening');

@@ -13,7 +13,8 @@ const gateway = useGateway(environment);
 
 /**
  * A gateway whose dependencies point where the test says; each is a real client, so a
- * closed port is a refused connection and a silent server is a hang.
+ * closed port is a refused connection and a silent server is a hang. It makes ids under the
+ * file gateway's lease (one process, one lease).
  */
 async function gatewayWith(urls: { database?: string; redis?: string; s3?: string }, isDraining?: () => boolean) {
   const config = gatewayConfig(environment, { READY_CHECK_TIMEOUT_MS: '300' });
@@ -22,7 +23,8 @@ async function gatewayWith(urls: { database?: string; redis?: string; s3?: strin
   // As main.ts does: a fresh request-path client refuses commands until it is connected.
   if (!urls.redis) await once(redis, 'ready');
   const storage = createStorage({ ...storageOptionsFromConfig(config), ...(urls.s3 ? { endpoint: urls.s3 } : {}) });
-  const served = await serveOnFreePort(createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, isDraining }));
+  const snowflakeLease = gateway.snowflakeLease;
+  const served = await serveOnFreePort(createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, snowflakeLease, isDraining }));
   return {
     url: served.url,
     close: async () => {
@@ -40,10 +42,10 @@ describe('health', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('answers /readyz 200 when PostgreSQL, the IP-ban index, Redis and the bucket answer', async () => {
+  it('answers /readyz 200 when PostgreSQL, the IP-ban index, Redis and the bucket answer and a worker id is leased', async () => {
     const response = await fetch(`${gateway.url}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'ok' } });
+    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' } });
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -103,7 +105,7 @@ describe('health', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         status: 'degraded',
-        checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'timeout' },
+        checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'timeout', snowflake: 'ok' },
       });
     } finally {
       await hung.close();

@@ -4,7 +4,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Pool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
-import { openResources } from '@switchboard/runtime';
+import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
+import type { SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import { serveOnFreePort, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
@@ -17,6 +18,8 @@ export interface RunningGateway {
   storage: Storage;
   /** Passed to createApp so that close() also closes its `?wait=true` listener. */
   producer: Producer;
+  /** Its snowflake worker-id lease, taken on `redis` as main.ts takes it. */
+  snowflakeLease: SnowflakeLease;
   close(): Promise<void>;
 }
 
@@ -45,14 +48,16 @@ export async function startGateway(
   const { pool, redis, storage } = resources;
   await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
-  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, ...app, producer }));
+  const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
+  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, snowflakeLease, ...app, producer }));
   const close = async () => {
     await served.close();
-    // The producer first: its `?wait=true` listener uses `redis`.
+    // The producer and the lease first: they use `redis`.
     await producer.close();
+    await snowflakeLease.release();
     await resources.close();
   };
-  return { url: served.url, config, pool, redis, storage, producer, close };
+  return { url: served.url, config, pool, redis, storage, producer, snowflakeLease, close };
 }
 
 /**

@@ -19,7 +19,15 @@ const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 async function withWidePool<T>(work: (url: string) => Promise<T>): Promise<T> {
   const config = gatewayConfig(environment, { RATE_LIMITS_ENABLED: 'false' });
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 });
-  const app = createApp({ config, logger: createLogger('limits-test', 'silent'), pool, redis: gateway.redis, storage: gateway.storage });
+  const app = createApp({
+    config,
+    logger: createLogger('limits-test', 'silent'),
+    pool,
+    redis: gateway.redis,
+    storage: gateway.storage,
+    // One process, so one lease: both apps make ids from the same generator.
+    snowflakeLease: gateway.snowflakeLease,
+  });
   const served = await serveOnFreePort(app);
   try {
     return await work(served.url);

@@ -1,9 +1,9 @@
 import { createAdminWithKey, MAX_KEY_LIFETIME_DAYS } from '@switchboard/auth';
 import { z } from '@switchboard/config';
 import { createPool } from '@switchboard/db';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
+import { withLeasedIds } from '../leased-ids.ts';
 
 // The same bounds as POST /admin/api-keys (reference §2.4).
 const MAX_ACLS = 100;
@@ -37,8 +37,7 @@ export const adminCreateCommand = defineCommand({
   async run(options, config) {
     const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
     try {
-      const ids = createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
-      const result = await createAdminWithKey(pool, ids, options);
+      const result = await withLeasedIds(config, (ids) => createAdminWithKey(pool, ids, options));
       return {
         admin_user_id: result.admin.id,
         admin_created: result.adminCreated,

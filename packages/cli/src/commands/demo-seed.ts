@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from '@switchboard/config';
 import { createPool, summarizeChannelMessages, type Pool } from '@switchboard/db';
-import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
+import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import type { CliConfig } from '../config.ts';
+import { withLeasedIds } from '../leased-ids.ts';
 import { makeUser, planGuild, type GuildPlan, type SeedUser } from '../demo/plan.ts';
 import { writeGuild, writeUsers } from '../demo/write-guild.ts';
 import { writeMessages } from '../demo/write-messages.ts';
@@ -45,7 +46,7 @@ async function describeGuild(pool: Pool, plan: GuildPlan, messagesMs: number) {
   };
 }
 
-async function seed(pool: Pool, storage: Storage, ids: SnowflakeGenerator, options: SeedOptions, workerId: number) {
+async function seed(pool: Pool, storage: Storage, ids: SnowflakeGenerator, options: SeedOptions) {
   // A run tag keeps usernames and e-mail addresses of repeated seeds apart.
   const tag = randomBytes(3).toString('hex');
   const bot = makeUser(ids, `bot_${tag}`, 'bot');
@@ -56,7 +57,7 @@ async function seed(pool: Pool, storage: Storage, ids: SnowflakeGenerator, optio
     const plan = planGuild(ids, { tag, index, textChannels: options.channels, memberCount: options.members, bot });
     await writeGuild(pool, storage, plan);
     const started = performance.now();
-    await writeMessages(pool, ids, workerId, {
+    await writeMessages(pool, ids, {
       guildId: plan.id,
       channelIds: plan.textChannelIds,
       authorIds: [plan.owner.id, ...plan.members.map((m) => m.id)],
@@ -89,8 +90,7 @@ export const demoSeedCommand = defineCommand({
     const storage = createStorage(storageOptionsFromConfig(config));
     try {
       await storage.ensureBucket();
-      const ids = createSnowflakeGenerator(config.SNOWFLAKE_WORKER_ID);
-      const result = await seed(pool, storage, ids, options, config.SNOWFLAKE_WORKER_ID);
+      const result = await withLeasedIds(config, (ids) => seed(pool, storage, ids, options));
       return { ...result, bucket: storage.bucket, elapsed_ms: Math.round(performance.now() - started) };
     } finally {
       storage.close();

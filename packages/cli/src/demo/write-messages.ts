@@ -1,5 +1,5 @@
 import { insertGeneratedMessages, type Pool } from '@switchboard/db';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
+import { snowflakeWorkerId, type SnowflakeGenerator } from '@switchboard/snowflake';
 
 /** Messages per statement: about a second of work each, so progress is steady and bounded. */
 export const MESSAGES_PER_STATEMENT = 50_000;
@@ -21,12 +21,14 @@ const PHRASES = [
 
 /**
  * Claims a block of message ids from this process's generator: the milliseconds right after
- * its latest id, 4096 ids each. Nothing else in this process may take ids until the clock
- * has passed the block (see waitPastBlock); other processes have other worker ids.
+ * its latest id, 4096 ids each, under the worker id that id carries (the one leased now).
+ * Nothing else in this process may take ids until the clock has passed the block (see
+ * waitPastBlock); other processes have other worker ids.
  */
-function claimIdBlock(ids: SnowflakeGenerator, count: number): { startMs: bigint; endMs: bigint } {
-  const startMs = (ids.nextBigInt() >> 22n) + 1n;
-  return { startMs, endMs: startMs + (BigInt(count) + IDS_PER_MS - 1n) / IDS_PER_MS };
+function claimIdBlock(ids: SnowflakeGenerator, count: number): { startMs: bigint; endMs: bigint; workerId: number } {
+  const latest = ids.nextBigInt();
+  const startMs = (latest >> 22n) + 1n;
+  return { startMs, endMs: startMs + (BigInt(count) + IDS_PER_MS - 1n) / IDS_PER_MS, workerId: snowflakeWorkerId(latest) };
 }
 
 async function waitPastBlock(endMs: bigint): Promise<void> {
@@ -38,11 +40,10 @@ async function waitPastBlock(endMs: bigint): Promise<void> {
 export async function writeMessages(
   pool: Pool,
   ids: SnowflakeGenerator,
-  workerId: number,
   batch: { guildId: string; channelIds: string[]; authorIds: string[]; count: number },
 ): Promise<void> {
   if (batch.count === 0) return;
-  const { startMs, endMs } = claimIdBlock(ids, batch.count);
+  const { startMs, endMs, workerId } = claimIdBlock(ids, batch.count);
   for (let from = 0; from < batch.count; from += MESSAGES_PER_STATEMENT) {
     await insertGeneratedMessages(pool, {
       guildId: batch.guildId,

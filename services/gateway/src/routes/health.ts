@@ -8,9 +8,11 @@ import type { GatewayDeps } from '../deps.ts';
  * and the loaded IP-ban index are core: without them no request can be answered truthfully.
  * Redis (rate limits, enqueues) and S3 (large bodies, archives) are shared by every replica:
  * when they fail, draining every replica would only turn a partial outage into a total one,
- * so they show as `degraded` and the routes that need them answer 503 themselves.
+ * so they show as `degraded` and the routes that need them answer 503 themselves. So does the
+ * snowflake lease: it is lost mostly when Redis is away for everyone, and a replica that lost
+ * its id to another process leases a free one at once.
  */
-function gatewayChecks({ config, pool, redis, storage, ipBans }: GatewayDeps): ReadinessChecks {
+function gatewayChecks({ config, pool, redis, storage, ipBans, snowflakeLease }: GatewayDeps): ReadinessChecks {
   return {
     core: {
       postgres: () => pool.query('SELECT 1'),
@@ -22,6 +24,9 @@ function gatewayChecks({ config, pool, redis, storage, ipBans }: GatewayDeps): R
       redis: () => redis.ping(),
       s3: async () => {
         if (!(await storage.reachable())) throw new Error('bucket unreachable');
+      },
+      snowflake: async () => {
+        if (!snowflakeLease.held()) throw new Error('no worker id leased');
       },
     },
   };
