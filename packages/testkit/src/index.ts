@@ -19,5 +19,6 @@ export { channelEvents, createWebhookFixture, webhookMessages, type StoredRow, t
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { waitFor } from './wait.ts';
+export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
