@@ -1,7 +1,7 @@
 import './provided-context.ts';
 export { describeServices, startTestServices, type ServiceSource, type StartedServices, type TestServices } from './services/index.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
-export { useTestEnvironment, type TestEnvironment } from './environment.ts';
+export { provisionEnvironment, useTestEnvironment, type ProvisionedEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
 export {
   isAlive,
@@ -19,6 +19,7 @@ export { channelEvents, createWebhookFixture, webhookMessages, type StoredRow, t
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { waitFor } from './wait.ts';
+export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise, type Entry } from 'yauzl';
 import { ACL, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertMembers, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { QUICK_TAKEOVER, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 /** Short locks: a killed worker's archive is taken over within about two seconds. */
-const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500', ARCHIVE_PROGRESS_INTERVAL_MS: '100', LOG_LEVEL: 'info' };
+const WORKER_ENV = { ...QUICK_TAKEOVER, ARCHIVE_PROGRESS_INTERVAL_MS: '100', LOG_LEVEL: 'info' };
 const workers: ServiceProcess[] = [];
 let admin: AdminFixture;
 
