@@ -15,7 +15,7 @@ export {
 } from './processes.ts';
 export { call, type Answer, type CallOptions } from './http.ts';
 export { testSnowflakeWorkerId } from './ids.ts';
-export { channelEvents, createWebhookFixture, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
+export { channelEvents, createWebhookFixture, deliveriesSettled, deliveryJobs, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { waitFor } from './wait.ts';
