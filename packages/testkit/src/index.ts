@@ -18,6 +18,7 @@ export { testSnowflakeWorkerId } from './ids.ts';
 export { channelEvents, createWebhookFixture, deliveriesSettled, deliveryJobs, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
+export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
 export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
