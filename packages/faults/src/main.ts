@@ -42,16 +42,32 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * Errors thrown in this process outside a scenario's own code: the embedded S3 (s3rver) runs
+ * here, and it throws on an unhandled stream error when an upload races a delete in the same
+ * folder (a bug of s3rver's file store). That must fail the scenario it happened in, with the
+ * reason, not end the run without a table.
+ */
+const incidents: string[] = [];
+process.on('uncaughtException', (error) => {
+  log(`uncaught in the runner (embedded services): ${error.message}`);
+  incidents.push(error.message.split('\n')[0]!);
+});
+
 /** A scenario that threw (a process would not start …) is a failed row, not the end of the run. */
 async function runOne(scenario: Scenario): Promise<ScenarioResult> {
   const environment = await provisionEnvironment(started.services, { template: template.name });
+  incidents.length = 0;
+  let result: ScenarioResult;
   try {
-    return await scenario.run({ environment, log });
+    result = await scenario.run({ environment, log });
   } catch (error) {
-    return { scenario: scenario.name, load: '', fault: '', figures: [], problems: [`did not finish: ${(error as Error).message.split('\n')[0]}`] };
+    result = { scenario: scenario.name, load: '', fault: '', figures: [], problems: [`did not finish: ${(error as Error).message.split('\n')[0]}`] };
   } finally {
     await environment.release();
   }
+  const thrown = incidents.map((message) => `the runner's embedded services threw: ${message}`);
+  return { ...result, problems: [...result.problems, ...thrown] };
 }
 
 const results: ScenarioResult[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerProblems, reconcile } from '../src/scenarios/worker-kill/ledger.ts';
+import { ledgerProblems, reconcile } from '../src/deliveries/ledger.ts';
 import { formatTable, summaryLine } from '../src/table.ts';
 
 describe('worker-kill ledger', () => {

@@ -1,12 +1,9 @@
-import { Queue } from 'bullmq';
-import { QUEUES } from '@switchboard/contracts';
+import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
-import { channelEvents, createWebhookFixture, deliveriesSettled, QUICK_TAKEOVER, waitFor, webhookMessages } from '@switchboard/testkit';
+import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
+import { deliveryLedger, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses, type SupervisedWorker } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { ledgerProblems, reconcile } from './ledger.ts';
 import { sendExecutes, type SendTally } from './send.ts';
 
 export interface WorkerKillOptions {
@@ -40,8 +37,7 @@ async function killAlongTheWay(worker: SupervisedWorker, queue: Queue, tally: Se
 async function runWorkerKill({ environment, log }: ScenarioContext, options: WorkerKillOptions): Promise<ScenarioResult> {
   const processes = new ScenarioProcesses(environment.processEnv);
   const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
-  const redis = createRedis(environment.redisUrl, { role: 'worker', name: 'faults-worker-kill' });
-  const queue = new Queue(QUEUES.webhookDeliveries, { connection: redis, prefix: bullPrefix(environment.redisPrefix) });
+  const watch = watchDeliveries(environment);
   try {
     const hook = await createWebhookFixture(pool);
     const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'false' });
@@ -51,19 +47,11 @@ async function runWorkerKill({ environment, log }: ScenarioContext, options: Wor
     log(`worker-kill: ${options.deliveries} executes, ${options.kills} SIGKILLs of the webhook worker`);
     const [, inFlight] = await Promise.all([
       sendExecutes(`${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, options.deliveries, options.concurrency, 'fault', tally),
-      killAlongTheWay(worker, queue, tally, options),
+      killAlongTheWay(worker, watch.queue, tally, options),
     ]);
-    // Counts first: fetching thousands of waiting jobs on every poll would load Redis for nothing.
-    const timeoutMs = settleTimeoutMs(options.deliveries);
-    await waitFor(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'prioritized')).every((n) => n === 0), timeoutMs, 250);
-    const failedJobs = await deliveriesSettled(queue, timeoutMs);
+    const failedJobs = await settleDeliveries(watch.queue, settleTimeoutMs(options.deliveries));
     const seconds = (performance.now() - started) / 1000;
-
-    const ledger = reconcile({
-      accepted: tally.accepted,
-      stored: await webhookMessages(pool, hook.webhookId),
-      events: await channelEvents(redis, environment.eventsStreamKey, hook.channelId),
-    });
+    const ledger = await deliveryLedger({ pool, watch, environment }, hook, tally.accepted);
     const refused = [...tally.refused].map(([status, count]) => `${count}×${status}`).join(', ');
     const problems = [
       ...(tally.refused.size > 0 ? [`executes refused: ${refused}`] : []),
@@ -91,8 +79,7 @@ async function runWorkerKill({ environment, log }: ScenarioContext, options: Wor
     };
   } finally {
     await processes.stopAll();
-    await queue.close();
-    await closeRedis(redis);
+    await watch.close();
     await pool.end();
   }
 }
