@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUES } from '@switchboard/contracts';
+import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
@@ -34,6 +34,14 @@ export async function settleDeliveries(queue: Queue, timeoutMs: number): Promise
   // Counts first: fetching thousands of waiting jobs on every poll would load Redis for nothing.
   await waitFor(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'prioritized')).every((n) => n === 0), timeoutMs, 250);
   return deliveriesSettled(queue, timeoutMs);
+}
+
+/** Why delivery jobs failed for good, by reason: `3× webhook body … is gone`. */
+export async function failureReasons(queue: Queue): Promise<string> {
+  const failed = (await queue.getJobs(['failed'])).filter((job) => job?.name === WEBHOOK_DELIVERY_JOB.name);
+  const counts = new Map<string, number>();
+  for (const job of failed) counts.set(job.failedReason, (counts.get(job.failedReason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => `${count}× ${reason}`).join('; ');
 }
 
 /** Accepted executes against what PostgreSQL stored and the `events` stream announced for the webhook. */

@@ -5,7 +5,7 @@ import { ACL, webhookBodyKey } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createWebhookFixture, QUICK_TAKEOVER, storageFor, testSnowflakeWorkerId, type FaultMode, type TestEnvironment } from '@switchboard/testkit';
-import { deliveryLedger, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
+import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
@@ -87,6 +87,12 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
     const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
     const judgement = judgeOutage(samples, expected, { startMs, endMs }, BOUNDS);
     const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
+    const settleProblems =
+      failedJobs === null
+        ? [`deliveries not settled within ${SETTLE_TIMEOUT_MS / 1000} s`]
+        : failedJobs > 0
+          ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`]
+          : [];
     const ledger = await deliveryLedger({ pool, watch, environment }, hook, accepted);
     return {
       scenario: options.name,
@@ -105,7 +111,7 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
       problems: [
         ...judgement.problems,
         ...ledgerProblems(ledger),
-        ...(failedJobs === null ? [`deliveries not settled within ${SETTLE_TIMEOUT_MS / 1000} s`] : failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good`] : []),
+        ...settleProblems,
       ],
     };
   } finally {

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
 import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
-import { deliveryLedger, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
+import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses, type SupervisedWorker } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { sendExecutes, type SendTally } from './send.ts';
@@ -56,7 +56,7 @@ async function runWorkerKill({ environment, log }: ScenarioContext, options: Wor
     const problems = [
       ...(tally.refused.size > 0 ? [`executes refused: ${refused}`] : []),
       ...ledgerProblems(ledger),
-      ...(failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good`] : []),
+      ...(failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`] : []),
     ];
     return {
       scenario: 'worker-kill',
