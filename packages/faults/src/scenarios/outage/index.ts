@@ -4,14 +4,14 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { ACL, webhookBodyKey } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, QUICK_TAKEOVER, storageFor, testSnowflakeWorkerId, type FaultMode, type TestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture, QUICK_TAKEOVER, storageFor, testSnowflakeWorkerId, type FaultMode, type FaultProxy, type TestEnvironment } from '@switchboard/testkit';
 import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
 import { INLINE_BODY_MAX_BYTES, mixedTraffic } from './mixed.ts';
 import { proxyDependency, type Dependency } from './proxied.ts';
-import { startTraffic } from './traffic.ts';
+import { startTraffic, type RequestKind } from './traffic.ts';
 
 export interface OutageOptions {
   /** `redis-stop`, `postgres-blackhole`, … */
@@ -55,6 +55,26 @@ async function keepBodyFolder(environment: TestEnvironment, webhookId: string): 
   }
 }
 
+/**
+ * Mixed traffic before, during and after the outage; answers every request and when the
+ * dependency was away, on the traffic's clock. The sleeps shape the load (how long each phase
+ * lasts): nothing waits on them for a result.
+ */
+async function trafficThroughOutage(kinds: RequestKind[], proxy: FaultProxy, options: OutageOptions, log: (message: string) => void) {
+  let stopped = false;
+  const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped });
+  await sleep(BEFORE_MS);
+  log(`${options.name}: ${options.dependency} ${options.mode} for ${options.outageMs / 1000} s`);
+  const startMs = traffic.clock();
+  proxy.setMode(options.mode);
+  await sleep(options.outageMs);
+  proxy.setMode('pass');
+  const endMs = traffic.clock();
+  await sleep(AFTER_MS);
+  stopped = true;
+  return { samples: await traffic.done, window: { startMs, endMs } };
+}
+
 async function runOutage({ environment, log }: ScenarioContext, options: OutageOptions): Promise<ScenarioResult> {
   const proxied = await proxyDependency(environment, options.dependency);
   const processes = new ScenarioProcesses(proxied.processEnv);
@@ -70,22 +90,9 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
 
     const accepted: string[] = [];
     const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, accepted });
-    let stopped = false;
-    const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped });
-    // Sleeps here shape the load (how long each phase lasts); nothing waits on them for a result.
-    await sleep(BEFORE_MS);
-    log(`${options.name}: ${options.dependency} ${options.mode} for ${options.outageMs / 1000} s`);
-    const startMs = traffic.clock();
-    proxied.proxy.setMode(options.mode);
-    await sleep(options.outageMs);
-    proxied.proxy.setMode('pass');
-    const endMs = traffic.clock();
-    await sleep(AFTER_MS);
-    stopped = true;
-    const samples = await traffic.done;
-
+    const { samples, window } = await trafficThroughOutage(kinds, proxied.proxy, options, log);
     const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
-    const judgement = judgeOutage(samples, expected, { startMs, endMs }, BOUNDS);
+    const judgement = judgeOutage(samples, expected, window, BOUNDS);
     const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
     const settleProblems =
       failedJobs === null
