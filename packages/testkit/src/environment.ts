@@ -3,6 +3,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createStorage } from '@switchboard/storage';
 import { reserveFixtureWorkerIds } from './ids.ts';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
+import type { TestServices } from './services/index.ts';
 
 /** What one test file gets: its own database, Redis prefix and bucket on the run's services. */
 export interface TestEnvironment {
@@ -16,57 +17,78 @@ export interface TestEnvironment {
   processEnv(extra?: Record<string, string>): Record<string, string>;
 }
 
+/** A TestEnvironment and what removes it: its database, then its Redis keys. */
+export interface ProvisionedEnvironment extends TestEnvironment {
+  release(): Promise<void>;
+}
+
+/**
+ * A database of its own (cloned from `template`, the run's migrated template, unless it is an
+ * empty one), a Redis key prefix and a bucket on `services`. For callers outside vitest (the
+ * fault suite); a test file calls useTestEnvironment.
+ */
+export async function provisionEnvironment(services: TestServices, { template }: { template?: string } = {}): Promise<ProvisionedEnvironment> {
+  const database = await createTestDatabase(services.databaseUrl, { template });
+  const tag = uniqueTag();
+  const redisPrefix = `sbt-${tag}`;
+  // The ids testkit's fixture generators use are taken before any process of the file leases one.
+  await withRedis(services.redisUrl, (redis) => reserveFixtureWorkerIds(redis, redisPrefix));
+  const s3 = { ...services.s3, bucket: `sb-test-${tag}` };
+  const storage = createStorage({ ...s3, forcePathStyle: true });
+  try {
+    await storage.ensureBucket();
+  } catch (error) {
+    await database.drop();
+    throw error;
+  } finally {
+    storage.close();
+  }
+  return {
+    databaseUrl: database.url,
+    redisUrl: services.redisUrl,
+    redisPrefix,
+    eventsStreamKey: `${redisPrefix}:events`,
+    s3,
+    processEnv: (extra: Record<string, string> = {}) => ({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database.url,
+      REDIS_URL: services.redisUrl,
+      REDIS_PREFIX: redisPrefix,
+      EVENTS_STREAM_KEY: `${redisPrefix}:events`,
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: s3.region,
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+      ...extra,
+    }),
+    release: async () => {
+      await database.drop();
+      // With the prefixes tests make below the file's (`<prefix>.t1:…`): tags never prefix one another.
+      await deleteRedisKeys(services.redisUrl, `${redisPrefix}*`);
+    },
+  };
+}
+
 /**
  * Call at the top of a test file. The returned object is filled in before the file's first
  * test and its database is dropped after the last one.
  */
 export function useTestEnvironment(): TestEnvironment {
   const environment = {} as TestEnvironment;
-  let drop: (() => Promise<void>) | undefined;
+  let release: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const services = inject('services');
-    const database = await createTestDatabase(services.databaseUrl, { template: inject('templateDatabase') });
-    drop = database.drop;
-    const tag = uniqueTag();
-    await withRedis(services.redisUrl, (redis) => reserveFixtureWorkerIds(redis, `sbt-${tag}`));
-    const s3 = { ...services.s3, bucket: `sb-test-${tag}` };
-    await createStorage({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      bucket: s3.bucket,
-      accessKeyId: s3.accessKeyId,
-      secretAccessKey: s3.secretAccessKey,
-      forcePathStyle: true,
-    }).ensureBucket();
-    Object.assign(environment, {
-      databaseUrl: database.url,
-      redisUrl: services.redisUrl,
-      redisPrefix: `sbt-${tag}`,
-      eventsStreamKey: `sbt-${tag}:events`,
-      s3,
-      processEnv: (extra: Record<string, string> = {}) => ({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: database.url,
-        REDIS_URL: services.redisUrl,
-        REDIS_PREFIX: `sbt-${tag}`,
-        EVENTS_STREAM_KEY: `sbt-${tag}:events`,
-        S3_ENDPOINT: s3.endpoint,
-        S3_REGION: s3.region,
-        S3_BUCKET: s3.bucket,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_FORCE_PATH_STYLE: 'true',
-        ...extra,
-      }),
-    });
+    const provisioned = await provisionEnvironment(inject('services'), { template: inject('templateDatabase') });
+    release = provisioned.release;
+    const { release: _, ...fields } = provisioned;
+    Object.assign(environment, fields);
   });
 
   afterAll(async () => {
-    await drop?.();
-    // With the prefixes tests make below the file's (`<prefix>.t1:…`): tags never prefix one another.
-    if (environment.redisPrefix) await deleteRedisKeys(environment.redisUrl, `${environment.redisPrefix}*`);
+    await release?.();
   });
 
   return environment;

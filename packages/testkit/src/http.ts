@@ -12,6 +12,8 @@ export interface CallOptions {
   /** A string or bytes go as they are (give their Content-Type); anything else goes as JSON. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Abandons the request (rejecting with a TimeoutError) when no full answer came within this. */
+  timeoutMs?: number;
 }
 
 /** One HTTP request, its answer read to the end. */
@@ -28,7 +30,8 @@ export async function call(method: string, url: string, options: CallOptions = {
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(url, { method, headers, body });
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const response = await fetch(url, { method, headers, body, signal });
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.includes('json') ?? false;
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : isJson ? JSON.parse(text) : text };

@@ -1,7 +1,7 @@
 import './provided-context.ts';
 export { describeServices, startTestServices, type ServiceSource, type StartedServices, type TestServices } from './services/index.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
-export { useTestEnvironment, type TestEnvironment } from './environment.ts';
+export { provisionEnvironment, useTestEnvironment, type ProvisionedEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
 export {
   isAlive,
@@ -15,9 +15,12 @@ export {
 } from './processes.ts';
 export { call, type Answer, type CallOptions } from './http.ts';
 export { testSnowflakeWorkerId } from './ids.ts';
-export { channelEvents, createWebhookFixture, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
+export { channelEvents, createWebhookFixture, deliveriesSettled, deliveryJobs, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
+export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
+export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
+export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';

@@ -1,6 +1,7 @@
+import type { JobType, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
-import { LIMITS, parseStreamEvent, type StreamEvent } from '@switchboard/contracts';
+import { LIMITS, parseStreamEvent, WEBHOOK_DELIVERY_JOB, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
   createWebhookWithinLimits,
@@ -14,6 +15,7 @@ import {
 } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId } from './ids.ts';
+import { waitFor } from './wait.ts';
 
 const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 
@@ -70,4 +72,22 @@ export async function webhookMessages(pool: Pool, webhookId: string): Promise<St
 export async function channelEvents(redis: Redis, streamKey: string, channelId: string): Promise<StreamEvent[]> {
   const entries = await redis.xrange(streamKey, '-', '+');
   return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
+}
+
+/**
+ * Delivery jobs of the webhook-deliveries `queue` in these states. The queue also holds the
+ * worker's scheduled prune job (always one delayed until its next tick), which is not a delivery.
+ */
+export async function deliveryJobs(queue: Queue, ...states: JobType[]): Promise<number> {
+  const jobs = await queue.getJobs(states);
+  return jobs.filter((job) => job?.name === WEBHOOK_DELIVERY_JOB.name).length;
+}
+
+/**
+ * Waits until every delivery enqueued so far was handled; returns how many failed for good.
+ * Deliveries that post nothing leave no row: this is how a test knows they are done.
+ */
+export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promise<number> {
+  await waitFor(async () => (await deliveryJobs(queue, 'waiting', 'active', 'delayed', 'prioritized')) === 0, timeoutMs);
+  return deliveryJobs(queue, 'failed');
 }

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import { ACL, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertMembers, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { QUICK_TAKEOVER, spawnService, unzip, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 /** Short locks: a killed worker's archive is taken over within about two seconds. */
-const WORKER_ENV = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500', ARCHIVE_PROGRESS_INTERVAL_MS: '100', LOG_LEVEL: 'info' };
+const WORKER_ENV = { ...QUICK_TAKEOVER, ARCHIVE_PROGRESS_INTERVAL_MS: '100', LOG_LEVEL: 'info' };
 const workers: ServiceProcess[] = [];
 let admin: AdminFixture;
 
@@ -73,26 +72,7 @@ async function download(type: string, subjectId: string, archiveId: string): Pro
   const response = await fetch(link.body.downloadUrl);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-disposition')).toMatch(/^attachment;/);
-  const zip = await fromBufferPromise(Buffer.from(await response.arrayBuffer()), { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', resolve);
-    zip.on('entry', (entry: Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return files;
+  return unzip(Buffer.from(await response.arrayBuffer()));
 }
 
 const json = (files: Map<string, Buffer>, path: string) => JSON.parse(files.get(path)!.toString('utf8'));

@@ -1,6 +1,6 @@
-import { Queue, type JobType } from 'bullmq';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
-import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
+import { QUEUES } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
@@ -44,23 +44,8 @@ export function deliveriesQueue(gateway: RunningGateway): Queue {
   return new Queue(QUEUES.webhookDeliveries, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
 }
 
-/**
- * Waits until every delivery enqueued so far was handled; returns how many failed for good.
- * Deliveries that post nothing leave no row: this is how a test knows they are done.
- */
-export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promise<number> {
-  await waitFor(async () => (await deliveryJobs(queue, 'waiting', 'active', 'delayed', 'prioritized')) === 0, timeoutMs);
-  return deliveryJobs(queue, 'failed');
-}
-
-/**
- * Delivery jobs in these states. The queue also holds the worker's scheduled prune job (always
- * one delayed until its next tick), which is not a delivery.
- */
-export async function deliveryJobs(queue: Queue, ...states: JobType[]): Promise<number> {
-  const jobs = await queue.getJobs(states);
-  return jobs.filter((job) => job?.name === WEBHOOK_DELIVERY_JOB.name).length;
-}
+// Shared with the fault suite: the one copy lives in testkit.
+export { deliveriesSettled, deliveryJobs } from '@switchboard/testkit';
 
 /** A file's gateway and webhook worker, both running from its first test to after its last. */
 export interface ExecuteStack {

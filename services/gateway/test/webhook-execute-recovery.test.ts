@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, channelEvents, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess } from '@switchboard/testkit';
+import { call, channelEvents, createWebhookFixture, QUICK_TAKEOVER, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
 import { deliveriesQueue, deliveriesSettled, deliveryJobs, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
@@ -9,11 +9,8 @@ const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_
 let queue: Queue;
 const workers: ServiceProcess[] = [];
 
-/** Short lock timings: a killed worker's job is back in the queue within about 1.5 s. */
-const QUICK_RECOVERY = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
-
 async function worker(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  const started = await spawnWebhookWorker(environment, { ...QUICK_RECOVERY, ...extra });
+  const started = await spawnWebhookWorker(environment, { ...QUICK_TAKEOVER, ...extra });
   workers.push(started);
   return started;
 }

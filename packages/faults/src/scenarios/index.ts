@@ -1,0 +1,21 @@
+import type { Scenario } from '../types.ts';
+import { jobKill } from './job-kill/index.ts';
+import { dependencyOutage } from './outage/index.ts';
+import { workerKill } from './worker-kill/index.ts';
+
+/** `full`: the issue's figures (npm run faults); `quick`: the same faults at a smaller size. */
+export type Scale = 'full' | 'quick';
+
+/** Every scenario, in the order the table lists them. */
+export function faultScenarios(scale: Scale): Scenario[] {
+  const full = scale === 'full';
+  // The issue's outages: Redis stopped 10 s, PostgreSQL and S3 blackholed 30 s (quick: 5 s each).
+  const seconds = (full: number) => (scale === 'full' ? full : 5) * 1000;
+  return [
+    workerKill({ deliveries: full ? 10_000 : 1_000, kills: full ? 3 : 1, concurrency: 16 }),
+    jobKill,
+    dependencyOutage({ name: 'redis-stop', dependency: 'redis', mode: 'cut', outageMs: seconds(10) }),
+    dependencyOutage({ name: 'postgres-blackhole', dependency: 'postgres', mode: 'blackhole', outageMs: seconds(30) }),
+    dependencyOutage({ name: 's3-blackhole', dependency: 's3', mode: 'blackhole', outageMs: seconds(30) }),
+  ];
+}

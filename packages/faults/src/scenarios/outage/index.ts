@@ -1,0 +1,143 @@
+import { posix } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAdminWithKey } from '@switchboard/auth';
+import { ACL, webhookBodyKey } from '@switchboard/contracts';
+import { createPool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { createWebhookFixture, QUICK_TAKEOVER, storageFor, testSnowflakeWorkerId, type FaultMode, type FaultProxy, type TestEnvironment } from '@switchboard/testkit';
+import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
+import { ScenarioProcesses } from '../../processes.ts';
+import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
+import { judgeOutage, type OutageBounds } from './judge.ts';
+import { INLINE_BODY_MAX_BYTES, mixedTraffic } from './mixed.ts';
+import { proxyDependency, type Dependency } from './proxied.ts';
+import { startTraffic, type RequestKind } from './traffic.ts';
+
+export interface OutageOptions {
+  /** `redis-stop`, `postgres-blackhole`, … */
+  name: string;
+  dependency: Dependency;
+  /** `cut`: the dependency is stopped; `blackhole`: it is unreachable and silent. */
+  mode: Exclude<FaultMode, 'pass'>;
+  outageMs: number;
+}
+
+/**
+ * The issue's bounds: every answer within 5 s (503 with Retry-After being the quick answer
+ * while a dependency is down), and every kind of request succeeding again within 5 s of the
+ * dependency's return.
+ */
+const BOUNDS: OutageBounds = { answerMs: 5_000, recoveryMs: 5_000 };
+/** A client waits this long before it calls a request unanswered: well past the bound, to see how late answers come. */
+const ABANDON_AFTER_MS = BOUNDS.answerMs + 10_000;
+/** Healthy traffic before the fault, and traffic after the return (the recovery bound and a margin). */
+const BEFORE_MS = 3_000;
+const AFTER_MS = BOUNDS.recoveryMs + 5_000;
+const TRAFFIC = { clients: 6, paceMs: 50 };
+/** Deliveries accepted during the run must all be stored afterwards, within this. */
+const SETTLE_TIMEOUT_MS = 60_000;
+
+const ADMIN_ACLS = [ACL.authenticate, ACL.auditLogView, ACL.archiveViewAll, ACL.banEmailCheck];
+
+/**
+ * The embedded S3 (s3rver's file store) removes a folder when its last object is deleted, and
+ * an upload into that folder at the same moment dies with an unhandled ENOENT that takes the
+ * store's process down. The worker deletes each claim-checked body once delivered while the
+ * gateway uploads the next: a permanent object keeps the webhook's body folder from ever being
+ * empty. Harmless on a real S3.
+ */
+async function keepBodyFolder(environment: TestEnvironment, webhookId: string): Promise<void> {
+  const storage = storageFor(environment);
+  try {
+    await storage.upload(`${posix.dirname(webhookBodyKey(webhookId, '0'))}/keep`, Buffer.from('keep'), { contentType: 'text/plain' });
+  } finally {
+    storage.close();
+  }
+}
+
+/**
+ * Mixed traffic before, during and after the outage; answers every request and when the
+ * dependency was away, on the traffic's clock. The sleeps shape the load (how long each phase
+ * lasts): nothing waits on them for a result.
+ */
+async function trafficThroughOutage(kinds: RequestKind[], proxy: FaultProxy, options: OutageOptions, log: (message: string) => void) {
+  let stopped = false;
+  const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped });
+  await sleep(BEFORE_MS);
+  log(`${options.name}: ${options.dependency} ${options.mode} for ${options.outageMs / 1000} s`);
+  const startMs = traffic.clock();
+  proxy.setMode(options.mode);
+  await sleep(options.outageMs);
+  proxy.setMode('pass');
+  const endMs = traffic.clock();
+  await sleep(AFTER_MS);
+  stopped = true;
+  return { samples: await traffic.done, window: { startMs, endMs } };
+}
+
+async function runOutage({ environment, log }: ScenarioContext, options: OutageOptions): Promise<ScenarioResult> {
+  const proxied = await proxyDependency(environment, options.dependency);
+  const processes = new ScenarioProcesses(proxied.processEnv);
+  // The scenario's own connections go direct: it observes the fault, it does not suffer it.
+  const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
+  const watch = watchDeliveries(environment);
+  try {
+    const hook = await createWebhookFixture(pool);
+    await keepBodyFolder(environment, hook.webhookId);
+    const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), { name: 'fault-outage', acls: ADMIN_ACLS });
+    const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'false', WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES) });
+    await processes.worker('webhook-worker', QUICK_TAKEOVER);
+
+    const accepted: string[] = [];
+    const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, accepted });
+    const { samples, window } = await trafficThroughOutage(kinds, proxied.proxy, options, log);
+    const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
+    const judgement = judgeOutage(samples, expected, window, BOUNDS);
+    const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
+    const settleProblems =
+      failedJobs === null
+        ? [`deliveries not settled within ${SETTLE_TIMEOUT_MS / 1000} s`]
+        : failedJobs > 0
+          ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`]
+          : [];
+    const ledger = await deliveryLedger({ pool, watch, environment }, hook, accepted);
+    return {
+      scenario: options.name,
+      load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,
+      fault: `${options.dependency} ${options.mode === 'cut' ? 'stopped (connections reset)' : 'blackholed'} ${options.outageMs / 1000} s, through a fault proxy`,
+      figures: [
+        ['requests', samples.length],
+        ['during outage', judgement.outageStatuses],
+        ['max latency', `${Math.round(judgement.maxLatencyMs)} ms`],
+        ['over bound', judgement.late],
+        ['5xx not 503', judgement.serverErrors],
+        ['recovery', judgement.recoveryMs === null ? 'never' : `${Math.round(judgement.recoveryMs)} ms`],
+        ['executes lost', ledger.lost],
+        ['duplicated', ledger.duplicated],
+      ],
+      problems: [
+        ...judgement.problems,
+        ...ledgerProblems(ledger),
+        ...settleProblems,
+      ],
+    };
+  } finally {
+    await processes.stopAll();
+    await proxied.proxy.close();
+    await watch.close();
+    await pool.end();
+  }
+}
+
+/**
+ * A dependency fails under mixed execute and admin traffic: every answer must come within its
+ * bound (503 allowed, no other 5xx, no hang), and everything must work again within 5 s of
+ * the dependency's return, with no accepted execute lost.
+ */
+export function dependencyOutage(options: OutageOptions): Scenario {
+  return {
+    name: options.name,
+    description: `${options.dependency} ${options.mode} ${options.outageMs / 1000} s under mixed traffic: answers bounded, recovery within 5 s`,
+    run: (context) => runOutage(context, options),
+  };
+}

@@ -1,0 +1,37 @@
+import { call } from '@switchboard/testkit';
+import type { RequestKind } from './traffic.ts';
+
+/** Bodies above this go to S3 (claim check): the gateway is started with it, and `execute-s3` sends more. */
+export const INLINE_BODY_MAX_BYTES = 1024;
+
+export interface MixedTrafficTargets {
+  gatewayUrl: string;
+  hook: { webhookId: string; token: string };
+  adminKey: string;
+  /** Content of every execute answered 204, for the lost/duplicated count afterwards. */
+  accepted: string[];
+}
+
+/**
+ * Execute and admin traffic that between them touch every dependency of the request path:
+ * `execute` (webhook lookup in PostgreSQL, enqueue in Redis), `execute-s3` (its body stored in
+ * S3 first), and admin reads and checks in PostgreSQL behind an admin key.
+ */
+export function mixedTraffic({ gatewayUrl, hook, adminKey, accepted }: MixedTrafficTargets): RequestKind[] {
+  let sent = 0;
+  const execute = (padding: number) => async (timeoutMs: number) => {
+    const content = `outage ${sent++} ${'x'.repeat(padding)}`.trimEnd();
+    const answer = await call('POST', `${gatewayUrl}/v1/webhooks/${hook.webhookId}/${hook.token}`, { body: { content }, timeoutMs });
+    if (answer.status === 204) accepted.push(content);
+    return answer.status;
+  };
+  const admin = (path: string, body: unknown) => async (timeoutMs: number) =>
+    (await call('POST', `${gatewayUrl}${path}`, { token: adminKey, scheme: 'Admin', body, timeoutMs })).status;
+  return [
+    { name: 'execute', expected: 204, send: execute(0) },
+    { name: 'execute-s3', expected: 204, send: execute(INLINE_BODY_MAX_BYTES + 100) },
+    { name: 'audit-logs', expected: 200, send: admin('/v1/admin/audit-logs', {}) },
+    { name: 'archives-list', expected: 200, send: admin('/v1/admin/archives/list', {}) },
+    { name: 'email-ban-check', expected: 200, send: admin('/v1/admin/bans/email/check', { email: 'someone@example.com' }) },
+  ];
+}

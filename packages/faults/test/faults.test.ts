@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
+
+// The bounded fault suite inside `npm test`: the same scenarios as `npm run faults`, smaller.
+// Each waits on conditions (queue drained, status completed) with generous bounds, never on time.
+const environment = useTestEnvironment();
+const quiet = { log: () => {} };
+
+const figure = (result: ScenarioResult, name: string) => result.figures.find(([figureName]) => figureName === name)?.[1];
+
+describe('fault suite, bounded', () => {
+  it('worker-kill: 300 deliveries with the webhook worker SIGKILLed once: 0 lost, 0 duplicated messages and events', async () => {
+    const result = await workerKill({ deliveries: 300, kills: 1, concurrency: 8 }).run({ environment, ...quiet });
+    expect(result.problems).toEqual([]);
+    expect([figure(result, 'accepted'), figure(result, 'stored'), figure(result, 'events')]).toEqual([300, 300, 300]);
+    expect([figure(result, 'lost'), figure(result, 'duplicated')]).toEqual([0, 0]);
+  }, 120_000);
+
+  it('job-kill: archive, purge and bulk workers SIGKILLed mid-job: each job completes once', async () => {
+    const result = await jobKill.run({ environment, ...quiet });
+    expect(result.problems).toEqual([]);
+    expect(result.figures.map(([name]) => name)).toEqual(['archive', 'purge', 'bulk']);
+  }, 120_000);
+});
