@@ -67,15 +67,21 @@ export const commonSchema = z.object({
   DATABASE_URL: env.url(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: env.int(1, 200).default(10),
   /** Bound on opening a database connection. */
-  DATABASE_CONNECT_TIMEOUT_MS: env.int(100, 600_000).default(5_000),
+  DATABASE_CONNECT_TIMEOUT_MS: env.int(100, 600_000).default(2_000),
   /**
    * Bound on one SQL statement: the server cancels it (statement_timeout); a server that does
    * not answer at all is given up one second later and its connection dropped. 0: unbounded.
    */
-  DATABASE_QUERY_TIMEOUT_MS: env.int(0, 3_600_000).default(5_000),
+  DATABASE_QUERY_TIMEOUT_MS: env.int(0, 3_600_000).default(3_000),
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Prefix of every Redis key and channel, so deployments (and test files) can share a server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('sb'),
+  /**
+   * After PostgreSQL or S3 stopped answering (a connection failure, a client-side timeout),
+   * calls to it fail at once for this long, then one probes: a silent dependency costs one
+   * timeout, not one per request. 0: off.
+   */
+  DEPENDENCY_CIRCUIT_OPEN_MS: env.int(0, 60_000).default(1_000),
   /** Bound on each dependency check of /readyz. */
   READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
   /** Bound on one Redis command on request paths (not on workers' blocking connections). */
@@ -94,7 +100,7 @@ export const s3Schema = z.object({
   /** Bound on opening a connection to the store. */
   S3_CONNECT_TIMEOUT_MS: env.int(100, 600_000).default(3_000),
   /** A request whose socket stays silent this long is dropped (and retried, up to S3_MAX_ATTEMPTS). */
-  S3_REQUEST_TIMEOUT_MS: env.int(100, 3_600_000).default(5_000),
+  S3_REQUEST_TIMEOUT_MS: env.int(100, 3_600_000).default(3_000),
   S3_MAX_ATTEMPTS: env.int(1, 10).default(2),
   /** Connections to the store at most; requests beyond them queue in the process. */
   S3_MAX_SOCKETS: env.int(1, 1_000).default(50),

@@ -1,3 +1,5 @@
+import { CircuitOpenError } from '@switchboard/circuit-breaker';
+
 /**
  * Errors that belong to the rows of a statement rather than to the database or the
  * connection: data exceptions (SQLSTATE class 22: a NUL byte, a value out of range),
@@ -19,9 +21,11 @@ const LOST_CONNECTION =
 
 /**
  * The connection is gone or cannot be trusted any more: a network failure, a server shutting
- * down (SQLSTATE class 08 and 57P01–57P04), or pg giving up on a silent server.
+ * down (SQLSTATE class 08 and 57P01–57P04), pg giving up on a silent server, or the pool's
+ * circuit breaker refusing to try while the server is known to be unreachable.
  */
 export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof CircuitOpenError) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || /^(08[0-9A-Z]{3}|57P0[1-4])$/.test(code))) return true;
   return typeof message === 'string' && LOST_CONNECTION.test(message);

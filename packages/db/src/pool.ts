@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { createCircuitBreaker } from '@switchboard/circuit-breaker';
 import { isConnectionFailure } from './errors.ts';
 
 export type Pool = pg.Pool;
@@ -18,6 +19,11 @@ export interface PoolOptions {
    * when the server or the network is gone, and the connection is dropped.
    */
   queryTimeoutMs?: number;
+  /**
+   * After a connection failure (a silent or vanished server), statements and checkouts fail
+   * at once with CircuitOpenError for this long, then one probes; 0: no circuit breaker.
+   */
+  circuitOpenMs?: number;
 }
 
 /** How much longer than the server's own cancel the client waits before it gives up the connection. */
@@ -33,6 +39,7 @@ export function createPool({
   applicationName = 'switchboard',
   connectTimeoutMs = 5_000,
   queryTimeoutMs = 0,
+  circuitOpenMs = 0,
 }: PoolOptions): Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -54,7 +61,24 @@ export function createPool({
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  if (circuitOpenMs > 0) failFastWhenUnreachable(pool, applicationName, circuitOpenMs);
   return pool;
+}
+
+/**
+ * Routes the pool's statements and checkouts through a circuit breaker: once one meets a
+ * connection failure, the rest fail at once instead of each waiting out its own timeout
+ * behind the first (a silent database would otherwise hold every request for the full bound).
+ * Only the promise forms go through it: pg-pool's own query() checks a client out with the
+ * callback form, which must reach the pool untouched (and is covered by the outer query()).
+ */
+function failFastWhenUnreachable(pool: pg.Pool, name: string, openMs: number): void {
+  const breaker = createCircuitBreaker({ name: `database (${name})`, isOutage: isConnectionFailure, openMs });
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+  const hasCallback = (args: unknown[]) => typeof args[args.length - 1] === 'function';
+  pool.query = ((...args: unknown[]) => (hasCallback(args) ? query(...args) : breaker.run(() => query(...args)))) as typeof pool.query;
+  pool.connect = ((...args: unknown[]) => (hasCallback(args) ? connect(...args) : breaker.run(() => connect()!))) as typeof pool.connect;
 }
 
 /**

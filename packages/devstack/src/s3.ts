@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 // s3rver ships no types; it is a Koa app with run()/close().
 // @ts-expect-error no declaration file
 import S3rver from 's3rver';
@@ -23,6 +23,28 @@ export interface EmbeddedS3 {
   stop(): Promise<void>;
 }
 
+interface FilesystemStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  deleteObject(bucket: string, key: string): Promise<void>;
+}
+
+/**
+ * s3rver (3.7) removes a folder once its last object is deleted; an upload into that folder at
+ * the same moment (our worker deletes a claim-checked webhook body while the gateway stores the
+ * next) then fails on a write stream nobody listens to, and the uncaught error kills this whole
+ * process. Deleting only the object's files leaves empty folders, which no listing shows.
+ */
+function keepEmptyFolders(store: FilesystemStore): void {
+  store.deleteObject = async (bucket, key) => {
+    const files = ['object', 'object.md5', 'metadata.json'].map((resource) => store.getResourcePath(bucket, key, resource));
+    const removeIfThere = (file: string) =>
+      unlink(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    await Promise.all(files.map(removeIfThere));
+  };
+}
+
 /**
  * s3rver in this process on a free loopback port. A development store only: single process,
  * fixed credentials, no durability guarantees. s3rver checks presigned-URL expiry itself;
@@ -39,6 +61,7 @@ export async function startEmbeddedS3({ dir, buckets = [], resetOnClose = false 
     resetOnClose,
     configureBuckets: buckets.map((name) => ({ name })),
   });
+  keepEmptyFolders(server.store);
   // Before s3rver's router, the last middleware it registers.
   server.middleware.splice(server.middleware.length - 1, 0, verifySigV4((id) => (id === S3RVER_CREDENTIAL ? S3RVER_CREDENTIAL : undefined)));
   const { port } = (await server.run()) as { port: number };

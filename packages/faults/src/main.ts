@@ -43,10 +43,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /**
- * Errors thrown in this process outside a scenario's own code: the embedded S3 (s3rver) runs
- * here, and it throws on an unhandled stream error when an upload races a delete in the same
- * folder (a bug of s3rver's file store). That must fail the scenario it happened in, with the
- * reason, not end the run without a table.
+ * Errors thrown in this process outside a scenario's own code (the embedded S3, s3rver, runs
+ * here): they must fail the scenario they happened in, with the reason, not end the run
+ * without a table.
  */
 const incidents: string[] = [];
 process.on('uncaughtException', (error) => {

@@ -2,6 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { CircuitOpenError, createCircuitBreaker } from '@switchboard/circuit-breaker';
 import { useContentMd5ForDeleteObjects } from './content-md5.ts';
 
 export interface StorageOptions {
@@ -23,9 +24,17 @@ export interface StorageBounds {
   /** Tries of one request, the first included (the SDK backs off between them). */
   maxAttempts: number;
   maxSockets: number;
+  /** After the store stopped answering, calls fail at once this long, then one probes; 0: off. */
+  circuitOpenMs: number;
 }
 
-export const DEFAULT_STORAGE_BOUNDS: StorageBounds = { connectTimeoutMs: 3_000, socketIdleTimeoutMs: 5_000, maxAttempts: 2, maxSockets: 50 };
+export const DEFAULT_STORAGE_BOUNDS: StorageBounds = {
+  connectTimeoutMs: 3_000,
+  socketIdleTimeoutMs: 3_000,
+  maxAttempts: 2,
+  maxSockets: 50,
+  circuitOpenMs: 1_000,
+};
 
 /** Maps the S3_* configuration (see @switchboard/config `s3Schema`) to storage options. */
 export function storageOptionsFromConfig(config: {
@@ -39,6 +48,7 @@ export function storageOptionsFromConfig(config: {
   S3_REQUEST_TIMEOUT_MS?: number;
   S3_MAX_ATTEMPTS?: number;
   S3_MAX_SOCKETS?: number;
+  DEPENDENCY_CIRCUIT_OPEN_MS?: number;
 }): StorageOptions {
   return {
     bounds: {
@@ -46,6 +56,7 @@ export function storageOptionsFromConfig(config: {
       socketIdleTimeoutMs: config.S3_REQUEST_TIMEOUT_MS ?? DEFAULT_STORAGE_BOUNDS.socketIdleTimeoutMs,
       maxAttempts: config.S3_MAX_ATTEMPTS ?? DEFAULT_STORAGE_BOUNDS.maxAttempts,
       maxSockets: config.S3_MAX_SOCKETS ?? DEFAULT_STORAGE_BOUNDS.maxSockets,
+      circuitOpenMs: config.DEPENDENCY_CIRCUIT_OPEN_MS ?? DEFAULT_STORAGE_BOUNDS.circuitOpenMs,
     },
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
@@ -84,7 +95,19 @@ export function createS3Client(options: StorageOptions): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   useContentMd5ForDeleteObjects(client);
+  if (bounds.circuitOpenMs > 0) failFastWhenUnreachable(client, options.endpoint ?? 'S3', bounds.circuitOpenMs);
   return client;
+}
+
+/**
+ * Every command (lib-storage's uploads too: they call `send`) goes through a circuit breaker:
+ * once one finds the store unreachable, the rest fail at once instead of each waiting out the
+ * socket timeout and its retry.
+ */
+function failFastWhenUnreachable(client: S3Client, endpoint: string, openMs: number): void {
+  const breaker = createCircuitBreaker({ name: `object store (${endpoint})`, isOutage: isStoreUnreachable, openMs });
+  const send = client.send.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.send = ((...args: unknown[]) => breaker.run(() => send(...args))) as S3Client['send'];
 }
 
 /** Answers whether the bucket is reachable; used by readiness checks. */
@@ -110,12 +133,18 @@ export async function ensureBucket(client: S3Client, bucket: string): Promise<vo
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
+/** The store did not answer: a timeout (the bounded handler's TimeoutError), a network failure, an open circuit. */
+function isStoreUnreachable(error: unknown): boolean {
+  if (error instanceof CircuitOpenError) return true;
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === 'TimeoutError' || (typeof code === 'string' && NETWORK_CODES.has(code));
+}
+
 /**
- * The store cannot serve right now: a timeout (the bounded handler's TimeoutError), a network
- * failure, or a 5xx answer (SlowDown, ServiceUnavailable, InternalError) that outlived the retries.
+ * The store cannot serve right now: it is unreachable, or answered 5xx (SlowDown,
+ * ServiceUnavailable, InternalError) past the retries.
  */
 export function isStorageUnavailable(error: unknown): boolean {
-  const { name, code, $metadata } = (error ?? {}) as { name?: unknown; code?: unknown; $metadata?: { httpStatusCode?: number } };
-  if (name === 'TimeoutError' || (typeof code === 'string' && NETWORK_CODES.has(code))) return true;
-  return ($metadata?.httpStatusCode ?? 0) >= 500;
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode ?? 0;
+  return isStoreUnreachable(error) || status >= 500;
 }

@@ -1,10 +1,9 @@
-import { posix } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
-import { ACL, webhookBodyKey } from '@switchboard/contracts';
+import { ACL } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, QUICK_TAKEOVER, storageFor, testSnowflakeWorkerId, type FaultMode, type FaultProxy, type TestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode, type FaultProxy } from '@switchboard/testkit';
 import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
@@ -27,6 +26,11 @@ export interface OutageOptions {
  * while a dependency is down), and every kind of request succeeding again within 5 s of the
  * dependency's return.
  */
+/**
+ * Answers within the README's bound with the default settings (about 4 s: a statement's 3 s
+ * and pg's 1 s grace; S3 3 s; Redis 2 s) plus 1 s for a busy machine; recovery within 5 s of the
+ * dependency's return (issue 11).
+ */
 const BOUNDS: OutageBounds = { answerMs: 5_000, recoveryMs: 5_000 };
 /** A client waits this long before it calls a request unanswered: well past the bound, to see how late answers come. */
 const ABANDON_AFTER_MS = BOUNDS.answerMs + 10_000;
@@ -38,22 +42,6 @@ const TRAFFIC = { clients: 6, paceMs: 50 };
 const SETTLE_TIMEOUT_MS = 60_000;
 
 const ADMIN_ACLS = [ACL.authenticate, ACL.auditLogView, ACL.archiveViewAll, ACL.banEmailCheck];
-
-/**
- * The embedded S3 (s3rver's file store) removes a folder when its last object is deleted, and
- * an upload into that folder at the same moment dies with an unhandled ENOENT that takes the
- * store's process down. The worker deletes each claim-checked body once delivered while the
- * gateway uploads the next: a permanent object keeps the webhook's body folder from ever being
- * empty. Harmless on a real S3.
- */
-async function keepBodyFolder(environment: TestEnvironment, webhookId: string): Promise<void> {
-  const storage = storageFor(environment);
-  try {
-    await storage.upload(`${posix.dirname(webhookBodyKey(webhookId, '0'))}/keep`, Buffer.from('keep'), { contentType: 'text/plain' });
-  } finally {
-    storage.close();
-  }
-}
 
 /**
  * Mixed traffic before, during and after the outage; answers every request and when the
@@ -83,7 +71,6 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
   const watch = watchDeliveries(environment);
   try {
     const hook = await createWebhookFixture(pool);
-    await keepBodyFolder(environment, hook.webhookId);
     const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), { name: 'fault-outage', acls: ADMIN_ACLS });
     const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'false', WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES) });
     await processes.worker('webhook-worker', QUICK_TAKEOVER);

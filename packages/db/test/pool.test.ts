@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CircuitOpenError } from '@switchboard/circuit-breaker';
+import { silentServer, useTestEnvironment } from '@switchboard/testkit';
+import { createPool, isDatabaseUnavailable } from '../src/index.ts';
+
+const environment = useTestEnvironment();
+
+describe('createPool bounds', () => {
+  it('gives up on a server that accepts connections and never answers, then fails fast while it stays silent', async () => {
+    const silent = await silentServer();
+    const pool = createPool({ connectionString: `postgres://postgres@127.0.0.1:${silent.port}/none`, connectTimeoutMs: 300, circuitOpenMs: 60_000 });
+    try {
+      const first = await pool.query('SELECT 1').catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(first)).toBe(true);
+      const started = performance.now();
+      const next = await pool.query('SELECT 1').catch((error: unknown) => error);
+      expect(next).toBeInstanceOf(CircuitOpenError);
+      expect(isDatabaseUnavailable(next)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(250);
+      await expect(pool.connect()).rejects.toBeInstanceOf(CircuitOpenError);
+    } finally {
+      await pool.end();
+      await silent.close();
+    }
+  });
+
+  it('cancels a statement past the query timeout on the server (57014) and keeps serving', async () => {
+    const pool = createPool({ connectionString: environment.databaseUrl, queryTimeoutMs: 200, circuitOpenMs: 60_000 });
+    try {
+      const slow = await pool.query('SELECT pg_sleep(2)').catch((error: unknown) => error);
+      expect((slow as { code?: string }).code).toBe('57014');
+      expect(isDatabaseUnavailable(slow)).toBe(true);
+      // The server answered: the circuit stays closed and the next statement runs.
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+});
