@@ -34,6 +34,8 @@ export const LIMITS = {
     /** Decoded avatar image size. */
     avatarMaxBytes: AVATAR_MAX_BYTES,
     tokenMaxLength: 256,
+    /** The write-only signing secret (decisions §12); GitHub and Sentry secrets are far shorter. */
+    secretMaxLength: 256,
   },
   messages: {
     maxContentLength: 2000,

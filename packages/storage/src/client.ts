@@ -100,14 +100,18 @@ export function createS3Client(options: StorageOptions): S3Client {
 }
 
 /**
- * Every command (lib-storage's uploads too: they call `send`) goes through a circuit breaker:
- * once one finds the store unreachable, the rest fail at once instead of each waiting out the
- * socket timeout and its retry.
+ * Every attempt of every command (lib-storage's uploads too) goes through a circuit breaker,
+ * inside the SDK's retries: once one attempt finds the store unreachable, the retry and every
+ * other call fail at once (CircuitOpenError is not retried) instead of each waiting out the
+ * socket timeout again.
  */
 function failFastWhenUnreachable(client: S3Client, endpoint: string, openMs: number): void {
   const breaker = createCircuitBreaker({ name: `object store (${endpoint})`, isOutage: isStoreUnreachable, openMs });
-  const send = client.send.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  client.send = ((...args: unknown[]) => breaker.run(() => send(...args))) as S3Client['send'];
+  client.middlewareStack.add((next) => (args) => breaker.run(() => next(args)), {
+    step: 'finalizeRequest',
+    priority: 'low',
+    name: 'circuitBreaker',
+  });
 }
 
 /** Answers whether the bucket is reachable; used by readiness checks. */

@@ -44,8 +44,8 @@ export async function createWebhookFixture(pool: Pool, options: { secret?: strin
     await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 }]);
   });
   const limits = { perChannel: LIMITS.webhooks.perChannel, perGuild: LIMITS.webhooks.perGuild };
-  await createWebhookWithinLimits(pool, { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token }, limits);
-  if (options.secret) await pool.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [webhookId, options.secret]);
+  const secret = options.secret ?? null;
+  await createWebhookWithinLimits(pool, { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token, secret }, limits);
   return { guildId, channelId, ownerId, ownerToken, webhookId, token, name };
 }
 

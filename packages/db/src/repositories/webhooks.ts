@@ -34,6 +34,7 @@ export interface NewWebhook {
   name: string;
   avatarHash: string | null;
   token: string;
+  secret: string | null;
 }
 
 export interface WebhookLimits {
@@ -41,11 +42,12 @@ export interface WebhookLimits {
   perGuild: number;
 }
 
-/** Fields a PATCH changes; an absent key leaves the column as it is, `avatarHash: null` clears it. */
+/** Fields a PATCH changes; an absent key leaves the column as it is, `null` clears avatar or secret. */
 export interface WebhookChanges {
   name?: string;
   avatarHash?: string | null;
   channelId?: string;
+  secret?: string | null;
 }
 
 const COLUMNS = `w.id, w.type, w.guild_id AS "guildId", w.channel_id AS "channelId", w.creator_id AS "creatorId",
@@ -117,9 +119,9 @@ export async function createWebhookWithinLimits(
     if (counts.guild >= limits.perGuild) return { full: 'guild' as const };
     if (counts.channel >= limits.perChannel) return { full: 'channel' as const };
     await client.query(
-      `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token)
-       VALUES ($1, 1, $2, $3, $4, $5, $6, $7)`,
-      [webhook.id, webhook.guildId, webhook.channelId, webhook.creatorId, webhook.name, webhook.avatarHash, webhook.token],
+      `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token, secret)
+       VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8)`,
+      [webhook.id, webhook.guildId, webhook.channelId, webhook.creatorId, webhook.name, webhook.avatarHash, webhook.token, webhook.secret],
     );
     return { ok: (await findWebhookWithCreator(client, webhook.id))! };
   });
@@ -133,12 +135,21 @@ export async function updateWebhook(db: Queryable, id: string, changes: WebhookC
          name = coalesce($2, name),
          avatar_hash = CASE WHEN $3::boolean THEN $4 ELSE avatar_hash END,
          channel_id = coalesce($5::bigint, channel_id),
+         secret = CASE WHEN $6::boolean THEN $7 ELSE secret END,
          updated_at = now()
        WHERE id = $1
        RETURNING *
      )
      SELECT ${COLUMNS}, ${CREATOR} FROM w LEFT JOIN users u ON u.id = w.creator_id`,
-    [id, changes.name ?? null, changes.avatarHash !== undefined, changes.avatarHash ?? null, changes.channelId ?? null],
+    [
+      id,
+      changes.name ?? null,
+      changes.avatarHash !== undefined,
+      changes.avatarHash ?? null,
+      changes.channelId ?? null,
+      changes.secret !== undefined,
+      changes.secret ?? null,
+    ],
   );
   return rows[0] ?? null;
 }

@@ -39,6 +39,7 @@ export function createWebhook({ pool, storage, ids }: GatewayDeps): RequestHandl
         name: body.name,
         avatarHash,
         token: generateWebhookToken(),
+        secret: body.secret ?? null,
       },
       LIMITS.webhooks,
     ).catch(async (error: unknown) => {

@@ -32,17 +32,26 @@ export const avatarSchema = z.string().transform((input, ctx): AvatarImage => {
 /** `null` clears the avatar; absent (or `""`, decisions §1) leaves it as it is. */
 const avatarChange = avatarSchema.nullable().optional();
 
-export const createWebhookBody = z.object({ name: webhookNameSchema, avatar: avatarChange });
+/**
+ * The write-only shared secret of decisions §12: code-host (`X-Hub-Signature-256`) and
+ * error-tracker (`Sentry-Hook-Signature`) deliveries must then carry its HMAC. Never returned
+ * or logged. `null` clears it; absent (or `""`) leaves it.
+ */
+const secretChange = storableString().min(1).max(LIMITS.webhooks.secretMaxLength).nullable().optional();
+
+export const createWebhookBody = z.object({ name: webhookNameSchema, avatar: avatarChange, secret: secretChange });
 
 export const updateWebhookBody = z.object({
   name: webhookNameSchema.optional(),
   avatar: avatarChange,
   channel_id: snowflakeSchema.optional(),
+  secret: secretChange,
 });
 
 /**
- * Token PATCH changes only name and avatar (later Fluxer, reference §1). A `channel_id` is an
- * unknown key here and, like every unknown key (decisions §1), ignored: the webhook stays put.
+ * Token PATCH changes only name and avatar (later Fluxer, reference §1). A `channel_id` or a
+ * `secret` is an unknown key here and, like every unknown key (decisions §1), ignored: the
+ * webhook stays put, and whoever holds only the token cannot unset the secret that guards it.
  */
 export const tokenUpdateWebhookBody = z.object({ name: webhookNameSchema.optional(), avatar: avatarChange });
 

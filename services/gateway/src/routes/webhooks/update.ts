@@ -53,7 +53,7 @@ async function moveWebhook(pool: Pool, webhook: Webhook, changes: WebhookChanges
   return moved?.ok ?? null;
 }
 
-/** PATCH /webhooks/{webhook_id}: name, avatar, and a move within the guild. */
+/** PATCH /webhooks/{webhook_id}: name, avatar, secret, and a move within the guild. */
 export function updateWebhookById({ pool, storage }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(updateWebhookBody, req.body);
@@ -63,6 +63,8 @@ export function updateWebhookById({ pool, storage }: GatewayDeps): RequestHandle
     const target = body.channel_id !== undefined && body.channel_id !== webhook.channelId ? body.channel_id : null;
     if (target !== null) await checkMoveTarget(pool, webhook, target, userPrincipal(res).userId);
     const changes = await nameAndAvatarChanges(storage, webhook, body);
+    // Write-only: set or cleared here, never read back by any route.
+    if (body.secret !== undefined) changes.secret = body.secret;
     const updated = target !== null ? await moveWebhook(pool, webhook, { ...changes, channelId: target }) : await updateWebhook(pool, webhook.id, changes);
     if (!updated) throw new ApiError('UNKNOWN_WEBHOOK');
     res.json(presentWebhook(updated));
