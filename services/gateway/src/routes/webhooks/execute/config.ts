@@ -11,4 +11,11 @@ export const executeConfigShape = {
    * (claim check), so Redis never holds a 25 MiB payload.
    */
   WEBHOOK_INLINE_BODY_MAX_BYTES: env.int(0, 25 * 1024 * KiB).default(64 * KiB),
+  /**
+   * Bytes of execution bodies one process holds at once (read, parsed, being stored); past it a
+   * request is answered 503 with Retry-After before its body is read, so a flood of 25 MiB
+   * bodies costs a bounded amount of memory instead of an out-of-memory crash. A body of unknown
+   * size (chunked or compressed) counts as the 25 MiB limit.
+   */
+  WEBHOOK_BODY_BUDGET_BYTES: env.int(25 * 1024 * KiB, 64 * 1024 * 1024 * KiB).default(256 * 1024 * KiB),
 };

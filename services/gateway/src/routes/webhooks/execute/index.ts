@@ -3,6 +3,7 @@ import { isApiError, methodNotAllowed, type FailureBudget } from '@switchboard/h
 import type { GatewayDeps } from '../../../deps.ts';
 import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
+import { bodyBudget } from './body-budget.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
 import { batchedLookup } from './lookup.ts';
@@ -34,8 +35,9 @@ function isClientError(error: unknown): boolean {
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
- * (per client IP and webhook) → origin block (plain only) → path → body read (25 MiB,
- * 413/415/400) → the format's handler; a refusal spends from the failure budget. Mount after the management router, which owns
+ * (per client IP and webhook) → origin block (plain only) → path → the process's body budget
+ * (503 past WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
+ * format's handler; a refusal spends from the failure budget. Mount after the management router, which owns
  * GET/PATCH/DELETE on the token path.
  */
 export function executeRouter(deps: GatewayDeps): Router {
@@ -48,6 +50,8 @@ export function executeRouter(deps: GatewayDeps): Router {
   };
   const limit = routeLimiter({ config, redis, logger });
   const failures = authFailures({ config, redis, logger });
+  // One budget for every format's route: it bounds the process's memory, not a route's.
+  const budget = bodyBudget(config.WEBHOOK_BODY_BUDGET_BYTES);
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
@@ -59,6 +63,7 @@ export function executeRouter(deps: GatewayDeps): Router {
       limit(format.bucket),
       ...(plain ? [originBlock] : []),
       checkParams,
+      budget,
       inboundBody(format.name),
       executeHandler(format, handlerDeps, plain),
     ];

@@ -1,0 +1,44 @@
+import type { RequestHandler } from 'express';
+import { LIMITS } from '@switchboard/contracts';
+import { ApiError } from '@switchboard/http';
+
+/** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Bytes a request's body may take once read: its Content-Length, or the whole limit when the
+ * size is not known in advance (chunked) or may grow (Content-Encoding inflates).
+ */
+function bytesToReserve(headers: { 'content-length'?: string | undefined; 'content-encoding'?: string | undefined }): number {
+  const declared = Number(headers['content-length']);
+  const identity = headers['content-encoding'] === undefined || headers['content-encoding'] === 'identity';
+  if (!identity || !Number.isSafeInteger(declared) || declared < 0) return LIMITS.body.inboundWebhookBytes;
+  return Math.min(declared, LIMITS.body.inboundWebhookBytes);
+}
+
+/**
+ * Admits a request only when its body fits in what is left of `budgetBytes` for this process,
+ * and gives the bytes back when its response is done (or its connection closed). Refused: 503
+ * SERVICE_UNAVAILABLE with Retry-After, before a byte of the body is read.
+ */
+export function bodyBudget(budgetBytes: number): RequestHandler {
+  let inFlight = 0;
+  return (req, res, next) => {
+    const bytes = bytesToReserve(req.headers);
+    if (inFlight + bytes > budgetBytes) {
+      // The unread body must not be kept: answer, then close the connection.
+      res.setHeader('Connection', 'close');
+      throw new ApiError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+    }
+    inFlight += bytes;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      inFlight -= bytes;
+    };
+    res.once('finish', release);
+    res.once('close', release);
+    next();
+  };
+}
