@@ -4,3 +4,4 @@ export { faultScenarios, type Scale } from './scenarios/index.ts';
 export { workerKill, type WorkerKillOptions } from './scenarios/worker-kill/index.ts';
 export { jobKill } from './scenarios/job-kill/index.ts';
 export { formatTable, summaryLine } from './table.ts';
+export { dependencyOutage, type OutageOptions } from './scenarios/outage/index.ts';

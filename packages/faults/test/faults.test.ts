@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
+import { dependencyOutage, jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
 
 // The bounded fault suite inside `npm test`: the same scenarios as `npm run faults`, smaller.
 // Each waits on conditions (queue drained, status completed) with generous bounds, never on time.
@@ -22,4 +22,13 @@ describe('fault suite, bounded', () => {
     expect(result.problems).toEqual([]);
     expect(result.figures.map(([name]) => name)).toEqual(['archive', 'purge', 'bulk']);
   }, 120_000);
+
+  it('postgres-blackhole: PostgreSQL silent 5 s under mixed traffic: only 503s, no hang, recovery, nothing lost', async () => {
+    // Answers come within ~4 s by design (README); 8 s leaves room for a busy machine and still
+    // tells a bounded answer from a hang (the client gives up at 15 s).
+    const outage = dependencyOutage({ name: 'postgres-blackhole', dependency: 'postgres', mode: 'blackhole', outageMs: 5_000, bounds: { answerMs: 8_000 } });
+    const result = await outage.run({ environment, ...quiet });
+    expect(result.problems).toEqual([]);
+    expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([0, 0, 0]);
+  }, 180_000);
 });

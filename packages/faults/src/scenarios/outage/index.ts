@@ -19,13 +19,10 @@ export interface OutageOptions {
   /** `cut`: the dependency is stopped; `blackhole`: it is unreachable and silent. */
   mode: Exclude<FaultMode, 'pass'>;
   outageMs: number;
+  /** Wider bounds for runs on a machine busy with other work (the bounded run in npm test). */
+  bounds?: Partial<OutageBounds>;
 }
 
-/**
- * The issue's bounds: every answer within 5 s (503 with Retry-After being the quick answer
- * while a dependency is down), and every kind of request succeeding again within 5 s of the
- * dependency's return.
- */
 /**
  * Answers within the README's bound with the default settings (about 4 s: a statement's 3 s
  * and pg's 1 s grace; S3 3 s; Redis 2 s) plus 1 s for a busy machine; recovery within 5 s of the
@@ -79,7 +76,7 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
     const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, accepted });
     const { samples, window } = await trafficThroughOutage(kinds, proxied.proxy, options, log);
     const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
-    const judgement = judgeOutage(samples, expected, window, BOUNDS);
+    const judgement = judgeOutage(samples, expected, window, { ...BOUNDS, ...options.bounds });
     const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
     const settleProblems =
       failedJobs === null
