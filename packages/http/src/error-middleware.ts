@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
-import type { Logger } from '@switchboard/logger';
+import { errorSummary, type Logger } from '@switchboard/logger';
 import { ApiError } from './api-error.ts';
 import { fromBodyParserError } from './body-errors.ts';
 import { issuesToItems } from './zod-issues.ts';
@@ -58,7 +58,8 @@ export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityChe
     const apiError = toApiError(error, isUnavailable);
     const context = { requestId: req.requestId, method: req.method, route: routeOf(req), status: apiError.status };
     if (apiError.status === 500) {
-      logger.error({ ...context, err: error }, 'request failed');
+      // A summary, not the error: its other properties may carry the request's payload.
+      logger.error({ ...context, error: errorSummary(error) }, 'request failed');
     } else if (apiError.status >= 500) {
       // A dependency away (or readiness saying so): the reasons, no stack, no payloads.
       logger.warn({ ...context, code: apiError.code, reason: reasonOf(error) }, 'request not served');

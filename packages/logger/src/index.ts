@@ -22,3 +22,31 @@ const REDACT_PATHS = [
 export function createLogger(name: string, level: LoggerOptions['level'] = 'info'): Logger {
   return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } });
 }
+
+export interface ErrorSummary {
+  type: string;
+  message: string;
+  code?: string;
+  stack?: string;
+  cause?: ErrorSummary;
+}
+
+const MESSAGE_MAX_LENGTH = 300;
+
+/**
+ * What a log line says of an error: its type, message (cut short), code and stack, and the same
+ * of its causes. Never its other properties, which may carry payloads: ioredis puts a failed
+ * command's arguments on its errors (a whole webhook body, for a queue add refused by an
+ * out-of-memory Redis), pg the offending row's values in `detail`.
+ */
+export function errorSummary(error: unknown, depth = 0): ErrorSummary {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error).slice(0, MESSAGE_MAX_LENGTH) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: error.message.slice(0, MESSAGE_MAX_LENGTH),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(error.stack ? { stack: error.stack.split('\n').slice(1, 8).join('\n') } : {}),
+    ...(error.cause !== undefined && depth < 3 ? { cause: errorSummary(error.cause, depth + 1) } : {}),
+  };
+}
