@@ -161,7 +161,7 @@ describe('error model', () => {
       expect(answer.headers.get('x-request-id')).toBe(`req-${path.slice(1)}`);
       const logged = captured.lines().find((line) => line['requestId'] === `req-${path.slice(1)}`);
       expect(logged).toMatchObject({ level: 50, method: 'GET', route: path, status: 500 });
-      expect(JSON.stringify(logged?.['err'])).toMatch(/hunter2|async internals/);
+      expect(JSON.stringify(logged?.['error'])).toMatch(/hunter2|async internals/);
     }
   });
 });
