@@ -51,6 +51,8 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type.' },
+  // 431: the request line and headers together are over what the HTTP server reads (16 KiB).
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large.' },
   // 429
   RATE_LIMITED: { status: 429, message: "You're being rate limited." },
   // 5xx

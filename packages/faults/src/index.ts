@@ -5,3 +5,4 @@ export { workerKill, type WorkerKillOptions } from './scenarios/worker-kill/inde
 export { jobKill } from './scenarios/job-kill/index.ts';
 export { formatTable, summaryLine } from './table.ts';
 export { dependencyOutage, type OutageOptions } from './scenarios/outage/index.ts';
+export { bodyFlood, type BodyFloodOptions } from './scenarios/body-flood/index.ts';

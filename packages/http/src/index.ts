@@ -11,3 +11,4 @@ export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
+export { answerClientErrors } from './client-errors.ts';

@@ -10,6 +10,7 @@ export interface Listenable {
 export interface ServedApp {
   url: string;
   port: number;
+  server: HttpServer;
   /** Drops keep-alive connections, then waits for the server to close. */
   close(): Promise<void>;
 }
@@ -22,6 +23,7 @@ export async function serveOnFreePort(app: Listenable, host = '127.0.0.1'): Prom
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    server,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
 import { announceReady, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
@@ -22,6 +23,7 @@ const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_P
 
 let draining = false;
 const server = createServer();
+answerClientErrors(server);
 // Tracking is attached before the app, so it sees every response before the app can finish it.
 const drain = trackForDrain(server, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
 server.on('request', createApp({ config, logger, pool, redis, storage, snowflakeLease, producer, isDraining: () => draining }));

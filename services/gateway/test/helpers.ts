@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { Pool } from '@switchboard/db';
+import { answerClientErrors } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
 import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
@@ -50,6 +51,8 @@ export async function startGateway(
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
   const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, snowflakeLease, ...app, producer }));
+  // As main.ts: requests Node's parser refuses are answered in the error-body shape too.
+  answerClientErrors(served.server);
   const close = async () => {
     await served.close();
     // The producer and the lease first: they use `redis`.

@@ -1,4 +1,5 @@
 import type { Scenario } from '../types.ts';
+import { bodyFlood } from './body-flood/index.ts';
 import { jobKill } from './job-kill/index.ts';
 import { dependencyOutage } from './outage/index.ts';
 import { workerKill } from './worker-kill/index.ts';
@@ -17,5 +18,7 @@ export function faultScenarios(scale: Scale): Scenario[] {
     dependencyOutage({ name: 'redis-stop', dependency: 'redis', mode: 'cut', outageMs: seconds(10) }),
     dependencyOutage({ name: 'postgres-blackhole', dependency: 'postgres', mode: 'blackhole', outageMs: seconds(30) }),
     dependencyOutage({ name: 's3-blackhole', dependency: 's3', mode: 'blackhole', outageMs: seconds(30) }),
+    // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has.
+    bodyFlood({ concurrency: full ? 40 : 10, total: full ? 40 : 10, bodyBytes: (full ? 25 : 5) * 1024 * 1024 }),
   ];
 }

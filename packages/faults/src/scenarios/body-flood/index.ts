@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ScenarioProcesses } from '../../processes.ts';
+import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
+
+export interface BodyFloodOptions {
+  /** Bodies in flight at once. */
+  concurrency: number;
+  /** Bytes of each body (the 25 MiB limit in the issue's run). */
+  bodyBytes: number;
+  /** Bodies sent in all. */
+  total: number;
+}
+
+/** The issue's bounds: /healthz answers within 50 ms under the flood, and memory stays bounded. */
+const HEALTH_BOUND_MS = 50;
+const RSS_BOUND_MB = 1_024;
+const PROBE_EVERY_MS = 10;
+
+/**
+ * The costliest body to parse per byte: one long array of small numbers (every element a
+ * value to build), valid JSON, so nothing stops it before the parse.
+ */
+function costlyBody(bytes: number): Buffer {
+  const body = Buffer.alloc(bytes, '1,');
+  body[0] = '['.charCodeAt(0);
+  body[bytes - 1] = ']'.charCodeAt(0);
+  if (body[bytes - 2] === ','.charCodeAt(0)) body[bytes - 2] = '1'.charCodeAt(0);
+  return body;
+}
+
+/** POSTs `body` to a webhook id nobody has, answering the status (0 when the connection failed). */
+function postToUnknownWebhook(url: string, index: number, body: Buffer): Promise<number> {
+  const id = `${900_000_000_000_000_000n + BigInt(index)}`;
+  return new Promise((resolve) => {
+    const sent = request(`${url}/v1/webhooks/${id}/${'t'.repeat(64)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+    });
+    sent.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    sent.on('error', () => resolve(0));
+    sent.end(body);
+  });
+}
+
+/** The process's peak resident memory (VmHWM), in MiB. */
+async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round(kib / 1024);
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+async function runFlood({ environment, log }: ScenarioContext, options: BodyFloodOptions): Promise<ScenarioResult> {
+  const processes = new ScenarioProcesses((extra) => environment.processEnv(extra));
+  try {
+    const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'true' });
+    const body = costlyBody(options.bodyBytes);
+    const latencies: number[] = [];
+    let flooding = true;
+    const probing = (async () => {
+      while (flooding) {
+        const started = performance.now();
+        await fetch(`${gateway.url}/healthz`).then((answer) => answer.arrayBuffer());
+        latencies.push(performance.now() - started);
+        await sleep(PROBE_EVERY_MS);
+      }
+    })();
+    log(`body-flood: ${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB, ${options.concurrency} at a time`);
+    const statuses = new Map<number, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (next < options.total) {
+          const status = await postToUnknownWebhook(gateway.url, next++, body);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      }),
+    );
+    flooding = false;
+    await probing;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const rss = await peakRssMb(gateway.process.child.pid!);
+    const p99 = percentile(sorted, 0.99);
+    const max = sorted.at(-1) ?? 0;
+    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const problems = [
+      ...(max > HEALTH_BOUND_MS ? [`/healthz took ${Math.round(max)} ms at worst (bound ${HEALTH_BOUND_MS} ms)`] : []),
+      ...(rss > RSS_BOUND_MB ? [`peak RSS ${rss} MiB (bound ${RSS_BOUND_MB} MiB)`] : []),
+      ...([...statuses.keys()].some((status) => status >= 500 && status !== 503) ? ['a 5xx other than 503'] : []),
+      ...(statuses.has(0) ? ['a connection failed without an answer'] : []),
+    ];
+    return {
+      scenario: 'body-flood',
+      load: `${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB to unknown webhooks, ${options.concurrency} at a time`,
+      fault: 'hostile client (costliest JSON to parse)',
+      figures: [
+        ['answers', histogram],
+        ['/healthz probes', latencies.length],
+        ['/healthz p99 ms', Math.round(p99)],
+        ['/healthz max ms', Math.round(max)],
+        ['gateway peak RSS MiB', rss],
+      ],
+      problems,
+    };
+  } finally {
+    await processes.stopAll();
+  }
+}
+
+export function bodyFlood(options: BodyFloodOptions): Scenario {
+  return {
+    name: 'body-flood',
+    description: `${options.concurrency} concurrent ${Math.round(options.bodyBytes / 1024 / 1024)} MiB bodies to unknown webhooks: /healthz within ${HEALTH_BOUND_MS} ms, RSS bounded`,
+    run: (context) => runFlood(context, options),
+  };
+}
