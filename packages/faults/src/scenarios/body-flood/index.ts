@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,6 +55,37 @@ async function peakRssMb(pid: number): Promise<number> {
   return Math.round(kib / 1024);
 }
 
+/**
+ * Probes `/healthz` every PROBE_EVERY_MS from a process of its own (this one is busy sending the
+ * flood, which would add its own delays to the figures) until stopped; answers the latencies.
+ */
+function probeHealth(url: string): { stop(): Promise<number[]> } {
+  const script = `
+    const latencies = [];
+    let running = true;
+    process.on('message', () => { running = false; });
+    (async () => {
+      while (running) {
+        const started = performance.now();
+        await fetch(${JSON.stringify(`${url}/healthz`)}).then((answer) => answer.arrayBuffer());
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, ${PROBE_EVERY_MS}));
+      }
+      process.send(latencies, () => process.exit(0));
+    })();`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const result = new Promise<number[]>((resolve, reject) => {
+    child.once('message', (latencies) => resolve(latencies as number[]));
+    child.once('exit', (code) => reject(new Error(`health probe exited with ${code}`)));
+  });
+  return {
+    stop: () => {
+      child.send('stop');
+      return result;
+    },
+  };
+}
+
 function percentile(sorted: number[], fraction: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
@@ -63,16 +95,9 @@ async function runFlood({ environment, log }: ScenarioContext, options: BodyFloo
   try {
     const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'true' });
     const body = costlyBody(options.bodyBytes);
-    const latencies: number[] = [];
-    let flooding = true;
-    const probing = (async () => {
-      while (flooding) {
-        const started = performance.now();
-        await fetch(`${gateway.url}/healthz`).then((answer) => answer.arrayBuffer());
-        latencies.push(performance.now() - started);
-        await sleep(PROBE_EVERY_MS);
-      }
-    })();
+    const probe = probeHealth(gateway.url);
+    // The probe's first answers come before the flood: a baseline, and proof it runs.
+    await sleep(200);
     log(`body-flood: ${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB, ${options.concurrency} at a time`);
     const statuses = new Map<number, number>();
     let next = 0;
@@ -84,8 +109,7 @@ async function runFlood({ environment, log }: ScenarioContext, options: BodyFloo
         }
       }),
     );
-    flooding = false;
-    await probing;
+    const latencies = await probe.stop();
     const sorted = [...latencies].sort((a, b) => a - b);
     const rss = await peakRssMb(gateway.process.child.pid!);
     const p99 = percentile(sorted, 0.99);

@@ -119,3 +119,11 @@ export const chatAppFormat: ExecutionFormat<ReturnType<typeof chatAppBodySchema.
   // Slack's answer, byte for byte (reference §3.3).
   respond: (res) => void res.status(200).type('text/html; charset=utf-8').send('ok'),
 };
+
+/** Every format by name, for the parse threads (body-check-worker.ts), which get only the name. */
+export const FORMATS: Record<WebhookFormat, ExecutionFormat<any>> = {
+  plain: plainFormat,
+  codehost: codeHostFormat,
+  errortracker: errorTrackerFormat,
+  chatapp: chatAppFormat,
+};

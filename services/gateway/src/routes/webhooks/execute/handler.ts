@@ -5,6 +5,7 @@ import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf } from './body.ts';
+import { refusalError } from './body-check.ts';
 import type { ExecutionFormat } from './formats.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
@@ -36,7 +37,9 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
   return async (req, res) => {
     const params = paramsOf(res);
     const body = bodyOf(res);
-    const parsed = format.parse(body.value);
+    // A body checked on a parse thread passed its schema there; only the result of the
+    // format's post-token check came back (applied below, in the same order).
+    const parsed = body.checked ? undefined : format.parse(body.value);
     const messageId = deps.ids.next();
     const deliveryId = format.deliveryId?.(req);
     const claim = deliveryId !== undefined && !format.accept ? { deliveryId, source: format.name, messageId } : undefined;
@@ -47,7 +50,8 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }
-    format.accept?.(parsed);
+    if (body.checked?.refusal) throw refusalError(body.checked.refusal);
+    if (!body.checked) format.accept?.(parsed as Parsed);
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
     const submitted = await submitDelivery(
       deps,

@@ -4,6 +4,7 @@ import type { GatewayDeps } from '../../../deps.ts';
 import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
 import { bodyBudget } from './body-budget.ts';
+import { createBodyChecker } from './body-check.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
 import { batchedLookup } from './lookup.ts';
@@ -52,6 +53,9 @@ export function executeRouter(deps: GatewayDeps): Router {
   const failures = authFailures({ config, redis, logger });
   // One budget for every format's route: it bounds the process's memory, not a route's.
   const budget = bodyBudget(config.WEBHOOK_BODY_BUDGET_BYTES);
+  // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
+  // check, so never needed as a value here) only on a parse thread.
+  const bodies = { parseHereMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES, checker: createBodyChecker({ logger }) };
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
@@ -64,7 +68,7 @@ export function executeRouter(deps: GatewayDeps): Router {
       ...(plain ? [originBlock] : []),
       checkParams,
       budget,
-      inboundBody(format.name),
+      inboundBody(format.name, bodies),
       executeHandler(format, handlerDeps, plain),
     ];
     for (const suffix of format.paths) router.post(`${TOKEN_PATH}${suffix}`, ...chain);

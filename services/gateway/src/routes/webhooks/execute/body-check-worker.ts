@@ -1,0 +1,40 @@
+// A parse thread of the execution routes (body-check.ts): decodes a large body and runs its
+// format's checks off the event loop, then hands the bytes back.
+import { parentPort } from 'node:worker_threads';
+import type { WebhookFormat } from '@switchboard/contracts';
+import { isApiError } from '@switchboard/http';
+import { decodeBody, type BodyKind } from './decode.ts';
+import { FORMATS } from './formats.ts';
+import type { CheckOutcome, CheckReply, CheckRequest, Refusal } from './body-check.ts';
+
+function refusalOf(error: unknown): Refusal {
+  if (!isApiError(error)) throw error;
+  return { code: error.code, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+}
+
+function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): CheckOutcome {
+  try {
+    const decoded = decodeBody(format, kind, Buffer.from(bytes));
+    const execution = FORMATS[format];
+    const parsed = execution.parse(decoded.value);
+    let refusal: Refusal | null = null;
+    try {
+      execution.accept?.(parsed);
+    } catch (error) {
+      refusal = refusalOf(error);
+    }
+    return { outcome: 'valid', json: typeof decoded.json === 'string' ? decoded.json : null, refusal };
+  } catch (error) {
+    return { outcome: 'invalid', refusal: refusalOf(error) };
+  }
+}
+
+parentPort!.on('message', ({ id, format, kind, bytes }: CheckRequest) => {
+  let reply: CheckReply;
+  try {
+    reply = { id, bytes, ...check(format, kind, bytes) };
+  } catch (error) {
+    reply = { id, bytes, outcome: 'crashed', reason: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply, [bytes]);
+});

@@ -1,0 +1,55 @@
+import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
+import { ApiError, assertJsonDepth } from '@switchboard/http';
+import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
+
+/** A body's JSON value, and the JSON document as text for a claim check (the received bytes when they are JSON). */
+export interface DecodedBody {
+  value: unknown;
+  json: Buffer | string;
+}
+
+/** How a body is written: JSON or a form (anything else was refused with 415 before). */
+export type BodyKind = 'json' | 'form';
+
+function invalid(error: ValidationErrorItem): ApiError {
+  return new ApiError('INVALID_FORM_BODY', { errors: [error] });
+}
+
+const NOT_JSON: ValidationErrorItem = { path: 'root', message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' };
+
+function parseJson(text: string, error: ValidationErrorItem = NOT_JSON): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(error);
+  }
+}
+
+/**
+ * A form body: GitHub's `payload=<json>` for the code host; for the other formats a
+ * `payload`/`payload_json` field holding the JSON document (Slack, Discord), else the fields
+ * themselves (`content=hello`, as Discord accepts).
+ */
+function fromForm(format: WebhookFormat, text: string): DecodedBody {
+  if (format === 'codehost') {
+    const result = parseFormEncodedGitHubBody(text);
+    if (!result.ok) throw invalid(result.error);
+    return { value: result.payload, json: JSON.stringify(result.payload) };
+  }
+  const form = new URLSearchParams(text);
+  const document = form.get('payload_json') ?? form.get('payload');
+  if (document !== null) return { value: parseJson(document, { ...NOT_JSON, path: 'payload' }), json: document };
+  const fields = Object.fromEntries(form);
+  return { value: fields, json: JSON.stringify(fields) };
+}
+
+/**
+ * Decodes a non-empty body once: JSON or form, no deeper than MAX_JSON_DEPTH; 400 otherwise.
+ * Pure (no request), so a parse thread runs the very same code as the event loop.
+ */
+export function decodeBody(format: WebhookFormat, kind: BodyKind, raw: Buffer): DecodedBody {
+  const text = raw.toString('utf8');
+  const decoded = kind === 'form' ? fromForm(format, text) : { value: parseJson(text), json: raw };
+  assertJsonDepth(decoded.value);
+  return decoded;
+}
