@@ -124,3 +124,39 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
     }
   });
 });
+
+describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX_BYTES)', () => {
+  const padding = 'p'.repeat(200 * 1024);
+
+  it('keep the status order of small ones: bad body 400 before the token, emptiness after it', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const wrongToken = { ...hook, token: 'x'.repeat(64) };
+    const notJson = await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`);
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
+    const badField = await postRaw(executeUrl(stack.gateway, wrongToken), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
+    expect(badField.status).toBe(400);
+    expect(await badField.json()).toMatchObject({ errors: [{ path: 'embeds' }] });
+    const empty = JSON.stringify({ content: '   ', padding });
+    expect((await postRaw(executeUrl(stack.gateway, wrongToken), empty)).status).toBe(404);
+    const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), empty);
+    expect(emptyAnswer.status).toBe(400);
+    expect(await emptyAnswer.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
+    const tooDeep = await postRaw(executeUrl(stack.gateway, wrongToken), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
+    expect(tooDeep.status).toBe(400);
+  });
+
+  it('post as small ones do when valid, as JSON and as a form', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const json = await postRaw(executeUrl(stack.gateway, hook, '/slack'), JSON.stringify({ text: 'large json', padding }));
+    expect(json.status).toBe(200);
+    const form = await fetch(executeUrl(stack.gateway, hook, '/slack'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payload: JSON.stringify({ text: 'large form', padding }) }).toString(),
+    });
+    expect(form.status).toBe(200);
+    const stored = await messagesOf(stack.gateway.pool, hook.webhookId, 2);
+    expect(stored.map((message) => message.content).sort()).toEqual(['large form', 'large json']);
+  });
+});
