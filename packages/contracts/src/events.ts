@@ -8,13 +8,14 @@ import { z } from 'zod';
  */
 export const DEFAULT_EVENTS_STREAM_KEY = 'events';
 
-export const EVENT_TYPES = ['MESSAGE_CREATE'] as const;
+export const EVENT_TYPES = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * One stream entry, as its field/value pairs. `data` is the JSON of the event's object (for
- * MESSAGE_CREATE: the message as GET /channels/{id}/messages presents it); the ids beside it
- * let consumers route an entry without parsing `data`.
+ * MESSAGE_CREATE and MESSAGE_UPDATE: the message as GET /channels/{id}/messages presents it;
+ * for MESSAGE_DELETE, as Discord: `{id, channel_id, guild_id?}`); the ids beside it let
+ * consumers route an entry without parsing `data`.
  */
 export const streamEventSchema = z.object({
   type: z.enum(EVENT_TYPES),

@@ -108,3 +108,53 @@ export const WEBHOOK_DELIVERY_PRUNE_JOB = defineJob({
   payload: z.object({}),
   defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
 });
+
+/**
+ * An edit of a message through its webhook's token (PATCH …/messages/{id}): the gateway
+ * validated and rendered it; the worker writes it and appends MESSAGE_UPDATE once. The job id
+ * is the edit's own snowflake, which also dates the edit (edited_timestamp), so a retried
+ * attempt writes the same row and finds its event already appended. Renaming strands jobs.
+ */
+export const webhookMessageEditPayloadSchema = z.object({
+  webhookId: snowflakeSchema,
+  messageId: snowflakeSchema,
+  editId: snowflakeSchema,
+  /** Absent: the stored content stays. */
+  content: z.string().optional(),
+  /** Rendered embeds (as plain execute stores them); absent: the stored ones stay. */
+  embeds: z.array(z.looseObject({})).optional(),
+});
+export type WebhookMessageEditPayload = z.output<typeof webhookMessageEditPayloadSchema>;
+
+export const WEBHOOK_MESSAGE_EDIT_JOB = defineJob({
+  queue: QUEUES.webhookDeliveries,
+  name: 'webhook-message-edit',
+  payload: webhookMessageEditPayloadSchema,
+  jobId: (payload) => payload.editId,
+  defaults: { attempts: 8, removeOnComplete: { ageSeconds: 60 * 60, count: 1000 } },
+});
+
+/**
+ * A message deleted through its webhook's token: the worker deletes the row and appends
+ * MESSAGE_DELETE once. The job id is the message id (a message is deleted once); the channel
+ * and guild travel with the job, since a retry may find the row already gone.
+ */
+export const webhookMessageDeletePayloadSchema = z.object({
+  webhookId: snowflakeSchema,
+  messageId: snowflakeSchema,
+  channelId: snowflakeSchema,
+  guildId: snowflakeSchema.nullable(),
+});
+export type WebhookMessageDeletePayload = z.output<typeof webhookMessageDeletePayloadSchema>;
+
+export const WEBHOOK_MESSAGE_DELETE_JOB = defineJob({
+  queue: QUEUES.webhookDeliveries,
+  name: 'webhook-message-delete',
+  payload: webhookMessageDeletePayloadSchema,
+  jobId: (payload) => payload.messageId,
+  defaults: { attempts: 8, removeOnComplete: { ageSeconds: 60 * 60, count: 1000 } },
+});
+
+/** What an edit or delete job returns: whether the message was still there to change. */
+export const webhookMessageChangeResultSchema = z.object({ outcome: z.enum(['changed', 'gone']) });
+export type WebhookMessageChangeResult = z.infer<typeof webhookMessageChangeResultSchema>;

@@ -49,6 +49,23 @@ export const embedSchema = z.object({
 
 const snowflakeLike = z.union([z.string().regex(/^\d{1,20}$/), z.int().min(0)]);
 
+/** Message text: storable, normalised as Fluxer does, at most 2000 characters. */
+const contentField = optional(storableString().transform(normaliseText).pipe(z.string().max(M.maxContentLength)));
+const embedsField = optional(z.array(embedSchema).max(M.maxEmbeds));
+
+/** All embeds of a message together: at most 6000 characters (reference §4). */
+function checkEmbedTotal(body: { embeds?: Array<z.output<typeof embedSchema>> | undefined }, context: z.RefinementCtx): void {
+  const total = (body.embeds ?? []).reduce((sum, embed) => sum + embedTextLength(embed), 0);
+  if (total > M.maxEmbedTotalChars) {
+    context.addIssue({
+      code: 'custom',
+      path: ['embeds'],
+      message: `Embeds must total at most ${M.maxEmbedTotalChars} characters.`,
+      params: { code: 'TOO_BIG' },
+    });
+  }
+}
+
 /**
  * Body of plain execute, Fluxer's `WebhookMessageRequest` (reference §3.1). Limits are checked
  * here so the gateway answers 400 with field paths before enqueueing; emptiness is not (it is
@@ -56,11 +73,11 @@ const snowflakeLike = z.union([z.string().regex(/^\d{1,20}$/), z.int().min(0)]);
  */
 export const executeBodySchema = z
   .object({
-    content: optional(storableString().transform(normaliseText).pipe(z.string().max(M.maxContentLength))),
+    content: contentField,
     username: optional(normalisedText(LIMITS.webhooks.nameMinLength, LIMITS.webhooks.nameMaxLength)),
     avatar_url: optional(httpUrlSchema),
     tts: optional(z.boolean()),
-    embeds: optional(z.array(embedSchema).max(M.maxEmbeds)),
+    embeds: embedsField,
     // Accepted for compatibility, then overridden: webhook mentions never ping.
     allowed_mentions: optional(z.looseObject({})),
     flags: optional(z.int().min(0)),
@@ -70,17 +87,18 @@ export const executeBodySchema = z
     sticker_ids: optional(z.array(snowflakeLike).max(3)),
     message_reference: optional(z.looseObject({})),
   })
-  .superRefine((body, context) => {
-    const total = (body.embeds ?? []).reduce((sum, embed) => sum + embedTextLength(embed), 0);
-    if (total > M.maxEmbedTotalChars) {
-      context.addIssue({
-        code: 'custom',
-        path: ['embeds'],
-        message: `Embeds must total at most ${M.maxEmbedTotalChars} characters.`,
-        params: { code: 'TOO_BIG' },
-      });
-    }
-  });
+  .superRefine(checkEmbedTotal);
+
+/**
+ * Body of an edit through the webhook token (Discord's PATCH …/messages/{id}): content, embeds
+ * and allowed_mentions, with execute's validation and limits. An absent (or `null`, `""`,
+ * decisions §1) field is left as it is; `embeds: []` removes the embeds.
+ */
+export const editMessageBodySchema = z
+  .object({ content: contentField, embeds: embedsField, allowed_mentions: optional(z.looseObject({})) })
+  .superRefine(checkEmbedTotal);
+
+export type EditMessageBody = z.output<typeof editMessageBodySchema>;
 
 export type ExecuteBody = z.output<typeof executeBodySchema>;
 export type ExecuteBodyInput = z.input<typeof executeBodySchema>;
@@ -128,4 +146,12 @@ export function renderExecute(body: ExecuteBody): DirectOutcome {
   const flags = (body.flags ?? 0) & SENDABLE_MESSAGE_FLAGS;
   if (flags !== 0) message.flags = flags;
   return produced(message);
+}
+
+/** What an edit replaces, rendered as plain execute renders it; an absent key keeps the stored value. */
+export function renderEdit(body: EditMessageBody): { content?: string; embeds?: Embed[] } {
+  return {
+    ...(body.content !== undefined ? { content: body.content } : {}),
+    ...(body.embeds !== undefined ? { embeds: body.embeds.map(toEmbed) } : {}),
+  };
 }

@@ -54,37 +54,39 @@ export interface EventStreamOptions {
   markerTtlSeconds: number;
 }
 
-export function publishedMarkerKey(redisPrefix: string, messageId: string): string {
-  return `${redisPrefix}:events:published:${messageId}`;
+/** The "appended" marker of one event: `marker` is the message id for MESSAGE_CREATE, else the change's own id. */
+export function publishedMarkerKey(redisPrefix: string, marker: string): string {
+  return `${redisPrefix}:events:published:${marker}`;
 }
 
-function entryArguments(message: MessageResponse): string[] {
-  const entry: StreamEvent = {
-    type: 'MESSAGE_CREATE',
-    guild_id: message.guild_id ?? '',
-    channel_id: message.channel_id,
-    message_id: message.id,
-    data: JSON.stringify(message),
-  };
-  return Object.entries(entry).flat();
+/** An event and the marker that says it was appended (one per event, never reused). */
+export interface OnceEvent {
+  marker: string;
+  event: StreamEvent;
 }
 
 /**
- * Appends MESSAGE_CREATE for each message to the events stream unless it was appended before,
- * in one script call (one round trip for a whole batch of deliveries). Answers, in order, each
- * new entry's id, or null when an earlier attempt already appended that message.
+ * Appends each event to the events stream unless its marker says an earlier attempt did, in
+ * one script call (one round trip for a whole batch). Answers, in order, each new entry's id,
+ * or null when that event was appended before.
  */
-export async function publishMessageCreates(
-  redis: Redis,
-  options: EventStreamOptions,
-  messages: readonly MessageResponse[],
-): Promise<Array<string | null>> {
-  const entries = messages.map(entryArguments);
+export async function appendEventsOnce(redis: Redis, options: EventStreamOptions, events: readonly OnceEvent[]): Promise<Array<string | null>> {
+  const entries = events.map(({ event }) => Object.entries(event).flat());
   const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
   await whenRedisReady(redis);
-  const keys = [options.streamKey, ...messages.map((message) => publishedMarkerKey(options.redisPrefix, message.id))];
+  const keys = [options.streamKey, ...events.map(({ marker }) => publishedMarkerKey(options.redisPrefix, marker))];
   const args = [String(options.markerTtlSeconds), String(options.maxLength), String(width), ...entries.flat()];
   const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
-  return messages.map((_, index) => ids[index] ?? null);
+  return events.map((_, index) => ids[index] ?? null);
+}
+
+/** A MESSAGE_CREATE or MESSAGE_UPDATE entry: the message as the read model presents it. */
+export function messageEvent(type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessageResponse): StreamEvent {
+  return { type, guild_id: message.guild_id ?? '', channel_id: message.channel_id, message_id: message.id, data: JSON.stringify(message) };
+}
+
+/** MESSAGE_CREATE for each message, at most once per message id (see appendEventsOnce). */
+export function publishMessageCreates(redis: Redis, options: EventStreamOptions, messages: readonly MessageResponse[]): Promise<Array<string | null>> {
+  return appendEventsOnce(redis, options, messages.map((message) => ({ marker: message.id, event: messageEvent('MESSAGE_CREATE', message) })));
 }

@@ -1,39 +1,44 @@
-import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB } from '@switchboard/contracts';
+import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
 import { releaseWebhookDelivery } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
+import { deleteHandler, editHandler } from './message-changes.ts';
 import { pruneHandler } from './prune.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
-export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB] as const;
+export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB] as const;
 
 /**
- * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, and the
- * dedupe-key pruning that a job scheduler runs every WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS.
+ * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, edits and
+ * deletes through the webhook token, and the dedupe-key pruning that a job scheduler runs every
+ * WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS.
  */
 export function createWebhookWorkerSetup({
   config,
   logger,
   resources: { pool, redis, storage },
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
+  const events = {
+    streamKey: config.EVENTS_STREAM_KEY,
+    redisPrefix: config.REDIS_PREFIX,
+    maxLength: config.EVENTS_STREAM_MAX_LENGTH,
+    markerTtlSeconds: config.EVENTS_PUBLISHED_TTL_SECONDS,
+  };
   const handler = deliveryHandler({
     pool,
     redis,
     storage,
-    events: {
-      streamKey: config.EVENTS_STREAM_KEY,
-      redisPrefix: config.REDIS_PREFIX,
-      maxLength: config.EVENTS_STREAM_MAX_LENGTH,
-      markerTtlSeconds: config.EVENTS_PUBLISHED_TTL_SECONDS,
-    },
+    events,
     testDelay: { ms: config.WEBHOOK_TEST_DELAY_MS, at: config.WEBHOOK_TEST_DELAY_AT },
   });
   return {
     handlers: {
       [WEBHOOK_DELIVERY_JOB.name]: handler,
       [WEBHOOK_DELIVERY_PRUNE_JOB.name]: pruneHandler({ pool, logger, retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS }),
+      [WEBHOOK_MESSAGE_EDIT_JOB.name]: editHandler({ pool, redis, events }),
+      [WEBHOOK_MESSAGE_DELETE_JOB.name]: deleteHandler({ pool, redis, events }),
     },
     onFinalFailure: {
       // The delivery will never post: give its dedupe key back, so the sender's redelivery

@@ -117,3 +117,35 @@ export async function listChannelMessages(db: Queryable, channelId: string, page
   );
   return rows;
 }
+
+/** A webhook's edit of one of its messages: absent fields keep their stored value. */
+export interface WebhookMessageEdit {
+  webhookId: string;
+  messageId: string;
+  content?: string | undefined;
+  embeds?: unknown[] | undefined;
+  /** The edit's own time (from its snowflake), so a retried edit writes the same row. */
+  editedAt: Date;
+}
+
+/**
+ * Applies an edit to a message the webhook posted, unless a later edit already landed (a stale
+ * retry must not undo it). Answers the message as it now is and whether this edit is what it
+ * shows, or null when it is gone (or was never this webhook's).
+ */
+export async function editWebhookMessage(db: Queryable, edit: WebhookMessageEdit): Promise<{ message: StoredMessage; applied: boolean } | null> {
+  const { rowCount } = await db.query(
+    `UPDATE messages SET content = coalesce($3, content), embeds = coalesce($4::jsonb, embeds), edited_at = $5
+     WHERE id = $1 AND webhook_id = $2 AND (edited_at IS NULL OR edited_at <= $5)`,
+    [edit.messageId, edit.webhookId, edit.content ?? null, edit.embeds === undefined ? null : JSON.stringify(edit.embeds), edit.editedAt],
+  );
+  const message = await findMessageById(db, edit.messageId);
+  if (!message || message.webhookId !== edit.webhookId) return null;
+  return { message, applied: rowCount === 1 };
+}
+
+/** Deletes a message the webhook posted; false when there was none (already deleted). */
+export async function deleteWebhookMessage(db: Queryable, webhookId: string, messageId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM messages WHERE id = $1 AND webhook_id = $2', [messageId, webhookId]);
+  return rowCount === 1;
+}

@@ -6,6 +6,7 @@ import { requireGuildPermission, type AccessSubject } from '../../permissions/in
 import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
 import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
+import { deleteMessageByToken, editMessageByToken, getMessageByToken } from './token-messages.ts';
 import { deleteByToken, getByToken, updateByToken } from './token-routes.ts';
 import { updateWebhookById } from './update.ts';
 
@@ -52,6 +53,14 @@ export function webhooksRouter(deps: GatewayDeps): Router {
     .get(limit('webhook:read::webhook_id'), getByToken(deps))
     .patch(limit('webhook:update::webhook_id'), avatarBody, updateByToken(deps))
     .delete(limit('webhook:delete::webhook_id'), deleteByToken(deps));
+  // The webhook's own messages, with execute's bucket (token-messages.ts).
+  const messageBody = jsonBody({ limitBytes: LIMITS.body.managementBytes });
+  router
+    .route('/v1/webhooks/:webhook_id/:token/messages/:message_id')
+    .get(limit('webhook:execute::webhook_id'), getMessageByToken(deps))
+    .patch(limit('webhook:execute::webhook_id'), messageBody, editMessageByToken(deps))
+    .delete(limit('webhook:execute::webhook_id'), deleteMessageByToken(deps))
+    .all(methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE']));
   return router;
 }
 

@@ -15,7 +15,7 @@ import { nameAndAvatarChanges } from './update.ts';
  */
 
 /** The webhook the validated path names, or 404 `UNKNOWN_WEBHOOK`. */
-async function webhookByToken(pool: Pool, params: { webhook_id: string; token: string }): Promise<Webhook> {
+export async function webhookByToken(pool: Pool, params: { webhook_id: string; token: string }): Promise<Webhook> {
   const webhook = await findWebhookForExecution(pool, params.webhook_id, params.token);
   if (!webhook) throw new ApiError('UNKNOWN_WEBHOOK');
   return webhook;
