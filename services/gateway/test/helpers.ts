@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { Pool } from '@switchboard/db';
+import { createPool, type Pool } from '@switchboard/db';
 import { answerClientErrors } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
@@ -14,6 +14,10 @@ import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } fr
 export interface RunningGateway {
   url: string;
   config: GatewayConfig;
+  /**
+   * The test's own pool on the gateway's database, for fixtures and checks: unbounded, unlike
+   * the gateway's (seeding 200,000 rows on a busy machine may take longer than a request may).
+   */
   pool: Pool;
   redis: Redis;
   storage: Storage;
@@ -35,8 +39,8 @@ export type GatewayParts = Pick<AppOptions, 'adminAreas' | 'producer'>;
 
 /**
  * A real gateway (createApp) on this file's PostgreSQL, Redis and bucket, on an ephemeral port,
- * with the clients main.ts opens (openResources: the same bounds). Its pool has room for a
- * test's own statements next to a batch the gateway holds open.
+ * with the clients main.ts opens (openResources: the same bounds). The test gets a pool of its
+ * own beside them.
  */
 export async function startGateway(
   environment: TestEnvironment,
@@ -46,11 +50,12 @@ export async function startGateway(
   const config = gatewayConfig(environment, extra);
   const logger = createLogger('gateway-test', 'silent');
   const resources = openResources('gateway-test', config, logger);
-  const { pool, redis, storage } = resources;
+  const { redis, storage } = resources;
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: 4 });
   await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
-  const served = await serveOnFreePort(createApp({ config, logger, pool, redis, storage, snowflakeLease, ...app, producer }));
+  const served = await serveOnFreePort(createApp({ config, logger, pool: resources.pool, redis, storage, snowflakeLease, ...app, producer }));
   // As main.ts: requests Node's parser refuses are answered in the error-body shape too.
   answerClientErrors(served.server);
   const close = async () => {
@@ -59,6 +64,7 @@ export async function startGateway(
     await producer.close();
     await snowflakeLease.release();
     await resources.close();
+    await pool.end();
   };
   return { url: served.url, config, pool, redis, storage, producer, snowflakeLease, close };
 }
