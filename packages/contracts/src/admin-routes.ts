@@ -23,6 +23,9 @@ export const ACL = {
   banPhoneCheck: 'ban:phone:check',
   banPhoneRemove: 'ban:phone:remove',
   bulkAddGuildMembers: 'bulk:add:guild_members',
+  // Ours (decisions §13): failed jobs, visible and retried without opening Redis.
+  jobsRead: 'jobs:read',
+  jobsWrite: 'jobs:write',
 } as const;
 
 export type AclName = (typeof ACL)[keyof typeof ACL];
@@ -79,6 +82,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', '/v1/admin/bulk/add-guild-members', ACL.bulkAddGuildMembers, 'admin:bulk:operation'),
   // The outcome of a bulk operation that outlived the request (202): decisions §8.
   route('GET', '/v1/admin/bulk/operations/:operationId', ACL.bulkAddGuildMembers, 'admin:lookup'),
+  // Failed jobs of every queue, and their retry (decisions §13).
+  route('GET', '/v1/admin/jobs/failed', ACL.jobsRead, 'admin:lookup'),
+  route('POST', '/v1/admin/jobs/retry', ACL.jobsWrite, 'admin:user:modify'),
 ];
 
 /** True when an ACL set grants `required` (holding `*` grants everything). */

@@ -1,11 +1,11 @@
 import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AnyJobContract, JobContract } from '@switchboard/contracts';
+import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { InvalidJobPayloadError, QueueUnavailableError } from './errors.ts';
 import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
-import { whenRedisReady } from '@switchboard/redis';
+import { isRedisUnavailable, whenRedisReady } from '@switchboard/redis';
 import { waitForJob, type WaitHandle, type WaitOutcome } from './wait.ts';
 
 export interface ProducerOptions {
@@ -19,6 +19,20 @@ export interface ProducerOptions {
 export interface EnqueuedJob {
   jobId: string;
 }
+
+/** A job that failed for good (decisions §13: what operators see without opening Redis). */
+export interface FailedJob {
+  queue: QueueName;
+  id: string;
+  name: string;
+  attempts: number;
+  lastError: string;
+  /** Epoch milliseconds. */
+  failedAt: number;
+}
+
+/** What a retry of one failed job found. */
+export type RetryOutcome = 'retried' | 'unknown_job' | 'not_failed';
 
 export interface Producer {
   /**
@@ -39,6 +53,10 @@ export interface Producer {
    * is down.
    */
   jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean>;
+  /** Failed jobs of `queue`, newest failure first, from `offset` on. QueueUnavailableError when Redis is down. */
+  failedJobs(queue: QueueName, offset: number, limit: number): Promise<{ jobs: FailedJob[]; total: number }>;
+  /** Moves a failed job back to waiting with its attempts reset (BullMQ's retry). */
+  retryFailedJob(queue: QueueName, jobId: string): Promise<RetryOutcome>;
   /** Ends pending waits (as `pending`) and closes queues; the connection stays the caller's. */
   close(): Promise<void>;
 }
@@ -104,8 +122,47 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     }
   }
 
+  /** Runs a read or change on `queue`, reporting Redis trouble as QueueUnavailableError. */
+  async function onQueue<T>(queue: QueueName, work: (target: ReturnType<typeof cache.queueFor>) => Promise<T>): Promise<T> {
+    try {
+      return await work(cache.queueFor(queue));
+    } catch (error) {
+      if (isRedisUnavailable(error)) throw new QueueUnavailableError(queue, error);
+      throw error;
+    }
+  }
+
+  const failedJobs: Producer['failedJobs'] = (queue, offset, limit) =>
+    onQueue(queue, async (target) => {
+      const [jobs, total] = await Promise.all([target.getFailed(offset, offset + limit - 1), target.getFailedCount()]);
+      return {
+        total,
+        jobs: jobs
+          .filter((job) => job?.id !== undefined)
+          .map((job) => ({
+            queue,
+            id: job.id!,
+            name: job.name,
+            attempts: job.attemptsMade,
+            lastError: job.failedReason ?? '',
+            failedAt: job.finishedOn ?? job.processedOn ?? job.timestamp,
+          })),
+      };
+    });
+
+  const retryFailedJob: Producer['retryFailedJob'] = (queue, jobId) =>
+    onQueue(queue, async (target) => {
+      const job = await target.getJob(jobId);
+      if (!job) return 'unknown_job';
+      if ((await job.getState()) !== 'failed') return 'not_failed';
+      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      return 'retried';
+    });
+
   return {
     enqueue: async (contract, payload, options = {}) => add(prepare(contract, payload, options)),
+    failedJobs,
+    retryFailedJob,
     enqueueAndWait,
     jobExists,
     close: async () => {

@@ -23,6 +23,12 @@ const unavailable: Producer = {
   jobExists: async (contract) => {
     throw new QueueUnavailableError(contract.queue);
   },
+  failedJobs: async (queue) => {
+    throw new QueueUnavailableError(queue);
+  },
+  retryFailedJob: async (queue) => {
+    throw new QueueUnavailableError(queue);
+  },
   close: async () => {},
 };
 const queueDown = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' }, { producer: unavailable });

@@ -11,6 +11,7 @@ import { purgeRequestSchema } from '../../src/routes/admin/assets/schemas.ts';
 import { listAuditLogsSchema, searchAuditLogsSchema } from '../../src/routes/admin/audit-logs/schemas.ts';
 import * as bans from '../../src/routes/admin/bans/schemas.ts';
 import { bulkAddSchema } from '../../src/routes/admin/bulk/schemas.ts';
+import { retryJobsBody } from '../../src/routes/admin/jobs/schemas.ts';
 import { createWebhookBody, updateWebhookBody } from '../../src/routes/webhooks/schemas.ts';
 import { createAdmin, type AdminFixture } from '../admin-helpers.ts';
 import { deliveriesSettled, useExecuteStack } from '../webhook-execute-helpers.ts';
@@ -62,6 +63,7 @@ const ADMIN_BODIES: Record<string, z.ZodType | undefined> = {
   'POST /v1/admin/bans/ip/list': bans.listSchema,
   'POST /v1/admin/bans/ip/remove': bans.ipRemoveSchema,
   'POST /v1/admin/bulk/add-guild-members': bulkAddSchema(1000),
+  'POST /v1/admin/jobs/retry': retryJobsBody,
 };
 const FUZZED_ADMIN_ROUTES = ADMIN_ROUTES.filter((route) => route.path !== '/v1/admin/bans/ip/add');
 

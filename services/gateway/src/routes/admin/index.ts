@@ -10,10 +10,11 @@ import { assetHandlers } from './assets/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
 import { banHandlers } from './bans/index.ts';
 import { bulkHandlers } from './bulk/index.ts';
+import { jobHandlers } from './jobs/index.ts';
 import { mergeAdminHandlers, servedAdminRoutes, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
 /** Every admin area; together they serve every ADMIN_ROUTES entry (adminRouter refuses less). */
-export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers];
+export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers, jobHandlers];
 
 /** The handlers of every area, built once: the router mounts them and discovery reports them. */
 export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[] = ADMIN_AREAS): AdminHandlerMap {

@@ -1,0 +1,66 @@
+import type { RequestHandler } from 'express';
+import { QUEUES, type QueueName } from '@switchboard/contracts';
+import { validate } from '@switchboard/http';
+import type { FailedJob } from '@switchboard/queue';
+import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import type { AdminHandlers } from '../handlers.ts';
+import { listFailedJobsQuery, retryJobsBody } from './schemas.ts';
+
+const TARGET_TYPE = 'job';
+
+function presentFailedJob(job: FailedJob) {
+  return { queue: job.queue, id: job.id, name: job.name, attempts: job.attempts, last_error: job.lastError, failed_at: new Date(job.failedAt).toISOString() };
+}
+
+/**
+ * GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (decisions
+ * §13). Across queues, each queue's first `offset + limit` are merged, so pages stay exact.
+ */
+function listFailed({ producer }: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const query = validate(listFailedJobsQuery, req.query);
+    const queues: QueueName[] = query.queue ? [query.queue] : Object.values(QUEUES);
+    const pages = await Promise.all(queues.map((queue) => producer.failedJobs(queue, query.queue ? query.offset : 0, query.queue ? query.limit : query.offset + query.limit)));
+    const merged = pages.flatMap((page) => page.jobs).sort((a, b) => b.failedAt - a.failedAt);
+    const jobs = query.queue ? merged : merged.slice(query.offset, query.offset + query.limit);
+    res.json({ jobs: jobs.map(presentFailedJob), total: pages.reduce((sum, page) => sum + page.total, 0) });
+  };
+}
+
+/** POST /admin/jobs/retry: each failed job back to waiting, attempts reset; one audit entry per job retried. */
+function retry({ pool, producer, ids }: GatewayDeps): RequestHandler {
+  return async (req, res) => {
+    const { jobs } = validate(retryJobsBody, req.body);
+    const retried: Array<{ queue: QueueName; id: string }> = [];
+    const errors: Array<{ queue: QueueName; id: string; error: 'UNKNOWN_JOB' | 'NOT_FAILED' }> = [];
+    for (const job of jobs) {
+      const outcome = await producer.retryFailedJob(job.queue, job.id);
+      if (outcome === 'retried') retried.push(job);
+      else errors.push({ ...job, error: outcome === 'unknown_job' ? 'UNKNOWN_JOB' : 'NOT_FAILED' });
+    }
+    if (retried.length > 0) {
+      const { adminUserId } = adminPrincipal(res);
+      await recordAudit(
+        pool,
+        ids,
+        retried.map((job) => ({
+          adminUserId,
+          targetType: TARGET_TYPE,
+          targetId: `${job.queue}:${job.id}`,
+          action: 'retry_job',
+          reason: auditReason(req),
+          metadata: { queue: job.queue, job_id: job.id },
+        })),
+      );
+    }
+    res.json({ retried, errors });
+  };
+}
+
+export function jobHandlers(deps: GatewayDeps): AdminHandlers {
+  return {
+    'GET /v1/admin/jobs/failed': listFailed(deps),
+    'POST /v1/admin/jobs/retry': retry(deps),
+  };
+}
