@@ -1,5 +1,6 @@
 import { adminCreateCommand } from './commands/admin-create.ts';
 import { demoSeedCommand } from './commands/demo-seed.ts';
+import { jobsFailedCommand, jobsRetryCommand } from './commands/jobs.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import type { RegisteredCommand } from './command.ts';
 import { loadCliConfig } from './config.ts';
@@ -8,7 +9,7 @@ import { CliError, EXIT, writeError, writeResult } from './output.ts';
 export { cliConfigSchema, devstackEnvPath, loadCliConfig, mergeDevstackEnv, type CliConfig } from './config.ts';
 export { CliError } from './output.ts';
 
-export const COMMANDS: readonly RegisteredCommand[] = [migrateCommand, adminCreateCommand, demoSeedCommand];
+export const COMMANDS: readonly RegisteredCommand[] = [migrateCommand, adminCreateCommand, demoSeedCommand, jobsFailedCommand, jobsRetryCommand];
 
 /** Splits `admin create --name x` into the command that its leading words name and the rest. */
 function findCommand(args: string[]): { command: RegisteredCommand; rest: string[] } {
