@@ -79,6 +79,16 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
     const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(stored!.content).toBe('build passed \ufffd on main');
   });
+
+  it('cuts over-long third-party text to the limit (decisions §9), while plain execute refuses it', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/slack'), { body: { text: 'z'.repeat(4500) } })).status).toBe(200);
+    const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(stored!.content).toHaveLength(2000);
+    expect(stored!.content.endsWith('...')).toBe(true);
+    const plain = await call('POST', executeUrl(stack.gateway, hook), { body: { content: 'z'.repeat(2001) } });
+    expect([plain.status, plain.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
+  });
 });
 
 describe('snowflakes', () => {
