@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errorSummary, type Logger } from '@switchboard/logger';
 import { ApiError } from './api-error.ts';
 import { fromBodyParserError } from './body-errors.ts';
+import { routeTemplate } from './route-template.ts';
 import { issuesToItems } from './zod-issues.ts';
 
 /** Tells whether an error means a dependency cannot serve now (its down, silent or overloaded). */
@@ -37,14 +38,6 @@ function reasonOf(error: unknown): string {
     .join(' <- ');
 }
 
-/**
- * The route pattern, not the URL: URLs can carry secrets (webhook tokens are path segments),
- * and logs never hold those.
- */
-function routeOf(req: Request): string {
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : '(unmatched)';
-}
 
 /**
  * The one place errors become responses. ApiError → its status and body; a zod error → 400
@@ -56,7 +49,7 @@ function routeOf(req: Request): string {
 export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityCheck = () => false): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     const apiError = toApiError(error, isUnavailable);
-    const context = { requestId: req.requestId, method: req.method, route: routeOf(req), status: apiError.status };
+    const context = { requestId: req.requestId, method: req.method, route: routeTemplate(req), status: apiError.status };
     if (apiError.status === 500) {
       // A summary, not the error: its other properties may carry the request's payload.
       logger.error({ ...context, error: errorSummary(error) }, 'request failed');

@@ -12,3 +12,4 @@ export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
+export { routeTemplate } from './route-template.ts';

@@ -55,6 +55,8 @@ export interface Producer {
   jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean>;
   /** Failed jobs of `queue`, newest failure first, from `offset` on. QueueUnavailableError when Redis is down. */
   failedJobs(queue: QueueName, offset: number, limit: number): Promise<{ jobs: FailedJob[]; total: number }>;
+  /** Jobs of `queue` by state (waiting, active, delayed, failed, completed), for metrics. */
+  jobCounts(queue: QueueName): Promise<Record<string, number>>;
   /** Moves a failed job back to waiting with its attempts reset (BullMQ's retry). */
   retryFailedJob(queue: QueueName, jobId: string): Promise<RetryOutcome>;
   /** Ends pending waits (as `pending`) and closes queues; the connection stays the caller's. */
@@ -159,9 +161,13 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
       return 'retried';
     });
 
+  const jobCounts: Producer['jobCounts'] = (queue) =>
+    onQueue(queue, (target) => target.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'));
+
   return {
     enqueue: async (contract, payload, options = {}) => add(prepare(contract, payload, options)),
     failedJobs,
+    jobCounts,
     retryFailedJob,
     enqueueAndWait,
     jobExists,

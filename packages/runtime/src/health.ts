@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERRORS } from '@switchboard/contracts';
+import { metricsText, type Registry } from '@switchboard/metrics';
 
 /** A dependency check: resolves when the dependency answered, rejects (or hangs) when not. */
 export type HealthCheck = () => Promise<unknown>;
@@ -73,6 +74,8 @@ export interface HealthServerOptions {
   checks: ReadinessChecks;
   checkTimeoutMs: number;
   isDraining: () => boolean;
+  /** Served at `/metrics` for Prometheus. */
+  metrics?: Registry;
 }
 
 export interface HealthServer {
@@ -86,12 +89,20 @@ function sendJson(res: import('node:http').ServerResponse, status: number, body:
 }
 
 /**
- * `/healthz` (the process is up; never touches a dependency) and `/readyz` (checkReadiness) on
- * a port of their own, for processes without an HTTP API: workers. Same bodies as the gateway's.
+ * `/healthz` (the process is up; never touches a dependency), `/readyz` (checkReadiness) and
+ * `/metrics` on a port of their own, for processes without an HTTP API: workers. Same bodies as
+ * the gateway's.
  */
 export async function serveHealth(options: HealthServerOptions): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/metrics' && options.metrics) {
+      void metricsText(options.metrics).then(({ contentType, body }) => {
+        res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+        res.end(body);
+      });
+      return;
+    }
     const known = req.method === 'GET' && (path === '/healthz' || path === '/readyz');
     if (!known) return sendJson(res, 404, { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message });
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });

@@ -2,7 +2,8 @@ import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import { commonSchema, env, loadConfig, s3Schema, z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
-import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import { createProducer, DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import { createMetricsRegistry, Gauge } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
@@ -92,6 +93,26 @@ function workerChecks({ pool, redis, storage }: Resources, lease: SnowflakeLease
 }
 
 /**
+ * The worker's registry: process metrics and its queue's jobs by state, read from Redis when
+ * Prometheus scrapes (a scrape while Redis is away reports the process metrics alone).
+ */
+function workerMetrics(name: string, queue: QueueName, redis: Resources['redis'], redisPrefix: string) {
+  const registry = createMetricsRegistry(name);
+  const producer = createProducer({ connection: redis, redisPrefix });
+  new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs of the queue this worker consumes, by state.',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts: Record<string, number> = await producer.jobCounts(queue).catch(() => ({}));
+      for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
+    },
+  });
+  return { registry, close: () => producer.close() };
+}
+
+/**
  * Entry point of a worker process: loads config (exits 78 when invalid), opens the pool,
  * Redis and S3 clients, leases a snowflake worker id, serves `/healthz` and `/readyz` on
  * HEALTH_PORT, starts the worker, announces readiness (with the health port) to a parent
@@ -115,14 +136,17 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
       ? await options.handlers({ config, logger, resources, ids: lease.ids })
       : { handlers: options.handlers };
   let draining = false;
+  const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
   const health = await serveHealth({
     host: config.HEALTH_HOST,
     port: config.HEALTH_PORT,
     checks: workerChecks(resources, lease),
     checkTimeoutMs: config.READY_CHECK_TIMEOUT_MS,
     isDraining: () => draining,
+    metrics: metrics.registry,
   });
   const release = async () => {
+    await metrics.close();
     await setup.close?.();
     // Before the resources close: the release goes through their Redis client.
     await settlesWithin(lease.release(), RESOURCE_CLOSE_TIMEOUT_MS);

@@ -112,6 +112,11 @@ describe('worker processes', () => {
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' } });
       expect((await fetch(`${base}/metrics-or-anything`)).status).toBe(404);
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      const waiting = metrics.split('\n').find((line) => line.startsWith('queue_jobs{') && line.includes('state="waiting"'));
+      expect(waiting).toMatch(/service="counted-worker"/);
+      expect(waiting).toMatch(/ \d+$/);
+      expect(metrics).toContain('nodejs_eventloop_lag_seconds');
 
       // A job that hangs keeps the worker draining after SIGTERM, long enough to ask.
       await producer.enqueue(countedJob, { key: 'drain', hangOnFirstRun: true });

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
-import { errorMiddleware, notFound, requestId } from '@switchboard/http';
+import { errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
+import { createMetricsRegistry, httpRequestMetrics } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
@@ -17,7 +18,7 @@ import { isDependencyUnavailable } from './unavailable.ts';
  * shutdown, and the draining flag).
  */
 export type AppOptions = Pick<GatewayDeps, 'config' | 'logger' | 'pool' | 'redis' | 'storage' | 'snowflakeLease'> &
-  Partial<Pick<GatewayDeps, 'producer' | 'isDraining'>> & {
+  Partial<Pick<GatewayDeps, 'producer' | 'isDraining' | 'metrics'>> & {
     /** The admin areas to mount; default ADMIN_AREAS. Tests mount areas of their own. */
     adminAreas?: readonly AdminArea[];
   };
@@ -46,6 +47,7 @@ export function createApp(options: AppOptions): Express {
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
     isDraining: options.isDraining ?? (() => false),
+    metrics: options.metrics ?? createMetricsRegistry('gateway'),
   };
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
@@ -56,6 +58,8 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
 
+  // First, so every answer is timed, refusals included.
+  app.use(httpRequestMetrics(deps.metrics, routeTemplate));
   app.use(requestId());
   app.use(ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }));
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
+import type { Registry } from '@switchboard/metrics';
 import type { Producer } from '@switchboard/queue';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   snowflakeLease: SnowflakeLease;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
   ipBans: IpBans;
+  /** This process's Prometheus registry (`/metrics`). */
+  metrics: Registry;
   /** True once graceful shutdown began; /readyz then answers 503. */
   isDraining: () => boolean;
 }

@@ -26,6 +26,9 @@ const unavailable: Producer = {
   failedJobs: async (queue) => {
     throw new QueueUnavailableError(queue);
   },
+  jobCounts: async (queue) => {
+    throw new QueueUnavailableError(queue);
+  },
   retryFailedJob: async (queue) => {
     throw new QueueUnavailableError(queue);
   },

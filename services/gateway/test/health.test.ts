@@ -124,4 +124,20 @@ describe('health', () => {
       await draining.close();
     }
   });
+
+  it('serves Prometheus metrics: answers timed by route template, never by raw path', async () => {
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    await fetch(`${gateway.url}/v1/webhooks/123456789012345678/a-secret-token`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const answer = await fetch(`${gateway.url}/metrics`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/plain');
+    const text = await answer.text();
+    const healthz = text.split('\n').find((line) => line.startsWith('http_request_duration_seconds_count{') && line.includes('route="/healthz"'));
+    expect(healthz).toMatch(/method="GET"/);
+    expect(healthz).toMatch(/status="200"/);
+    expect(healthz).toMatch(/service="gateway"/);
+    expect(text).toContain('route="/v1/webhooks/:webhook_id/:token"');
+    expect(text).not.toContain('a-secret-token');
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
 });

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { ApiError } from '@switchboard/http';
+import { serveMetrics } from '@switchboard/metrics';
 import { checkReadiness, READINESS_RETRY_AFTER_SECONDS, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -44,6 +45,8 @@ export function healthRouter(deps: GatewayDeps): Router {
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Prometheus scrapes (`@switchboard/metrics`): request timings by route template, process metrics.
+  router.get('/metrics', serveMetrics(deps.metrics));
   router.get('/readyz', async (_req, res) => {
     const readiness = await checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining);
     res.setHeader('Cache-Control', 'no-store');

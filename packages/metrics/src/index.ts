@@ -1,0 +1,47 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+export { Gauge, Registry } from 'prom-client';
+
+/** One process's registry: Node's own metrics, and every metric labelled with the service. */
+export function createMetricsRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** Latency buckets (seconds) from a cached read to a request waiting on a stalled dependency. */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Times every answer by method, route template and status. `routeOf` names the template
+ * (`/v1/webhooks/:webhook_id/:token`); an unmatched request is one label, not one per path.
+ */
+export function httpRequestMetrics(registry: Registry, routeOf: (req: Request) => string): RequestHandler {
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP answers by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  return (req, res, next) => {
+    const end = duration.startTimer();
+    res.once('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
+    next();
+  };
+}
+
+/** The text a Prometheus scrape reads. */
+export async function metricsText(registry: Registry): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/** An express handler for `GET /metrics`. */
+export function serveMetrics(registry: Registry): RequestHandler {
+  return async (_req, res: Response) => {
+    const { contentType, body } = await metricsText(registry);
+    res.setHeader('Content-Type', contentType).setHeader('Cache-Control', 'no-store').send(body);
+  };
+}
