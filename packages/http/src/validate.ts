@@ -24,11 +24,38 @@ export function dropEmptyStrings(value: unknown): unknown {
   return result;
 }
 
+/** The path of the first string (value or key) holding NUL, which PostgreSQL text refuses; iterative. */
+function nulPath(input: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[input, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path || 'root';
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return childPath;
+      stack.push([child, childPath]);
+    }
+  }
+  return null;
+}
+
 /**
  * Parses request input (body, query or path parameters) with `schema`. Unknown keys are
- * stripped by zod objects; a failure is a 400 `INVALID_FORM_BODY` listing every bad field.
+ * stripped by zod objects; a failure is a 400 `INVALID_FORM_BODY` listing every bad field. A NUL
+ * character anywhere is refused first: no column or query parameter of PostgreSQL can hold one,
+ * so it would otherwise surface as a 500 from the database.
  */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const nul = nulPath(input);
+  if (nul !== null) {
+    throw new ApiError('INVALID_FORM_BODY', {
+      errors: [{ path: nul, message: 'Text must not contain NUL characters.', code: 'INVALID_CHARACTERS' }],
+    });
+  }
   const result = schema.safeParse(dropEmptyStrings(input));
   if (result.success) return result.data;
   throw new ApiError('INVALID_FORM_BODY', { errors: issuesToItems(result.error.issues) });
