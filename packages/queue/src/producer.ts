@@ -53,8 +53,11 @@ export interface Producer {
    * is down.
    */
   jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean>;
-  /** Failed jobs of `queue`, newest failure first, from `offset` on. QueueUnavailableError when Redis is down. */
-  failedJobs(queue: QueueName, offset: number, limit: number): Promise<{ jobs: FailedJob[]; total: number }>;
+  /**
+   * Failed jobs of `queues`, newest failure first, `limit` from `offset` on, and how many there
+   * are in all. QueueUnavailableError when Redis is down.
+   */
+  failedJobs(queues: readonly QueueName[], offset: number, limit: number): Promise<{ jobs: FailedJob[]; total: number }>;
   /** Jobs of `queue` by state (waiting, active, delayed, failed, completed), for metrics. */
   jobCounts(queue: QueueName): Promise<Record<string, number>>;
   /** Moves a failed job back to waiting with its attempts reset (BullMQ's retry). */
@@ -134,7 +137,7 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     }
   }
 
-  const failedJobs: Producer['failedJobs'] = (queue, offset, limit) =>
+  const failedOfQueue = (queue: QueueName, offset: number, limit: number) =>
     onQueue(queue, async (target) => {
       const [jobs, total] = await Promise.all([target.getFailed(offset, offset + limit - 1), target.getFailedCount()]);
       return {
@@ -151,6 +154,17 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
           })),
       };
     });
+
+  /**
+   * One queue: the page itself. Several: each queue's first `offset + limit`, merged by failure
+   * time, then the page, so pages stay exact across queues.
+   */
+  const failedJobs: Producer['failedJobs'] = async (queues, offset, limit) => {
+    if (queues.length === 1) return failedOfQueue(queues[0]!, offset, limit);
+    const pages = await Promise.all(queues.map((queue) => failedOfQueue(queue, 0, offset + limit)));
+    const merged = pages.flatMap((page) => page.jobs).sort((a, b) => b.failedAt - a.failedAt);
+    return { jobs: merged.slice(offset, offset + limit), total: pages.reduce((sum, page) => sum + page.total, 0) };
+  };
 
   const retryFailedJob: Producer['retryFailedJob'] = (queue, jobId) =>
     onQueue(queue, async (target) => {

@@ -23,8 +23,8 @@ const unavailable: Producer = {
   jobExists: async (contract) => {
     throw new QueueUnavailableError(contract.queue);
   },
-  failedJobs: async (queue) => {
-    throw new QueueUnavailableError(queue);
+  failedJobs: async (queues) => {
+    throw new QueueUnavailableError(queues[0]!);
   },
   jobCounts: async (queue) => {
     throw new QueueUnavailableError(queue);

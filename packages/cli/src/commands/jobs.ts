@@ -36,14 +36,8 @@ export const jobsFailedCommand = defineCommand({
     ),
   run: (options, config) =>
     withQueues(config, async (producer) => {
-      const queues: QueueName[] = options.queue ? [options.queue] : Object.values(QUEUES);
-      const pages = await Promise.all(queues.map((queue) => producer.failedJobs(queue, 0, options.limit)));
-      const jobs = pages
-        .flatMap((page) => page.jobs)
-        .sort((a, b) => b.failedAt - a.failedAt)
-        .slice(0, options.limit)
-        .map((job) => ({ ...job, failedAt: new Date(job.failedAt).toISOString() }));
-      return { jobs };
+      const { jobs } = await producer.failedJobs(options.queue ? [options.queue] : Object.values(QUEUES), 0, options.limit);
+      return { jobs: jobs.map((job) => ({ ...job, failedAt: new Date(job.failedAt).toISOString() })) };
     }),
 });
 

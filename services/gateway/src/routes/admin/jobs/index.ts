@@ -13,18 +13,12 @@ function presentFailedJob(job: FailedJob) {
   return { queue: job.queue, id: job.id, name: job.name, attempts: job.attempts, last_error: job.lastError, failed_at: new Date(job.failedAt).toISOString() };
 }
 
-/**
- * GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (decisions
- * §13). Across queues, each queue's first `offset + limit` are merged, so pages stay exact.
- */
+/** GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (decisions §13). */
 function listFailed({ producer }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const query = validate(listFailedJobsQuery, req.query);
-    const queues: QueueName[] = query.queue ? [query.queue] : Object.values(QUEUES);
-    const pages = await Promise.all(queues.map((queue) => producer.failedJobs(queue, query.queue ? query.offset : 0, query.queue ? query.limit : query.offset + query.limit)));
-    const merged = pages.flatMap((page) => page.jobs).sort((a, b) => b.failedAt - a.failedAt);
-    const jobs = query.queue ? merged : merged.slice(query.offset, query.offset + query.limit);
-    res.json({ jobs: jobs.map(presentFailedJob), total: pages.reduce((sum, page) => sum + page.total, 0) });
+    const { jobs, total } = await producer.failedJobs(query.queue ? [query.queue] : Object.values(QUEUES), query.offset, query.limit);
+    res.json({ jobs: jobs.map(presentFailedJob), total });
   };
 }
 
