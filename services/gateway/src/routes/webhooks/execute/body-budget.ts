@@ -1,19 +1,18 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { LIMITS } from '@switchboard/contracts';
 import { ApiError } from '@switchboard/http';
+import { declaredBodyBytes } from './read-body.ts';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Bytes a request's body may take once read: its Content-Length, or the whole limit when the
+ * Bytes a request's body may take once read: its declared size, or the whole limit when the
  * size is not known in advance (chunked) or may grow (Content-Encoding inflates).
  */
-function bytesToReserve(headers: { 'content-length'?: string | undefined; 'content-encoding'?: string | undefined }): number {
-  const declared = Number(headers['content-length']);
-  const identity = headers['content-encoding'] === undefined || headers['content-encoding'] === 'identity';
-  if (!identity || !Number.isSafeInteger(declared) || declared < 0) return LIMITS.body.inboundWebhookBytes;
-  return Math.min(declared, LIMITS.body.inboundWebhookBytes);
+function bytesToReserve(headers: IncomingHttpHeaders): number {
+  return Math.min(declaredBodyBytes(headers) ?? LIMITS.body.inboundWebhookBytes, LIMITS.body.inboundWebhookBytes);
 }
 
 /**

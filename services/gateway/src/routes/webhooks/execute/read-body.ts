@@ -1,5 +1,18 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import { ApiError } from '@switchboard/http';
+
+/**
+ * The bytes a body will have once read, when its headers say so in advance: a Content-Length,
+ * not chunked, not compressed (a Content-Encoding inflates). Undefined otherwise.
+ */
+export function declaredBodyBytes(headers: IncomingHttpHeaders): number | undefined {
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding !== 'identity') return undefined;
+  const declared = Number(headers['content-length']);
+  if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(declared) || declared < 0) return undefined;
+  return declared;
+}
 
 /**
  * Reads a body whose size is declared (Content-Length, no Content-Encoding) straight into one
@@ -9,10 +22,8 @@ import { ApiError } from '@switchboard/http';
  * (chunked, compressed): the caller reads it the general way.
  */
 export function readDeclaredBody(req: Request, limitBytes: number): Promise<Buffer> | undefined {
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding !== 'identity') return undefined;
-  const declared = Number(req.headers['content-length']);
-  if (req.headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(declared) || declared < 0) return undefined;
+  const declared = declaredBodyBytes(req.headers);
+  if (declared === undefined) return undefined;
   if (declared > limitBytes) return Promise.reject(new ApiError('PAYLOAD_TOO_LARGE'));
   return new Promise<Buffer>((resolve, reject) => {
     const body = Buffer.allocUnsafe(declared);
