@@ -27,7 +27,7 @@ export interface Readiness {
 }
 
 /** Seconds a 503 from readiness tells the prober to wait. */
-export const READINESS_RETRY_AFTER_SECONDS = 5;
+const READINESS_RETRY_AFTER_SECONDS = 5;
 
 async function runCheck(check: HealthCheck, timeoutMs: number): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;

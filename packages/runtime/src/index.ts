@@ -16,7 +16,6 @@ export {
   checkReadiness,
   serveHealth,
   unreadyBody,
-  READINESS_RETRY_AFTER_SECONDS,
   type HealthCheck,
   type HealthServer,
   type Readiness,

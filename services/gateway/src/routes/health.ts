@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ApiError } from '@switchboard/http';
 import { serveMetrics } from '@switchboard/metrics';
-import { checkReadiness, READINESS_RETRY_AFTER_SECONDS, type ReadinessChecks } from '@switchboard/runtime';
+import { checkReadiness, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
 
 /**
@@ -56,7 +56,6 @@ export function healthRouter(deps: GatewayDeps): Router {
     }
     throw new ApiError('SERVICE_UNAVAILABLE', {
       body: { status: readiness.status, checks: readiness.checks },
-      headers: { 'Retry-After': String(READINESS_RETRY_AFTER_SECONDS) },
     });
   });
   return router;
