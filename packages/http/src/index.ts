@@ -10,6 +10,6 @@ export { methodNotAllowed, notFound } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
-export { assertJsonDepth, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
+export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
 export { routeTemplate } from './route-template.ts';

@@ -16,7 +16,7 @@ const TOO_DEEP: ValidationErrorItem = {
 };
 
 /** Whether a parsed JSON value nests objects or arrays deeper than `maxDepth`; iterative, stops early. */
-export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;

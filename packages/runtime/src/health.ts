@@ -63,7 +63,7 @@ export async function checkReadiness(checks: ReadinessChecks, timeoutMs: number,
 }
 
 /** The body of an unready answer: the error body of decisions §12 plus the report. */
-export function unreadyBody(readiness: Readiness): Record<string, unknown> {
+function unreadyBody(readiness: Readiness): Record<string, unknown> {
   return { status: readiness.status, checks: readiness.checks, code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message };
 }
 

@@ -15,7 +15,6 @@ export { operationJob, type OperationJob } from './operations.ts';
 export {
   checkReadiness,
   serveHealth,
-  unreadyBody,
   type HealthCheck,
   type HealthServer,
   type Readiness,
