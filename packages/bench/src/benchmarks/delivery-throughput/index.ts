@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
 import { ratio } from '../../measure.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
@@ -9,12 +10,16 @@ import { drainMeasurement, timeDrain } from './drain.ts';
 
 const NOOP_WORKER_ENTRY = new URL('./noop-worker.ts', import.meta.url).pathname;
 const NOOP_QUEUE = 'bench-noop';
+const MINIMAL_WORKER_ENTRY = new URL('./minimal-delivery-worker.ts', import.meta.url).pathname;
+const MINIMAL_QUEUE = 'bench-minimal-delivery';
 /**
  * Jobs each process runs at once: the webhook worker's WORKER_CONCURRENCY default
  * (services/webhook-worker/src/config.ts), given to both processes so they compare like for like.
  */
 const CONCURRENCY = 32;
 const DRAIN_TIMEOUT_MS = 10 * 60 * 1000;
+/** The workers' default pool (DATABASE_POOL_SIZE), given to both so they have the same connections. */
+const POOL_SIZE = '10';
 
 /** Enough deliveries for a drain of several seconds at the expected rate. */
 function deliveriesFor(context: BenchContext): number {
@@ -43,7 +48,7 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
     await deliveries.queue.pause();
     await fillThroughGateway(context, hook, body, count);
     if ((await unfinished(deliveries.queue)) !== count) throw new Error('the queue does not hold every delivery');
-    await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, WORKER_CONCURRENCY: String(CONCURRENCY) });
+    await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, WORKER_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: POOL_SIZE });
     context.log(`draining ${count} deliveries with one webhook worker`);
     const elapsed = await timeDrain(deliveries.queue, async () => (await storedMessages(pool, hook.webhookId)) >= count, DRAIN_TIMEOUT_MS);
     const measurement = await drainMeasurement(deliveries.queue, count, elapsed);
@@ -55,25 +60,60 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
   }
 }
 
-/** The same number of jobs, with the same payload, through a raw BullMQ worker that does nothing. */
-async function measureNoop(context: BenchContext, env: Record<string, string>, count: number) {
-  const noop = openQueue(env, NOOP_QUEUE);
+/** Adds `count` jobs carrying the real push inline, as a delivery job does, to a paused queue. */
+async function fillDirectly(queue: Queue, name: string, count: number): Promise<void> {
+  await queue.pause();
+  const data = { format: 'codehost', event: 'push', body: { kind: 'inline', value: JSON.parse(realPushPayload()) } };
+  for (let added = 0; added < count; added += 500) {
+    const batch = Math.min(500, count - added);
+    await queue.addBulk(Array.from({ length: batch }, () => ({ name, data })));
+  }
+}
+
+/** Drains `count` directly added jobs with a spawned worker process; the clock stops when the queue is empty. */
+async function measureDirect(context: BenchContext, env: Record<string, string>, target: DirectTarget, count: number) {
+  const bench = openQueue(env, target.queue);
   try {
-    await noop.queue.pause();
-    const data = { format: 'codehost', event: 'push', body: { kind: 'inline', value: JSON.parse(realPushPayload()) } };
-    for (let added = 0; added < count; added += 500) {
-      const batch = Math.min(500, count - added);
-      await noop.queue.addBulk(Array.from({ length: batch }, () => ({ name: 'noop', data })));
-    }
-    await spawnWorker(context, NOOP_WORKER_ENTRY, { ...env, NOOP_QUEUE, WORKER_CONCURRENCY: String(CONCURRENCY) });
-    context.log(`draining ${count} no-op jobs with one raw BullMQ worker`);
-    const elapsed = await timeDrain(noop.queue, async () => (await unfinished(noop.queue)) === 0, DRAIN_TIMEOUT_MS);
-    const measurement = await drainMeasurement(noop.queue, count, elapsed);
-    await emptyQueue(noop.queue);
+    await fillDirectly(bench.queue, target.jobName, count);
+    await spawnWorker(context, target.entry, { ...env, ...target.env, WORKER_CONCURRENCY: String(CONCURRENCY) });
+    context.log(`draining ${count} jobs with ${target.description}`);
+    const elapsed = await timeDrain(bench.queue, async () => (await unfinished(bench.queue)) === 0, DRAIN_TIMEOUT_MS);
+    const measurement = await drainMeasurement(bench.queue, count, elapsed);
+    await emptyQueue(bench.queue);
     return measurement;
   } finally {
-    await noop.close();
+    await bench.close();
   }
+}
+
+interface DirectTarget {
+  description: string;
+  entry: string;
+  queue: string;
+  jobName: string;
+  env: Record<string, string>;
+}
+
+/** The same number of jobs, with the same payload, through a raw BullMQ worker that does nothing. */
+const noopTarget: DirectTarget = { description: 'one raw BullMQ no-op worker', entry: NOOP_WORKER_ENTRY, queue: NOOP_QUEUE, jobName: 'noop', env: { NOOP_QUEUE } };
+
+/** The same jobs through the naive same-work worker: one message INSERT and one XADD per job. */
+async function minimalTarget(env: Record<string, string>): Promise<DirectTarget> {
+  const hook = await seedWebhook(env['DATABASE_URL']!);
+  return {
+    description: 'the minimal-delivery worker (one INSERT and one XADD per job)',
+    entry: MINIMAL_WORKER_ENTRY,
+    queue: MINIMAL_QUEUE,
+    jobName: 'delivery',
+    env: {
+      MINIMAL_DELIVERY_QUEUE: MINIMAL_QUEUE,
+      MINIMAL_DELIVERY_STREAM: `${env['REDIS_PREFIX']}:bench:minimal-events`,
+      BENCH_WEBHOOK_ID: hook.webhookId,
+      BENCH_CHANNEL_ID: hook.channelId,
+      BENCH_GUILD_ID: hook.guildId,
+      DATABASE_POOL_SIZE: POOL_SIZE,
+    },
+  };
 }
 
 /**
@@ -89,21 +129,27 @@ export const deliveryThroughput: Benchmark = {
     const env = await context.serviceEnv();
     const count = deliveriesFor(context);
     const worker = await measureWorker(context, env, count);
-    const noop = await measureNoop(context, env, count);
+    const minimal = await measureDirect(context, env, await minimalTarget(env), count);
+    const noop = await measureDirect(context, env, noopTarget, count);
     return {
       benchmark: 'delivery-throughput',
       notes: [
         `${count} deliveries (500 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost`,
         `one process each, concurrency ${CONCURRENCY} (the webhook worker's WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
+        'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',
         'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
         '--connections and --warmup are not used; PostgreSQL, Redis and both workers share this machine',
       ],
       targets: [
         { target: 'webhook-worker (stored messages)', url: 'queue webhook-deliveries', measurement: worker.measurement },
+        { target: 'minimal-delivery (INSERT + XADD per job)', url: `queue ${MINIMAL_QUEUE}`, measurement: minimal },
         { target: 'raw BullMQ no-op', url: `queue ${NOOP_QUEUE}`, measurement: noop },
       ],
-      ratios: { 'worker/no-op jobs per second': ratio(worker.measurement.requestsPerSecond, noop.requestsPerSecond) },
+      ratios: {
+        'worker/minimal-delivery jobs per second': ratio(worker.measurement.requestsPerSecond, minimal.requestsPerSecond),
+        'worker/no-op jobs per second': ratio(worker.measurement.requestsPerSecond, noop.requestsPerSecond),
+      },
     };
   },
 };

@@ -1,11 +1,15 @@
 import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
-import { measurePosts } from '../webhook-support/drive.ts';
+import { measurePosts, measurePostsAtRate } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
 const BASELINE_ENTRY = new URL('./baseline.ts', import.meta.url).pathname;
+const MINIMAL_ENTRY = new URL('./minimal-ingest.ts', import.meta.url).pathname;
+const MINIMAL_QUEUE = 'bench-minimal-ingest';
+/** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
+const POOL_SIZE = '10';
 
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
@@ -22,31 +26,44 @@ export const webhookIngest: Benchmark = {
     const hook = await seedWebhook(env['DATABASE_URL']!);
     const body = realPushPayload();
     // One loopback client would only measure 429s with the real limits (200/min per webhook).
-    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
-    const baseline = await forkHelper('ingest baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, (name, stop) =>
-      context.cleanup.defer(name, stop),
-    );
+    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', DATABASE_POOL_SIZE: POOL_SIZE });
+    const register = (name: string, stop: () => Promise<void>) => context.cleanup.defer(name, stop);
+    const baseline = await forkHelper('ingest baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, register);
+    const minimalEnv = { ...env, NODE_ENV: 'production', DATABASE_POOL_SIZE: POOL_SIZE, MINIMAL_INGEST_QUEUE: MINIMAL_QUEUE };
+    const minimal = await forkHelper('minimal-ingest', MINIMAL_ENTRY, {}, minimalEnv, register);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
     const gatewayResult = await measurePosts({ ...load, url: `${gateway.url}${path}` }, context.load);
+    const halfRate = gatewayResult.requestsPerSecond / 2;
+    context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
+    const gatewayHalf = await measurePostsAtRate({ ...load, url: `${gateway.url}${path}` }, halfRate, context.load);
+    context.log('measuring minimal-ingest');
+    const minimalResult = await measurePosts({ ...load, url: `${minimal.url}${path}` }, context.load);
     context.log('measuring the baseline');
     const baselineResult = await measurePosts({ ...load, url: `${baseline.url}${path}` }, context.load);
-    const deliveries = openQueue(env);
-    await emptyQueue(deliveries.queue).finally(() => deliveries.close());
+    for (const name of [undefined, MINIMAL_QUEUE]) {
+      const queue = openQueue(env, name);
+      await emptyQueue(queue.queue).finally(() => queue.close());
+    }
     return {
       benchmark: 'webhook-ingest',
       notes: [
         `real push from @octokit/webhooks-examples, ${body.length} bytes, a fresh X-GitHub-Delivery per request (each one a new dedupe claim)`,
         'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; no worker running (accept path only)',
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
+        'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
+        `half rate: autocannon --overallRate at half the gateway's measured maximum (coordinated omission corrected)`,
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [
         { target: 'gateway /codehost', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayResult },
+        { target: 'gateway /codehost at half its maximum rate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalf },
+        { target: 'minimal-ingest', url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalResult },
         { target: 'express JSON baseline', url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineResult },
       ],
       ratios: {
+        'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),
         'gateway/baseline rps': ratio(gatewayResult.requestsPerSecond, baselineResult.requestsPerSecond),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
       },

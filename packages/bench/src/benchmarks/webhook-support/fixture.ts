@@ -6,14 +6,15 @@ export interface BenchWebhook {
   webhookId: string;
   token: string;
   channelId: string;
+  guildId: string;
 }
 
 /** A guild, channel and webhook in the run's own database, written directly (the tests' fixture). */
 export async function seedWebhook(databaseUrl: string): Promise<BenchWebhook> {
   const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-webhook-seed' });
   try {
-    const { webhookId, token, channelId } = await createWebhookFixture(pool, { name: 'bench hook' });
-    return { webhookId, token, channelId };
+    const { webhookId, token, channelId, guildId } = await createWebhookFixture(pool, { name: 'bench hook' });
+    return { webhookId, token, channelId, guildId };
   } finally {
     await pool.end();
   }
