@@ -19,11 +19,20 @@ const benchSchema = z.object({
   DOCKER_HOST: z.string().optional(),
   /** Where `<benchmark>.json` results are written, relative to the repository root. */
   BENCH_OUTPUT_DIR: z.string().default('.data/bench'),
+  /**
+   * When set, every process a benchmark starts runs with `--cpu-prof` and writes its profile
+   * here on exit (`npm run bench:profile -- <dir>` summarises them).
+   */
+  BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 
 export type BenchConfig = z.infer<typeof benchSchema> & { outputDirectory: string };
 
 export function loadBenchConfig(): BenchConfig {
   const config = loadConfig(benchSchema, process.env, 'bench');
-  return { ...config, outputDirectory: resolve(REPO_ROOT, config.BENCH_OUTPUT_DIR) };
+  return {
+    ...config,
+    outputDirectory: resolve(REPO_ROOT, config.BENCH_OUTPUT_DIR),
+    ...(config.BENCH_CPU_PROF_DIR ? { BENCH_CPU_PROF_DIR: resolve(REPO_ROOT, config.BENCH_CPU_PROF_DIR) } : {}),
+  };
 }

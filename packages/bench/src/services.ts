@@ -49,6 +49,7 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
       S3_ACCESS_KEY_ID: services.s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
+      ...(config.BENCH_CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${config.BENCH_CPU_PROF_DIR}` } : {}),
       ...extra,
     }),
   };

@@ -22,11 +22,15 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 const jsonValue = z.custom<JsonValue>((value) => value !== undefined, 'Must be a JSON value.');
 
 /**
- * Where the body is. Small bodies ride in the job; larger ones are written to S3 under
- * `webhookBodyKey(...)` first and the job carries the key (claim check), so Redis never holds
- * a 25 MiB code-host payload, neither while queued nor in failed-job retention.
+ * Where the body is. Small bodies ride in the job as the JSON text the gateway received
+ * (`json`: passing the text on costs a string copy, serialising the parsed value again cost a
+ * third of the enqueue); larger ones are written to S3 under `webhookBodyKey(...)` first and
+ * the job carries the key (claim check), so Redis never holds a 25 MiB code-host payload,
+ * neither while queued nor in failed-job retention. `inline` (the parsed value) is what
+ * earlier gateways enqueued, still delivered.
  */
 export const webhookBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('json'), text: z.string() }),
   z.object({ kind: z.literal('inline'), value: jsonValue }),
   z.object({ kind: z.literal('stored'), key: z.string().min(1).max(1024), bytes: z.number().int().min(0) }),
 ]);

@@ -22,4 +22,3 @@ export * from './repositories/asset-purges.ts';
 export * from './repositories/bulk-members.ts';
 export * from './repositories/archives.ts';
 export * from './repositories/archive-reads.ts';
-export { createBatcher, type BatcherOptions } from './batcher.ts';

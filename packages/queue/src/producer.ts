@@ -1,4 +1,5 @@
-import type { JobsOptions } from 'bullmq';
+import type { Job, JobsOptions, Queue } from 'bullmq';
+import { createBatcher } from '@switchboard/batching';
 import type { Redis } from 'ioredis';
 import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
@@ -78,16 +79,44 @@ function prepare<Payload, Input>(contract: JobContract<Payload, Input>, payload:
   return { contract, data: parsed.data, options: toJobOptions(contract, parsed.data, options) };
 }
 
+/** Jobs one MULTI holds at most; each is one add script, so a batch stays a few milliseconds of Redis. */
+const MAX_ADDS_PER_BATCH = 100;
+/** Batches written at once on the one connection (Redis answers them in order anyway). */
+const MAX_ADD_BATCHES_IN_FLIGHT = 4;
+
+/** Adds a batch of jobs to one queue: a lone job as itself, several in one MULTI (BullMQ addBulk). */
+async function addJobs(queue: Queue, jobs: PreparedJob[]): Promise<Job[]> {
+  if (jobs.length === 1) return [await queue.add(jobs[0]!.contract.name, jobs[0]!.data, jobs[0]!.options)];
+  return queue.addBulk(jobs.map(({ contract, data, options }) => ({ name: contract.name, data, opts: options })));
+}
+
 export function createProducer({ connection, redisPrefix, logger }: ProducerOptions): Producer {
   const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
   const waits = new Set<WaitHandle>();
+  /**
+   * Per queue, the jobs enqueued in one event-loop round go out together: one write and one
+   * round trip for a burst of requests instead of one each (a lone job waits for nothing).
+   */
+  const adders = new Map<QueueName, (job: PreparedJob) => Promise<Job>>();
+  const adderFor = (queue: QueueName) => {
+    let adder = adders.get(queue);
+    if (!adder) {
+      adder = createBatcher((jobs: PreparedJob[]) => addJobs(cache.queueFor(queue), jobs), {
+        maxBatch: MAX_ADDS_PER_BATCH,
+        maxInFlight: MAX_ADD_BATCHES_IN_FLIGHT,
+      });
+      adders.set(queue, adder);
+    }
+    return adder;
+  };
 
-  async function add({ contract, data, options }: PreparedJob): Promise<EnqueuedJob> {
+  async function add(prepared: PreparedJob): Promise<EnqueuedJob> {
+    const { contract } = prepared;
     await whenRedisReady(connection).catch((error: unknown) => {
       throw new QueueUnavailableError(contract.queue, error);
     });
     try {
-      const job = await cache.queueFor(contract.queue).add(contract.name, data, options);
+      const job = await adderFor(contract.queue)(prepared);
       if (!job.id) throw new Error(`Queue "${contract.queue}" returned a job without id`);
       return { jobId: job.id };
     } catch (error) {

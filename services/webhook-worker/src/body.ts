@@ -7,11 +7,12 @@ import type { Storage } from '@switchboard/storage';
 export type LoadedBody = { found: true; value: unknown } | { found: false };
 
 /**
- * The body the gateway accepted: inline in the job, or read back from S3 (claim check). A
- * stored body that is not valid JSON cannot become valid on a retry: it throws a SyntaxError,
+ * The body the gateway accepted: in the job, or read back from S3 (claim check). A body that
+ * is not valid JSON cannot become valid on a retry: it throws a SyntaxError,
  * which the caller treats as permanent.
  */
 export async function loadBody(storage: Storage, body: WebhookBody): Promise<LoadedBody> {
+  if (body.kind === 'json') return { found: true, value: JSON.parse(body.text) };
   if (body.kind === 'inline') return { found: true, value: body.value };
   const stream = await storage.getObjectStream(body.key);
   if (stream === null) return { found: false };
@@ -23,7 +24,7 @@ export async function loadBody(storage: Storage, body: WebhookBody): Promise<Loa
  * object costs storage, not correctness (its key is derived from the message id).
  */
 export async function discardBody(storage: Storage, body: WebhookBody, logger: Logger): Promise<void> {
-  if (body.kind === 'inline') return;
+  if (body.kind !== 'stored') return;
   try {
     const result = await storage.deleteObjects([body.key]);
     if (result.errors.length > 0) logger.warn({ key: body.key, reason: result.errors[0]?.message }, 'webhook body not deleted');

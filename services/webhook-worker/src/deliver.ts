@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { presentMessage, type MessageResponse, type WebhookDeliveryPayload, type WebhookDeliveryResult } from '@switchboard/contracts';
+import { createBatcher } from '@switchboard/batching';
 import {
   findMessageById,
+  isRowError,
   findWebhookById,
   storeWebhookMessages,
   type Pool,
@@ -12,7 +14,6 @@ import {
   type WebhookMessageWrite,
 } from '@switchboard/db';
 import { type JobContext, type JobHandler } from '@switchboard/queue';
-import { createBatcher } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { discardBody, loadBody } from './body.ts';
 import { publishMessageCreates, type EventStreamOptions } from './events.ts';
@@ -50,7 +51,7 @@ const BATCHING = { maxBatch: 100, maxInFlight: 2 };
 
 function batchedWrites(deps: DeliveryDeps): Writes {
   return {
-    store: createBatcher((messages: WebhookDeliveryMessage[]) => storeWebhookMessages(deps.pool, messages), BATCHING),
+    store: createBatcher((messages: WebhookDeliveryMessage[]) => storeWebhookMessages(deps.pool, messages), { ...BATCHING, isItemError: isRowError }),
     publish: createBatcher((messages: MessageResponse[]) => publishMessageCreates(deps.redis, deps.events, messages), BATCHING),
   };
 }
@@ -157,7 +158,7 @@ export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryP
 function deliverWith(deps: DeliveryDeps, writes: Writes): JobHandler<WebhookDeliveryPayload> {
   return async (payload, context): Promise<WebhookDeliveryResult> => {
     const body = await loadBody(deps.storage, payload.body).catch((error: unknown) => {
-      if (error instanceof SyntaxError) throw new UnrecoverableError('the stored body is not JSON');
+      if (error instanceof SyntaxError) throw new UnrecoverableError('the delivery body is not JSON');
       throw error;
     });
     if (!body.found) return finishWithoutBody(deps, writes, payload, context);

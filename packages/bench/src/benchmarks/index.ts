@@ -4,6 +4,7 @@ import { assetPurge } from './asset-purge/index.ts';
 import { auditSearch } from './audit-search/index.ts';
 import { banCheck } from './ban-check/index.ts';
 import { bulkAdd } from './bulk-add/index.ts';
+import { deliveryLatency } from './delivery-latency/index.ts';
 import { deliveryThroughput } from './delivery-throughput/index.ts';
 import { discovery } from './discovery.ts';
 import { ipLookup } from './ip-lookup/index.ts';
@@ -14,7 +15,7 @@ import { webhookIngest } from './webhook-ingest/index.ts';
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput, bulkAdd, assetPurge, archiveExport];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];

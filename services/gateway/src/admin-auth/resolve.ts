@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticateAdminApiKey } from '@switchboard/auth';
-import { createBatcher, findAdminApiKeysWithOwners, type Pool } from '@switchboard/db';
+import { createBatcher } from '@switchboard/batching';
+import { findAdminApiKeysWithOwners, isRowError, type Pool } from '@switchboard/db';
 import { setRateLimitIdentity, type FailureBudget } from '@switchboard/http';
 import type { KeyUseRecorder } from './key-use.ts';
 import { setAdminPrincipal } from './principal.ts';
@@ -27,7 +28,11 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  */
 export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder; failures: FailureBudget }): RequestHandler {
   const { pool, recordUse, failures } = options;
-  const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), { maxBatch: 100, maxInFlight: 2 });
+  const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), {
+    maxBatch: 100,
+    maxInFlight: 2,
+    isItemError: isRowError,
+  });
   return async (req, res, next) => {
     const raw = adminKeyFromHeader(req.headers.authorization);
     if (raw === null) return next();

@@ -1,7 +1,9 @@
 import { ratio } from '../../measure.ts';
+import { cpuPerUnit } from '../../process-cpu.ts';
+import type { LoadOptions } from '../../types.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
-import { measurePosts, measurePostsAtRate } from '../webhook-support/drive.ts';
+import { measurePosts, measurePostsAtRate, type PostLoad } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -10,6 +12,13 @@ const MINIMAL_ENTRY = new URL('./minimal-ingest.ts', import.meta.url).pathname;
 const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
+
+/** Warm-up, then the measured run with the CPU time the target process spent per request. */
+async function measureWithCpu(pid: number, load: PostLoad, options: LoadOptions) {
+  if (options.warmupSeconds > 0) await measurePosts(load, { ...options, durationSeconds: options.warmupSeconds, warmupSeconds: 0 });
+  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => measurePosts(load, { ...options, warmupSeconds: 0 }), (m) => m.requests);
+  return { measurement: result, cpuMsPerRequest: cpuMsPerUnit };
+}
 
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
@@ -34,14 +43,18 @@ export const webhookIngest: Benchmark = {
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
-    const gatewayResult = await measurePosts({ ...load, url: `${gateway.url}${path}` }, context.load);
+    const gatewayRun = await measureWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
+    const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
     const gatewayHalf = await measurePostsAtRate({ ...load, url: `${gateway.url}${path}` }, halfRate, context.load);
     context.log('measuring minimal-ingest');
-    const minimalResult = await measurePosts({ ...load, url: `${minimal.url}${path}` }, context.load);
+    const minimalRun = await measureWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
+    const minimalResult = minimalRun.measurement;
     context.log('measuring the baseline');
-    const baselineResult = await measurePosts({ ...load, url: `${baseline.url}${path}` }, context.load);
+    const baselineRun = await measureWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
+    const baselineResult = baselineRun.measurement;
+    const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
     for (const name of [undefined, MINIMAL_QUEUE]) {
       const queue = openQueue(env, name);
       await emptyQueue(queue.queue).finally(() => queue.close());
@@ -53,6 +66,7 @@ export const webhookIngest: Benchmark = {
         'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; no worker running (accept path only)',
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
+        `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
         `half rate: autocannon --overallRate at half the gateway's measured maximum (coordinated omission corrected)`,
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
@@ -65,6 +79,7 @@ export const webhookIngest: Benchmark = {
       ratios: {
         'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),
         'gateway/baseline rps': ratio(gatewayResult.requestsPerSecond, baselineResult.requestsPerSecond),
+        'gateway/minimal-ingest CPU per request': ratio(gatewayRun.cpuMsPerRequest, minimalRun.cpuMsPerRequest),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
       },
     };

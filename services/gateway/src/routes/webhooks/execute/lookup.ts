@@ -1,5 +1,5 @@
-import { lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
-import { createBatcher } from '@switchboard/db';
+import { createBatcher } from '@switchboard/batching';
+import { isRowError, lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
 
 /** Lookups in one statement at most; a batch stays one short statement. */
 const MAX_BATCH = 100;
@@ -21,5 +21,6 @@ export function batchedLookup(pool: Pool, poolSize: number): (lookup: ExecutionL
   return createBatcher((lookups: ExecutionLookup[]) => lookUpForExecution(pool, lookups), {
     maxBatch: MAX_BATCH,
     maxInFlight: Math.min(MAX_IN_FLIGHT, poolSize),
+    isItemError: isRowError,
   });
 }

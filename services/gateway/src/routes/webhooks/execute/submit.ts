@@ -11,8 +11,6 @@ import { UploadError } from '@switchboard/storage';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { InboundBody } from './body.ts';
 
-type JsonValue = Extract<WebhookBody, { kind: 'inline' }>['value'];
-
 /** The gateway deps a submission uses, and the size (bytes) above which a body goes through S3. */
 export type SubmitDeps = Pick<GatewayDeps, 'pool' | 'storage' | 'producer' | 'logger'> & { inlineBodyMaxBytes: number };
 
@@ -29,8 +27,8 @@ export type Submitted = { kind: 'duplicate' } | { kind: 'enqueued' } | { kind: '
 /** Inline when small; else written to S3 under a key derived from the ids (claim check). */
 async function placeBody(deps: SubmitDeps, { delivery, body }: Submission): Promise<WebhookBody> {
   const bytes = Buffer.byteLength(body.json);
-  // The value came from JSON.parse, so it is JSON by construction.
-  if (bytes <= deps.inlineBodyMaxBytes) return { kind: 'inline', value: body.value as JsonValue };
+  // The text parsed as JSON here (on the event loop or a parse thread), so it is JSON.
+  if (bytes <= deps.inlineBodyMaxBytes) return { kind: 'json', text: typeof body.json === 'string' ? body.json : body.json.toString('utf8') };
   const key = webhookBodyKey(delivery.webhookId, delivery.messageId);
   await deps.storage.upload(key, body.json, { contentType: 'application/json' });
   return { kind: 'stored', key, bytes };

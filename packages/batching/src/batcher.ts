@@ -1,10 +1,13 @@
-import { isRowError } from './errors.ts';
-
 export interface BatcherOptions {
   /** Items one call of `run` takes at most. */
   maxBatch: number;
   /** Calls of `run` running at once; items arriving meanwhile wait for the next batch. */
   maxInFlight: number;
+  /**
+   * Says a failed batch failed for one of its items (a bad row: `isRowError` of
+   * @switchboard/db), so its items are run again one by one. Default: never.
+   */
+  isItemError?: (error: unknown) => boolean;
 }
 
 interface Waiting<In, Out> {
@@ -19,13 +22,14 @@ interface Waiting<In, Out> {
  * together, so N concurrent callers cost one round trip (one database commit, one Redis
  * script) instead of N. Nothing waits on a timer: a lone item runs at the end of its own
  * round; while `maxInFlight` runs are out, items gather for the next one. `run` answers in the
- * order of its items. When a batch fails for its rows (isRowError), its items are run again
- * one by one, so an item fails only with an error of its own (a bad row, not its neighbour's);
- * `run` must therefore be safe to repeat for the items of a failed call. Any other failure (a
- * timeout, a lost connection) fails every item at once: replaying a hundred single statements
- * against a struggling database would only multiply its load.
+ * order of its items. When a batch fails for one of its items (`isItemError`), its items are
+ * run again one by one, so an item fails only with an error of its own (a bad row, not its
+ * neighbour's); `run` must therefore be safe to repeat for the items of a failed call. Any other
+ * failure (a timeout, a lost connection) fails every item at once: replaying a hundred single
+ * statements against a struggling database would only multiply its load.
  */
 export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
+  const isItemError = options.isItemError ?? (() => false);
   let waiting: Waiting<In, Out>[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -39,7 +43,7 @@ export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, opt
     try {
       settle(batch, await run(batch.map((entry) => entry.item)));
     } catch (error) {
-      if (batch.length === 1 || !isRowError(error)) {
+      if (batch.length === 1 || !isItemError(error)) {
         for (const entry of batch) entry.reject(error);
         return;
       }

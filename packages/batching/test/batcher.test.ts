@@ -58,10 +58,11 @@ describe('createBatcher', () => {
     return { runs, run };
   }
 
-  it('runs the items of a batch that failed for its rows again one by one, so only the item at fault fails', async () => {
+  it('runs the items of a batch that failed for one of its items (isItemError) again one by one, so only the item at fault fails', async () => {
     const checkViolation = Object.assign(new Error('violates check constraint'), { code: '23514' });
     const { runs, run } = failingRun(checkViolation);
-    const call = createBatcher(run, { maxBatch: 10, maxInFlight: 1 });
+    const isItemError = (error: unknown) => (error as { code?: string }).code === '23514';
+    const call = createBatcher(run, { maxBatch: 10, maxInFlight: 1, isItemError });
     const answers = await Promise.allSettled([call('bad'), call('neighbour')]);
     expect(answers).toEqual([
       { status: 'rejected', reason: checkViolation },

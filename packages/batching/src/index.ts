@@ -1,0 +1,1 @@
+export { createBatcher, type BatcherOptions } from './batcher.ts';
