@@ -15,10 +15,10 @@ import { DASHBOARD_PATH, publicDashboardPath } from './paths.ts';
 import { isSafeMethod, sameOriginChanges } from './same-origin.ts';
 import { dashboardSessions } from './sessions.ts';
 
-export { dashboardConfigShape } from './config.ts';
-export { DASHBOARD_PATH, DASHBOARD_SESSION_PATH, SESSION_COOKIE, publicDashboardPath } from './paths.ts';
+// What routes/admin/dashboard (the session route) and app.ts need.
+export { DASHBOARD_PATH } from './paths.ts';
 export { sessionCookie } from './cookie.ts';
-export { dashboardSessions, type DashboardSessions } from './sessions.ts';
+export { dashboardSessions } from './sessions.ts';
 
 /** Cookie-authenticated pages: never cached by anything in between, never framed (clickjacking). */
 const privatePages: RequestHandler = (_req, res, next) => {

@@ -1,10 +1,11 @@
 import type { GatewayConfig } from '../config.ts';
 
-/** Where the gateway mounts the queue dashboard (login page, bull-board, logout). */
+/**
+ * Where the gateway mounts the queue dashboard (login page, bull-board, logout). The admin
+ * route that opens a session, `POST /v1/admin/dashboard/session` (ADMIN_ROUTES), lies under it,
+ * so the session cookie's Path covers both and the login page posts to `<this>/session`.
+ */
 export const DASHBOARD_PATH = '/v1/admin/dashboard';
-
-/** The admin route that turns an API key into a dashboard session (ADMIN_ROUTES). */
-export const DASHBOARD_SESSION_PATH = `${DASHBOARD_PATH}/session`;
 
 /** The session cookie's name; its value is the session token itself. */
 export const SESSION_COOKIE = 'sb_dashboard_session';
