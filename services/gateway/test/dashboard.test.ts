@@ -5,7 +5,7 @@ import { ACL, QUEUES } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { call, useTestEnvironment, type Answer } from '@switchboard/testkit';
-import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
+import { adminCall, createAdmin, insertKey, type AdminFixture } from './admin-helpers.ts';
 import { failedJob } from './failed-jobs.ts';
 import { useGateway } from './helpers.ts';
 
@@ -67,6 +67,16 @@ describe('dashboard sign-in', () => {
     expect(ttl).toBeLessThanOrEqual(900);
     const { rows } = await gateway.pool.query('SELECT action, target_type, target_id FROM audit_logs WHERE admin_user_id = $1', [admins.reader.adminId]);
     expect(rows).toContainEqual({ action: 'create_dashboard_session', target_type: 'admin_api_key', target_id: admins.reader.keyId });
+  });
+
+  it('never outlives its key', async () => {
+    const { key } = await insertKey(gateway.pool, admins.reader.adminId, [ACL.jobsRead], { expiresAt: new Date(Date.now() + 120_000) });
+    const { answer, cookie } = await signIn(key);
+    expect(answer.status).toBe(200);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(answer.headers.get('set-cookie')!)![1]);
+    expect(maxAge).toBeGreaterThan(60);
+    expect(maxAge).toBeLessThanOrEqual(120);
+    expect(await gateway.redis.ttl(sessionKey(cookie))).toBeLessThanOrEqual(120);
   });
 
   it('refuses a key without jobs:read (403 MISSING_ACL) and a request without a key (401)', async () => {
