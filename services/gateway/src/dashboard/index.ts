@@ -1,7 +1,20 @@
-// The queue dashboard (bull-board) behind admin sessions: an admin API key is exchanged for a
-// short-lived HttpOnly cookie (POST /v1/admin/dashboard/session, an ADMIN_ROUTES entry served
-// by routes/admin/dashboard), and every board request is checked against that session, the key
-// behind it and its ACLs. Sessions live in Redis, so every replica honours them.
+// The queue dashboard: bull-board over every queue of QUEUES, for admins holding `jobs:read`.
+//
+// Decisions (Operability; decisions §2 and §13 extended here):
+// - A browser cannot send `Authorization: Admin <key>` on page loads, so the key is exchanged
+//   for a session once: POST /v1/admin/dashboard/session is an ordinary ADMIN_ROUTES entry
+//   (routes/admin/dashboard), so rate limits, 401/403, the walker test and auditing apply to it.
+// - The session is a random 256-bit token in an HttpOnly, SameSite=Strict cookie scoped to the
+//   dashboard path (Secure on https). Its record lives in Redis under the token's SHA-256 with a
+//   TTL: the gateway is stateless and scaled out, so every replica must see it; never in memory.
+// - The TTL is fixed (DASHBOARD_SESSION_TTL_SECONDS, 15 min), not sliding, and never past the
+//   key's expiry: the board polls, which would keep a forgotten tab signed in for ever.
+// - Every request re-reads the key and its owner (as Authorization does): a deleted or expired
+//   key ends its sessions, an ACL taken away is 403 on the next request, on every replica.
+// - Changes need `jobs:write`; other keys get a read-only board (bull-board's readOnlyMode is
+//   per board, hence two boards). Every change is audited from a table of bull-board's write
+//   routes; a change missing from it is refused, so an upgrade cannot add an unaudited one.
+// - CSRF: SameSite=Strict plus an Origin check on every change; pages are never framed.
 import { Router, type RequestHandler } from 'express';
 import { ACL } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl, requireAdminAcl } from '../admin-auth/index.ts';
