@@ -194,8 +194,15 @@ describe('dashboard changes', () => {
     expect(after.rows[0].n).toBe(1);
   });
 
-  it('refuses a change it does not know how to audit', async () => {
+  it('refuses a change it does not know how to audit, and adding jobs by hand', async () => {
     const { cookie } = await signIn(admins.writer.key);
     expect((await board('POST', '/api/queues/not-a-route', { cookie, origin: gateway.url })).status).toBe(404);
+    const added = await call('POST', `${gateway.url}${BOARD}/api/queues/${QUEUES.bulkOperations}/add`, {
+      headers: { Cookie: cookie, Origin: gateway.url },
+      body: { name: 'by-hand', data: {} },
+    });
+    expect(added.status).toBe(403);
+    expect(added.body).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await queue.getJobs(['waiting', 'prioritized', 'delayed'])).map((job) => job.name)).not.toContain('by-hand');
   });
 });

@@ -6,14 +6,18 @@ import { isSafeMethod } from './same-origin.ts';
 
 /**
  * Every change bull-board's API offers (its `appRoutes.api`, @bull-board/api 9.10), in its own
- * order (first match wins, as in its router), with the audit action it records. A change not
- * listed here is refused (404) rather than let through unaudited: a bull-board upgrade adding
- * one must add it here.
+ * order (first match wins, as in its router), with the audit action it records, or REFUSED.
+ * A change not listed here is refused (404) rather than let through unaudited: a bull-board
+ * upgrade adding one must add it here (dashboard-write-routes.test.ts fails until it does).
  */
-const WRITE_ROUTES: ReadonlyArray<readonly [method: string, pattern: string, action: string]> = [
+const REFUSED = null;
+const WRITE_ROUTES: ReadonlyArray<readonly [method: string, pattern: string, action: string | typeof REFUSED]> = [
   ['PUT', '/api/queues/pause', 'pause_all_queues'],
   ['PUT', '/api/queues/resume', 'resume_all_queues'],
-  ['POST', '/api/queues/:queueName/add', 'add_job'],
+  // Jobs are created with their row by the route that owns them, their payload parsed by the
+  // producer (decisions §13): a job added or edited by hand would have no row and no checked
+  // payload.
+  ['POST', '/api/queues/:queueName/add', REFUSED],
   ['PUT', '/api/queues/:queueName/retry/:queueStatus', 'retry_all_jobs'],
   ['PUT', '/api/queues/:queueName/promote', 'promote_all_jobs'],
   ['PUT', '/api/queues/:queueName/clean/:queueStatus', 'clean_jobs'],
@@ -30,14 +34,15 @@ const WRITE_ROUTES: ReadonlyArray<readonly [method: string, pattern: string, act
   ['PUT', '/api/queues/:queueName/:jobId/retry', 'retry_job'],
   ['PUT', '/api/queues/:queueName/:jobId/clean', 'remove_job'],
   ['PUT', '/api/queues/:queueName/:jobId/promote', 'promote_job'],
-  ['PATCH', '/api/queues/:queueName/:jobId/update-data', 'update_job_data'],
+  ['PATCH', '/api/queues/:queueName/:jobId/update-data', REFUSED],
   ['PATCH', '/api/queues/:queueName/:jobId/delay', 'change_job_delay'],
   ['PATCH', '/api/queues/:queueName/:jobId/priority', 'change_job_priority'],
   ['PUT', '/api/queues/:queueName/:jobId/remove-unprocessed-children', 'remove_unprocessed_children'],
 ];
 
 interface WriteAction {
-  action: string;
+  /** The audit action, or null for a change the dashboard refuses. */
+  action: string | null;
   params: Record<string, string>;
 }
 
@@ -60,7 +65,7 @@ export function matchWriteRoute(method: string, path: string): WriteAction | nul
 }
 
 /** One entry per change: on the job when there is one, else on the queue (`*` for all queues). */
-function auditEntry(adminUserId: string, reason: string | null, { action, params }: WriteAction): AuditEntryInput {
+function auditEntry(adminUserId: string, reason: string | null, action: string, params: Record<string, string>): AuditEntryInput {
   const queue = params['queueName'] ?? '*';
   const { queueName: _queue, ...rest } = params;
   const metadata = { queue, via: 'dashboard', ...rest };
@@ -79,7 +84,8 @@ export function auditDashboardChanges({ pool, ids }: Pick<GatewayDeps, 'pool' | 
     if (isSafeMethod(req)) return next();
     const write = matchWriteRoute(req.method, req.path);
     if (write === null) return next(new ApiError('NOT_FOUND'));
-    const entry = auditEntry(adminPrincipal(res).adminUserId, auditReason(req), write);
+    if (write.action === null) return next(new ApiError('FORBIDDEN', { message: 'Jobs are added and their data set only by the routes that own them, not from the dashboard.' }));
+    const entry = auditEntry(adminPrincipal(res).adminUserId, auditReason(req), write.action, write.params);
     const send = res.json.bind(res);
     res.json = (body: unknown) => {
       if (res.statusCode >= 400) return send(body);

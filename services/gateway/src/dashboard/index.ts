@@ -14,6 +14,8 @@
 // - Changes need `jobs:write`; other keys get a read-only board (bull-board's readOnlyMode is
 //   per board, hence two boards). Every change is audited from a table of bull-board's write
 //   routes; a change missing from it is refused, so an upgrade cannot add an unaudited one.
+// - Adding jobs and editing their data are refused even to writers: a job is created with its
+//   row and its payload parsed by the route that owns it (§13), never by hand.
 // - CSRF: SameSite=Strict plus an Origin check on every change; pages are never framed.
 import { Router, type RequestHandler } from 'express';
 import { ACL } from '@switchboard/contracts';
