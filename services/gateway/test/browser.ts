@@ -35,8 +35,8 @@ export async function launchChromium(): Promise<TestBrowser> {
     throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium) to run the browser tests.`);
   }
   const profile = await mkdtemp(join(tmpdir(), 'switchboard-chromium-'));
-  // Playwright passes the profile as --user-data-dir itself (it refuses the flag in `args`).
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  // Within vitest's 60 s hook bound. Playwright passes the profile as --user-data-dir itself (it refuses the flag in `args`).
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 45_000 });
   return {
     context,
     close: async () => {

@@ -10,7 +10,10 @@ import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-const UI_TIMEOUT_MS = 20_000;
+// A page on a loaded 2-core machine renders in seconds, not milliseconds; the whole walk gets
+// several of these.
+const UI_TIMEOUT_MS = 30_000;
+const WALK_TIMEOUT_MS = 120_000;
 let chromium: TestBrowser;
 let reader: AdminFixture;
 let queue: Queue;
@@ -27,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('queue dashboard in a browser', () => {
-  it('signs in with a jobs:read key, lists every queue and shows why a failed job failed', async () => {
+  it('signs in with a jobs:read key, lists every queue and shows why a failed job failed', { timeout: WALK_TIMEOUT_MS }, async () => {
     const id = await failedJob(queue, environment.redisUrl, 'browser-failure');
     const page = await chromium.context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT_MS);
