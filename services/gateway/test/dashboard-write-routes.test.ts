@@ -41,6 +41,7 @@ describe('the dashboard audit table', () => {
   it('decodes parameters and refuses empty ones', () => {
     expect(matchWriteRoute('PUT', '/api/queues/asset-purges/a%2Fb/retry')).toEqual({ action: 'retry_job', params: { queueName: 'asset-purges', jobId: 'a/b' } });
     expect(matchWriteRoute('PUT', '/api/queues/asset-purges//retry')).toBeNull();
+    expect(matchWriteRoute('PUT', '/api/queues/asset-purges/%E0%A4%A/retry')).toBeNull();
     expect(matchWriteRoute('PUT', '/api/queues/asset-purges/retry/failed')).toEqual({ action: 'retry_all_jobs', params: { queueName: 'asset-purges', queueStatus: 'failed' } });
   });
 });

@@ -185,7 +185,7 @@ describe('dashboard changes', () => {
       'job',
     ]);
     expect(rows).toEqual([
-      { action: 'retry_job', target_type: 'job', target_id: `${QUEUES.bulkOperations}:${id}`, metadata: { queue: QUEUES.bulkOperations, jobId: id, via: 'dashboard' } },
+      { action: 'retry_job', target_type: 'job', target_id: `${QUEUES.bulkOperations}:${id}`, metadata: { queue: QUEUES.bulkOperations, job_id: id, via: 'dashboard' } },
     ]);
     // A change bull-board refuses (the job is no longer failed) leaves no entry.
     const again = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, { cookie, origin: gateway.url });

@@ -46,6 +46,14 @@ interface WriteAction {
   params: Record<string, string>;
 }
 
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 /** The table entry a change request matches, with its path parameters (decoded), or null. */
 export function matchWriteRoute(method: string, path: string): WriteAction | null {
   const segments = path.split('/');
@@ -55,8 +63,9 @@ export function matchWriteRoute(method: string, path: string): WriteAction | nul
     const params: Record<string, string> = {};
     const matches = parts.every((part, i) => {
       if (!part.startsWith(':')) return part === segments[i];
-      if (segments[i] === '') return false;
-      params[part.slice(1)] = decodeURIComponent(segments[i]!);
+      const value = decodedSegment(segments[i]!);
+      if (value === null || value === '') return false;
+      params[part.slice(1)] = value;
       return true;
     });
     if (matches) return { action, params };
@@ -64,11 +73,14 @@ export function matchWriteRoute(method: string, path: string): WriteAction | nul
   return null;
 }
 
+/** bull-board's parameter names as the audit log's metadata keys (snake_case, as elsewhere). */
+const METADATA_KEYS: Record<string, string> = { queueName: 'queue', jobId: 'job_id', queueStatus: 'status', schedulerId: 'scheduler_id' };
+
 /** One entry per change: on the job when there is one, else on the queue (`*` for all queues). */
 function auditEntry(adminUserId: string, reason: string | null, action: string, params: Record<string, string>): AuditEntryInput {
   const queue = params['queueName'] ?? '*';
-  const { queueName: _queue, ...rest } = params;
-  const metadata = { queue, via: 'dashboard', ...rest };
+  const metadata: Record<string, string> = { queue, via: 'dashboard' };
+  for (const [name, value] of Object.entries(params)) metadata[METADATA_KEYS[name] ?? name] = value;
   if (params['jobId'] !== undefined) return { adminUserId, targetType: 'job', targetId: `${queue}:${params['jobId']}`, action, reason, metadata };
   return { adminUserId, targetType: 'queue', targetId: queue, action, reason, metadata };
 }
