@@ -85,6 +85,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   // Failed jobs of every queue, and their retry (decisions §13).
   route('GET', '/v1/admin/jobs/failed', ACL.jobsRead, 'admin:lookup'),
   route('POST', '/v1/admin/jobs/retry', ACL.jobsWrite, 'admin:user:modify'),
+  // The queue dashboard: a key holding jobs:read is exchanged for a short-lived session cookie.
+  route('POST', '/v1/admin/dashboard/session', ACL.jobsRead, 'admin:lookup'),
 ];
 
 /** True when an ACL set grants `required` (holding `*` grants everything). */

@@ -63,6 +63,12 @@ export interface Producer {
   jobCounts(queue: QueueName): Promise<Record<string, number>>;
   /** Moves a failed job back to waiting with its attempts reset (BullMQ's retry). */
   retryFailedJob(queue: QueueName, jobId: string): Promise<RetryOutcome>;
+  /**
+   * The BullMQ Queue behind `queue`, for the operator dashboard only (bull-board reads and
+   * changes queues through BullMQ's own API). Everything else goes through the typed methods
+   * above. The instance may be replaced after a failed enqueue: ask again, do not keep it.
+   */
+  bullQueue(queue: QueueName): Queue;
   /** Ends pending waits (as `pending`) and closes queues; the connection stays the caller's. */
   close(): Promise<void>;
 }
@@ -214,6 +220,7 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     retryFailedJob,
     enqueueAndWait,
     jobExists,
+    bullQueue: (queue) => cache.queueFor(queue),
     close: async () => {
       for (const wait of waits) wait.abandon();
       await cache.close();

@@ -14,6 +14,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Abandons the request (rejecting with a TimeoutError) when no full answer came within this. */
   timeoutMs?: number;
+  /** `manual` to see a redirect itself rather than where it leads (default `follow`). */
+  redirect?: 'follow' | 'manual';
 }
 
 /** One HTTP request, its answer read to the end. */
@@ -31,7 +33,7 @@ export async function call(method: string, url: string, options: CallOptions = {
     body = JSON.stringify(options.body);
   }
   const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-  const response = await fetch(url, { method, headers, body, signal });
+  const response = await fetch(url, { method, headers, body, signal, redirect: options.redirect ?? 'follow' });
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.includes('json') ?? false;
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : isJson ? JSON.parse(text) : text };

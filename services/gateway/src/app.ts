@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
+import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
 import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from './routes/admin/index.ts';
@@ -66,6 +67,8 @@ export function createApp(options: AppOptions): Express {
   // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
   app.use(adminRouter(deps, adminHandlers));
+  // After the admin router, which serves the one route under this path that a key calls (session).
+  app.use(DASHBOARD_PATH, dashboardRouter(deps));
   app.use(webhooksRouter(deps));
   app.use(executeRouter(deps));
   app.use(channelsRouter(deps));

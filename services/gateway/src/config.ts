@@ -1,5 +1,6 @@
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
+import { dashboardConfigShape } from './dashboard/config.ts';
 import { banConfigShape } from './ip-bans/config.ts';
 import { jobsConfigShape } from './jobs/config.ts';
 import { archiveConfigShape } from './routes/admin/archives/config.ts';
@@ -36,6 +37,8 @@ const variables = z.object({
   ...jobsConfigShape,
   // Archives: retention of a new archive, lifetime of a download link (routes/admin/archives/config.ts).
   ...archiveConfigShape,
+  // Queue dashboard: how long a sign-in lasts (dashboard/config.ts).
+  ...dashboardConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

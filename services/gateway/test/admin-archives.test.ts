@@ -32,6 +32,9 @@ const unavailable: Producer = {
   retryFailedJob: async (queue) => {
     throw new QueueUnavailableError(queue);
   },
+  bullQueue: (queue) => {
+    throw new QueueUnavailableError(queue);
+  },
   close: async () => {},
 };
 const queueDown = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' }, { producer: unavailable });

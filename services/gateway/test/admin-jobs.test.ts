@@ -1,10 +1,10 @@
-import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
+import { failedJob } from './failed-jobs.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -14,24 +14,7 @@ let writer: AdminFixture;
 let queue: Queue;
 
 /** A job on the asset-purges queue that fails for good at once, as a worker would fail it. */
-async function failedJob(name: string): Promise<string> {
-  const job = await queue.add(name, {}, { attempts: 1 });
-  const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
-  const worker = new Worker(
-    QUEUES.assetPurges,
-    async () => {
-      throw new UnrecoverableError(`${name} could not run`);
-    },
-    { connection, prefix: bullPrefix(gateway.config.REDIS_PREFIX) },
-  );
-  try {
-    await waitFor(async () => (await job.getState()) === 'failed' || (await queue.getJobState(job.id!)) === 'failed', 10_000);
-  } finally {
-    await worker.close();
-    connection.disconnect();
-  }
-  return job.id!;
-}
+const failedAssetPurge = (name: string) => failedJob(queue, environment.redisUrl, name);
 
 beforeAll(async () => {
   reader = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
@@ -45,8 +28,8 @@ afterAll(async () => {
 
 describe('failed jobs (decisions §13)', () => {
   it('lists failed jobs of every queue, newest first, and of one queue', async () => {
-    const first = await failedJob('first-failure');
-    const second = await failedJob('second-failure');
+    const first = await failedAssetPurge('first-failure');
+    const second = await failedAssetPurge('second-failure');
     const all = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/jobs/failed', key: reader.key });
     expect(all.status).toBe(200);
     expect(all.body.total).toBeGreaterThanOrEqual(2);
@@ -64,7 +47,7 @@ describe('failed jobs (decisions §13)', () => {
   });
 
   it('retries a failed job (audited), and says which could not be retried', async () => {
-    const id = await failedJob('to-retry');
+    const id = await failedAssetPurge('to-retry');
     const retry = (key: string, jobs: unknown) => adminCall(gateway.url, { method: 'POST', path: '/v1/admin/jobs/retry', key, body: { jobs }, headers: { 'X-Audit-Log-Reason': 'fixed the store' } });
     expect((await retry(reader.key, [{ queue: 'asset-purges', id }])).status).toBe(403);
     const answer = await retry(writer.key, [

@@ -10,11 +10,12 @@ import { assetHandlers } from './assets/index.ts';
 import { auditLogHandlers } from './audit-logs/index.ts';
 import { banHandlers } from './bans/index.ts';
 import { bulkHandlers } from './bulk/index.ts';
+import { dashboardHandlers } from './dashboard/index.ts';
 import { jobHandlers } from './jobs/index.ts';
 import { mergeAdminHandlers, servedAdminRoutes, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
 /** Every admin area; together they serve every ADMIN_ROUTES entry (adminRouter refuses less). */
-export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers, jobHandlers];
+export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers, dashboardHandlers, jobHandlers];
 
 /** The handlers of every area, built once: the router mounts them and discovery reports them. */
 export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[] = ADMIN_AREAS): AdminHandlerMap {

@@ -1,0 +1,86 @@
+// The queue dashboard: bull-board over every queue of QUEUES, for admins holding `jobs:read`.
+//
+// Decisions (Operability; decisions §2 and §13 extended here):
+// - A browser cannot send `Authorization: Admin <key>` on page loads, so the key is exchanged
+//   for a session once: POST /v1/admin/dashboard/session is an ordinary ADMIN_ROUTES entry
+//   (routes/admin/dashboard), so rate limits, 401/403, the walker test and auditing apply to it.
+// - The session is a random 256-bit token in an HttpOnly, SameSite=Strict cookie scoped to the
+//   dashboard path (Secure on https). Its record lives in Redis under the token's SHA-256 with a
+//   TTL: the gateway is stateless and scaled out, so every replica must see it; never in memory.
+// - The TTL is fixed (DASHBOARD_SESSION_TTL_SECONDS, 15 min), not sliding, and never past the
+//   key's expiry: the board polls, which would keep a forgotten tab signed in for ever.
+// - Every request re-reads the key and its owner (as Authorization does): a deleted or expired
+//   key ends its sessions, an ACL taken away is 403 on the next request, on every replica.
+// - Changes need `jobs:write`; other keys get a read-only board (bull-board's readOnlyMode is
+//   per board, hence two boards). Every change is audited from a table of bull-board's write
+//   routes; a change missing from it is refused, so an upgrade cannot add an unaudited one.
+// - Adding jobs and editing their data are refused even to writers: a job is created with its
+//   row and its payload parsed by the route that owns it (§13), never by hand.
+// - CSRF: SameSite=Strict plus an Origin check on every change; pages are never framed.
+import { Router, type RequestHandler } from 'express';
+import { ACL } from '@switchboard/contracts';
+import { adminPrincipal, grantedAcl, requireAdminAcl } from '../admin-auth/index.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { auditDashboardChanges } from './audit.ts';
+import { dashboardAuthentication } from './authenticate.ts';
+import { queueBoards } from './board.ts';
+import { sessionCookie, sessionTokenFrom } from './cookie.ts';
+import { LOGIN_SCRIPT, loginPage, logoutPage } from './pages.ts';
+import { DASHBOARD_PATH, publicDashboardPath } from './paths.ts';
+import { isSafeMethod, sameOriginChanges } from './same-origin.ts';
+import { dashboardSessions } from './sessions.ts';
+
+// What routes/admin/dashboard (the session route) and app.ts need.
+export { DASHBOARD_PATH } from './paths.ts';
+export { sessionCookie } from './cookie.ts';
+export { dashboardSessions } from './sessions.ts';
+
+/** Cookie-authenticated pages: never cached by anything in between, never framed (clickjacking). */
+const privatePages: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+  next();
+};
+
+/**
+ * Everything under DASHBOARD_PATH: the sign-in page and its script, sign-out, then bull-board
+ * through this chain: Origin check on changes (CSRF) → session → 401/403 as on admin routes
+ * (`jobs:read`) → `jobs:write` for changes → audit of changes → the read-only or the writable
+ * board, by the key's ACLs.
+ */
+export function dashboardRouter(deps: GatewayDeps): Router {
+  const { config, pool, redis, producer } = deps;
+  const base = publicDashboardPath(config);
+  const sessions = dashboardSessions(redis, config.REDIS_PREFIX);
+  const boardFor = queueBoards(producer, base);
+  const requireWrite = requireAdminAcl([ACL.jobsWrite]);
+
+  const router = Router();
+  router.use(privatePages);
+  router.get('/login', (_req, res) => {
+    res.type('html').send(loginPage({ session: `${base}/session`, board: `${base}/`, script: `${base}/login.js` }));
+  });
+  router.get('/login.js', (_req, res) => {
+    res.type('text/javascript').send(LOGIN_SCRIPT);
+  });
+  router.get('/logout', (_req, res) => {
+    res.type('html').send(logoutPage(`${base}/logout`));
+  });
+  router.post('/logout', sameOriginChanges(config), async (req, res) => {
+    const token = sessionTokenFrom(req);
+    if (token !== null) await sessions.delete(token);
+    res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
+    res.redirect(303, `${base}/login`);
+  });
+  router.use(
+    sameOriginChanges(config),
+    dashboardAuthentication({ pool, sessions, loginPath: `${base}/login` }),
+    requireAdminAcl([ACL.jobsRead]),
+    (req, res, next) => (isSafeMethod(req) ? next() : requireWrite(req, res, next)),
+    auditDashboardChanges(deps),
+    (req, res, next) => boardFor(grantedAcl(adminPrincipal(res), [ACL.jobsWrite]) !== null)(req, res, next),
+  );
+  return router;
+}
+

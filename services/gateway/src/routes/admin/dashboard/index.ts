@@ -1,0 +1,43 @@
+import type { RequestHandler } from 'express';
+import { findAdminApiKeyById } from '@switchboard/db';
+import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
+import { DASHBOARD_PATH, dashboardSessions, sessionCookie } from '../../../dashboard/index.ts';
+import type { GatewayDeps } from '../../../deps.ts';
+import type { AdminHandlers } from '../handlers.ts';
+
+/** The session lives DASHBOARD_SESSION_TTL_SECONDS, or less when the key expires sooner. */
+function sessionSeconds(ttlSeconds: number, keyExpiresAt: Date | null, now: number): number {
+  if (keyExpiresAt === null) return ttlSeconds;
+  return Math.max(1, Math.min(ttlSeconds, Math.floor((keyExpiresAt.getTime() - now) / 1000)));
+}
+
+/**
+ * POST /admin/dashboard/session: the caller's key (authenticated and holding `jobs:read`, like
+ * any admin route) is exchanged for a dashboard session cookie. The session names the key, so
+ * every dashboard request re-checks that key; it is audited like any sign-in of a privileged tool.
+ */
+function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandler {
+  const sessions = dashboardSessions(redis, config.REDIS_PREFIX);
+  return async (req, res) => {
+    const { adminUserId, keyId } = adminPrincipal(res);
+    const key = await findAdminApiKeyById(pool, keyId);
+    const now = Date.now();
+    const seconds = sessionSeconds(config.DASHBOARD_SESSION_TTL_SECONDS, key?.expiresAt ?? null, now);
+    const token = await sessions.create({ adminUserId, keyId }, seconds);
+    await recordAudit(pool, ids, {
+      adminUserId,
+      targetType: 'admin_api_key',
+      targetId: keyId,
+      action: 'create_dashboard_session',
+      reason: auditReason(req),
+      metadata: { expires_in_seconds: String(seconds) },
+    });
+    res.setHeader('Set-Cookie', sessionCookie(config, token, seconds));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`, expires_at: new Date(now + seconds * 1000).toISOString() });
+  };
+}
+
+export function dashboardHandlers(deps: GatewayDeps): AdminHandlers {
+  return { 'POST /v1/admin/dashboard/session': createSession(deps) };
+}
