@@ -11,7 +11,7 @@ import {
 } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import { generateAdminApiKey, parseAdminApiKey } from './admin-api-key.ts';
-import { credentialsEqual, hashCredential } from './hash.ts';
+import { digestsEqual, hashCredential } from './hash.ts';
 
 const DAY_MS = 86_400_000;
 export const MAX_KEY_LIFETIME_DAYS = 365;
@@ -116,7 +116,7 @@ export async function authenticateAdminApiKey(
   const found = await (lookUp ? lookUp(parsed.keyId) : findAdminApiKeyWithOwner(db, parsed.keyId));
   if (!found) return null;
   if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) return null;
-  if (!credentialsEqual(hashCredential(raw), found.key.keyHash)) return null;
+  if (!digestsEqual(hashCredential(raw), found.key.keyHash)) return null;
   if (recordUse) await touchAdminApiKeyLastUsed(db, found.key.id, touchIntervalSeconds);
   return found;
 }

@@ -13,6 +13,14 @@ function digest(value: string | Uint8Array): Buffer {
 }
 
 /**
+ * Constant-time equality of two SHA-256 digests (hashCredential's output, or a stored one):
+ * their length is public and fixed, so they are compared as they are, without digesting again.
+ */
+export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
  * Constant-time equality of two credentials or credential hashes. Both sides are digested
  * first, so the time taken does not even reveal whether the lengths differ.
  */

@@ -1,5 +1,5 @@
 export { BASE62_ALPHABET, randomBase62 } from './random.ts';
-export { credentialsEqual, hashCredential } from './hash.ts';
+export { credentialsEqual, digestsEqual, hashCredential } from './hash.ts';
 export { generateAdminApiKey, parseAdminApiKey } from './admin-api-key.ts';
 export { generateUserToken, parseUserToken } from './user-token.ts';
 export { generateWebhookToken, isWebhookTokenShaped, WEBHOOK_TOKEN_LENGTH } from './webhook-token.ts';

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { timingSafeEqual } from 'node:crypto';
-import { hashCredential } from '@switchboard/auth';
+import { digestsEqual, hashCredential } from '@switchboard/auth';
 import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
@@ -45,8 +44,7 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const claim = deliveryId !== undefined && !format.accept ? { deliveryId, source: format.name, messageId } : undefined;
     const tokenHash = hashCredential(params.token);
     const { webhook, claimed } = await deps.lookUp({ webhookId: params.webhook_id, tokenHash, claim });
-    // Digests compared in constant time, as credentialsEqual does (one digest fewer).
-    if (!webhook || !timingSafeEqual(tokenHash, hashCredential(webhook.token))) throw new ApiError('UNKNOWN_WEBHOOK');
+    if (!webhook || !digestsEqual(tokenHash, hashCredential(webhook.token))) throw new ApiError('UNKNOWN_WEBHOOK');
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }
