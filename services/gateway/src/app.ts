@@ -4,6 +4,7 @@ import { createMetricsRegistry, httpRequestMetrics } from '@switchboard/metrics'
 import { createProducer } from '@switchboard/queue';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
+import { openApiRouter } from './openapi/index.ts';
 import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from './routes/admin/index.ts';
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
@@ -65,6 +66,8 @@ export function createApp(options: AppOptions): Express {
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));
   // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
+  // Public, like discovery: the OpenAPI document and its reference page, built once here.
+  app.use(openApiRouter(config));
   app.use(adminRouter(deps, adminHandlers));
   app.use(webhooksRouter(deps));
   app.use(executeRouter(deps));
