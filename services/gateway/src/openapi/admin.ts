@@ -10,7 +10,7 @@ import { bulkAddSchema } from '../routes/admin/bulk/schemas.ts';
 import { routeKey } from '../routes/admin/handlers.ts';
 import { listFailedJobsQuery, retryJobsBody } from '../routes/admin/jobs/schemas.ts';
 import { BODY_READ, EVERY_ROUTE } from './errors.ts';
-import type { OperationSpec, SuccessSpec } from './operation.ts';
+import { jsonList, jsonObject, NO_CONTENT, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
 type AdminDoc = Pick<OperationSpec, 'summary' | 'params' | 'query' | 'body'> & {
@@ -25,9 +25,6 @@ type AdminDoc = Pick<OperationSpec, 'summary' | 'params' | 'query' | 'body'> & {
  */
 const ADMIN_CHAIN: readonly ErrorCode[] = [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'MISSING_PERMISSIONS', 'MISSING_ACL', ...BODY_READ];
 
-const object = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
-const list = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'array', items: { type: 'object' } } });
-const noContent: SuccessSpec = { status: 204, description: 'Done.' };
 
 /** 202 of an enqueue-and-wait route (decisions §13): the operation's id and status, read back by its status route. */
 function running(idField: string): SuccessSpec {
@@ -48,35 +45,35 @@ function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, re
   const prefix = `POST /v1/admin/bans/${kind}`;
   const values = BANNED[kind];
   return {
-    [`${prefix}/add`]: { summary: `Ban ${values}`, body: add, success: [noContent] },
-    [`${prefix}/check`]: { summary: `Check a ban on one of the ${values}`, body: check, success: [object('BanCheckResponse: whether it is banned, with reason and expiry.')] },
-    [`${prefix}/list`]: { summary: `List banned ${values}`, body: bans.listSchema, success: [object('A page of bans and `next_cursor`.')] },
-    [`${prefix}/remove`]: { summary: `Lift bans on ${values}`, body: remove, success: [noContent] },
+    [`${prefix}/add`]: { summary: `Ban ${values}`, body: add, success: [NO_CONTENT] },
+    [`${prefix}/check`]: { summary: `Check a ban on one of the ${values}`, body: check, success: [jsonObject('BanCheckResponse: whether it is banned, with reason and expiry.')] },
+    [`${prefix}/list`]: { summary: `List banned ${values}`, body: bans.listSchema, success: [jsonObject('A page of bans and `next_cursor`.')] },
+    [`${prefix}/remove`]: { summary: `Lift bans on ${values}`, body: remove, success: [NO_CONTENT] },
   };
 }
 
 /** Keyed by routeKey() as ADMIN_ROUTES: adminOperations refuses a route without its entry, and an entry without its route. */
 function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
   return {
-    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [object('The key and its metadata.')] },
-    'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [list('Key metadata, no key material.')] },
+    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [jsonObject('The key and its metadata.')] },
+    'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [jsonList('Key metadata, no key material.')] },
     'DELETE /v1/admin/api-keys/:keyId': {
       summary: 'Revoke an admin API key',
-      success: [object('`{"success": true}`')],
+      success: [jsonObject('`{"success": true}`')],
       errors: ['ADMIN_API_KEY_NOT_FOUND'],
     },
-    'POST /v1/admin/archives/user': { summary: "Export a user's data", body: triggerUserSchema, success: [object('The archive.')], errors: ['UNKNOWN_USER'] },
-    'POST /v1/admin/archives/guild': { summary: "Export a guild's data", body: triggerGuildSchema, success: [object('The archive.')], errors: ['UNKNOWN_GUILD'] },
-    'POST /v1/admin/archives/list': { summary: 'List archives', body: listArchivesSchema, success: [object('`archives` and `next_cursor`.')] },
+    'POST /v1/admin/archives/user': { summary: "Export a user's data", body: triggerUserSchema, success: [jsonObject('The archive.')], errors: ['UNKNOWN_USER'] },
+    'POST /v1/admin/archives/guild': { summary: "Export a guild's data", body: triggerGuildSchema, success: [jsonObject('The archive.')], errors: ['UNKNOWN_GUILD'] },
+    'POST /v1/admin/archives/list': { summary: 'List archives', body: listArchivesSchema, success: [jsonObject('`archives` and `next_cursor`.')] },
     'GET /v1/admin/archives/:subjectType/:subjectId/:archiveId': {
       summary: "An archive's metadata",
       params: archivePathSchema,
-      success: [object('`{archive}`: the archive, or null.')],
+      success: [jsonObject('`{archive}`: the archive, or null.')],
     },
     'GET /v1/admin/archives/:subjectType/:subjectId/:archiveId/download': {
       summary: 'A time-limited download link of an archive',
       params: archivePathSchema,
-      success: [object('`downloadUrl` and `expiresAt`.')],
+      success: [jsonObject('`downloadUrl` and `expiresAt`.')],
       errors: ['UNKNOWN_HARVEST', 'HARVEST_NOT_READY', 'HARVEST_FAILED', 'HARVEST_EXPIRED'],
     },
     'POST /v1/admin/assets/purge': {
@@ -87,11 +84,11 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
     },
     'GET /v1/admin/assets/purges/:purgeId': {
       summary: 'The status (and outcome) of an asset purge',
-      success: [object('`purge_id`, `status`, and the outcome once completed.')],
+      success: [jsonObject('`purge_id`, `status`, and the outcome once completed.')],
       errors: ['UNKNOWN_ASSET_PURGE'],
     },
-    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [object('`logs` and `total`.')] },
-    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [object('`logs` and `total`.')] },
+    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
+    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
     ...banDocs('email', bans.emailAddSchema, bans.emailCheckSchema, bans.emailRemoveSchema),
     ...banDocs('ip', bans.ipAddSchema, bans.ipCheckSchema, bans.ipRemoveSchema),
     ...banDocs('phone', bans.phoneAddSchema, bans.phoneCheckSchema, bans.phoneRemoveSchema),
@@ -102,11 +99,11 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
     },
     'GET /v1/admin/bulk/operations/:operationId': {
       summary: 'The status (and outcome) of a bulk operation',
-      success: [object('`operation_id`, `status`, and the outcome once completed.')],
+      success: [jsonObject('`operation_id`, `status`, and the outcome once completed.')],
       errors: ['UNKNOWN_BULK_OPERATION'],
     },
-    'GET /v1/admin/jobs/failed': { summary: 'Failed jobs of every queue', query: listFailedJobsQuery, success: [object('`jobs` and `total`.')] },
-    'POST /v1/admin/jobs/retry': { summary: 'Retry failed jobs', body: retryJobsBody, success: [object('`retried` and `errors`.')] },
+    'GET /v1/admin/jobs/failed': { summary: 'Failed jobs of every queue', query: listFailedJobsQuery, success: [jsonObject('`jobs` and `total`.')] },
+    'POST /v1/admin/jobs/retry': { summary: 'Retry failed jobs', body: retryJobsBody, success: [jsonObject('`retried` and `errors`.')] },
   };
 }
 

@@ -19,6 +19,11 @@ export interface SuccessSpec {
   contentType?: string;
 }
 
+/** A 200 JSON object or array a presenter writes (presenters have no zod schema: only the description says its fields). */
+export const jsonObject = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
+export const jsonList = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'array', items: { type: 'object' } } });
+export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
+
 /**
  * One operation as the route modules declare it: the express path, and the very zod schemas
  * its handler validates with. Everything else in the document is derived from these.

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@switchboard/contracts';
 import { listMessagesQuery } from '../routes/channels/messages.ts';
 import { DISCOVERY_PATHS } from '../routes/discovery/index.ts';
 import { EVERY_ROUTE } from './errors.ts';
-import type { OperationSpec, SuccessSpec } from './operation.ts';
+import { jsonList, jsonObject, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** Where the document and its reference page are served (router.ts mounts these). */
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -19,7 +19,7 @@ function discoveryOperations(): OperationSpec[] {
       summary: 'The instance discovery document',
       tag: 'discovery',
       security: 'none',
-      success: [{ status: 200, description: 'Endpoints, feature flags, limits.', json: { type: 'object' } }, notModified],
+      success: [jsonObject('Endpoints, feature flags, limits.'), notModified],
       errors: [...EVERY_ROUTE, 'RATE_LIMITED'],
     },
     {
@@ -47,7 +47,7 @@ function healthOperations(): OperationSpec[] {
   });
   const readiness = { type: 'object', properties: { status: { type: 'string' }, checks: { type: 'object' } } };
   return [
-    health('/healthz', 'Liveness: the process is up', [{ status: 200, description: '`{"status":"ok"}`', json: { type: 'object' } }], ['INTERNAL_SERVER_ERROR']),
+    health('/healthz', 'Liveness: the process is up', [jsonObject('`{"status":"ok"}`')], ['INTERNAL_SERVER_ERROR']),
     health('/readyz', 'Readiness: `ok` or `degraded`; 503 when a core dependency is down or draining', [{ status: 200, description: 'Ready.', json: readiness }], [
       'SERVICE_UNAVAILABLE',
       'INTERNAL_SERVER_ERROR',
@@ -68,7 +68,7 @@ function channelOperations(): OperationSpec[] {
       tag: 'channels',
       security: 'userToken',
       query: listMessagesQuery,
-      success: [{ status: 200, description: 'Message[]', json: { type: 'array', items: { type: 'object' } } }],
+      success: [jsonList('Message[]')],
       errors: [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'INVALID_FORM_BODY', 'UNKNOWN_CHANNEL', 'MISSING_ACCESS'],
     },
   ];
@@ -83,7 +83,7 @@ function documentationOperations(): OperationSpec[] {
       summary: 'This OpenAPI 3.1 document',
       tag: 'operations',
       security: 'none',
-      success: [{ status: 200, description: 'The document.', json: { type: 'object' } }, notModified],
+      success: [jsonObject('The document.'), notModified],
       errors: EVERY_ROUTE,
     },
     {

@@ -6,14 +6,11 @@ import { messageParams } from '../routes/webhooks/token-messages.ts';
 import { createWebhookBody, tokenUpdateWebhookBody, updateWebhookBody, webhookTokenParams } from '../routes/webhooks/schemas.ts';
 import { BODY_READ, EVERY_ROUTE } from './errors.ts';
 import type { JsonSchema } from './json-schema.ts';
-import type { OperationSpec, SuccessSpec } from './operation.ts';
+import { jsonList, jsonObject, NO_CONTENT, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 const MESSAGE_PATH = `${TOKEN_PATH}/messages/:message_id`;
 
-const object = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
-const list = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'array', items: { type: 'object' } } });
-const noContent: SuccessSpec = { status: 204, description: 'Done.' };
 
 /**
  * The id-addressed management chain (webhooksRouter): user token → rate limit → 401 → path id
@@ -36,31 +33,31 @@ export function webhookOperations(): OperationSpec[] {
   const channel = '/v1/channels/:channel_id/webhooks';
   const webhook = '/v1/webhooks/:webhook_id';
   return [
-    managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [list('WebhookResponse[]')] }, ['UNKNOWN_CHANNEL']),
+    managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [jsonList('WebhookResponse[]')] }, ['UNKNOWN_CHANNEL']),
     managing(
-      { method: 'post', path: channel, summary: 'Create a webhook', body: createWebhookBody, success: [object('WebhookResponse')] },
+      { method: 'post', path: channel, summary: 'Create a webhook', body: createWebhookBody, success: [jsonObject('WebhookResponse')] },
       ['UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
     ),
-    managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [list('WebhookResponse[]')] }, ['UNKNOWN_GUILD']),
-    managing({ method: 'get', path: webhook, summary: 'A webhook', success: [object('WebhookResponse')] }, ['UNKNOWN_WEBHOOK']),
+    managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [jsonList('WebhookResponse[]')] }, ['UNKNOWN_GUILD']),
+    managing({ method: 'get', path: webhook, summary: 'A webhook', success: [jsonObject('WebhookResponse')] }, ['UNKNOWN_WEBHOOK']),
     managing(
-      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', body: updateWebhookBody, success: [object('WebhookResponse')] },
+      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', body: updateWebhookBody, success: [jsonObject('WebhookResponse')] },
       ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', ...BODY_READ],
     ),
-    managing({ method: 'delete', path: webhook, summary: 'Delete a webhook', success: [noContent] }, ['UNKNOWN_WEBHOOK']),
-    byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [object('WebhookTokenResponse')] }),
+    managing({ method: 'delete', path: webhook, summary: 'Delete a webhook', success: [NO_CONTENT] }, ['UNKNOWN_WEBHOOK']),
+    byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [jsonObject('WebhookTokenResponse')] }),
     byToken(
-      { method: 'patch', path: TOKEN_PATH, summary: 'Update a webhook, by its token', params: webhookTokenParams, body: tokenUpdateWebhookBody, success: [object('WebhookTokenResponse')] },
+      { method: 'patch', path: TOKEN_PATH, summary: 'Update a webhook, by its token', params: webhookTokenParams, body: tokenUpdateWebhookBody, success: [jsonObject('WebhookTokenResponse')] },
       BODY_READ,
     ),
-    byToken({ method: 'delete', path: TOKEN_PATH, summary: 'Delete a webhook, by its token', params: webhookTokenParams, success: [noContent] }),
-    byToken({ method: 'get', path: MESSAGE_PATH, summary: "One of the webhook's messages", params: messageParams, success: [object('Message')] }, ['UNKNOWN_MESSAGE']),
+    byToken({ method: 'delete', path: TOKEN_PATH, summary: 'Delete a webhook, by its token', params: webhookTokenParams, success: [NO_CONTENT] }),
+    byToken({ method: 'get', path: MESSAGE_PATH, summary: "One of the webhook's messages", params: messageParams, success: [jsonObject('Message')] }, ['UNKNOWN_MESSAGE']),
     byToken(
-      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", params: messageParams, body: editMessageBodySchema, success: [object('Message')] },
+      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", params: messageParams, body: editMessageBodySchema, success: [jsonObject('Message')] },
       ['UNKNOWN_MESSAGE', 'CANNOT_SEND_EMPTY_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT', ...BODY_READ],
     ),
     byToken(
-      { method: 'delete', path: MESSAGE_PATH, summary: "Delete one of the webhook's messages", params: messageParams, success: [noContent] },
+      { method: 'delete', path: MESSAGE_PATH, summary: "Delete one of the webhook's messages", params: messageParams, success: [NO_CONTENT] },
       ['UNKNOWN_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT'],
     ),
   ];
@@ -70,7 +67,7 @@ export function webhookOperations(): OperationSpec[] {
 const EXECUTION: Record<WebhookFormat, { summary: string; success: readonly SuccessSpec[]; errors: readonly ErrorCode[]; form: JsonSchema }> = {
   plain: {
     summary: 'Execute a webhook (`?wait=true` answers with the stored message)',
-    success: [{ status: 204, description: 'Accepted.' }, object('With `?wait=true`: the message, once stored.')],
+    success: [{ status: 204, description: 'Accepted.' }, jsonObject('With `?wait=true`: the message, once stored.')],
     errors: ['CANNOT_SEND_EMPTY_MESSAGE', 'INVALID_API_ORIGIN', 'UNKNOWN_CHANNEL', 'MESSAGE_DELIVERY_TIMEOUT'],
     form: payloadForm('`payload_json` (or `payload`): the JSON body as a string.'),
   },
