@@ -1,9 +1,11 @@
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ADMIN_ROUTES } from '@switchboard/contracts';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ACL, ADMIN_ROUTES } from '@switchboard/contracts';
+import { call, createWebhookFixture, useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { openApiPath } from '../src/index.ts';
+import { adminCall, createAdmin } from './admin-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -158,6 +160,56 @@ describe('GET /v1/openapi.json', () => {
       const answer = await call(route.method.toUpperCase(), `${gateway.url}${concretePath(route.path)}`, { headers: uniqueClient(), body });
       expect(statuses(operationOf(document, route)!), `${route.method} ${route.path} answered ${answer.status}`).toContain(String(answer.status));
     }
+  });
+});
+
+/**
+ * Checks a real answer against what the document says the operation answers with that status:
+ * the status is listed, and a JSON body validates against its schema (components resolved).
+ */
+function expectDocumented(document: Document, method: string, path: string, answer: Answer): void {
+  const operation = operationOf(document, { method, path })!;
+  let response = operation.responses[String(answer.status)];
+  expect(response, `${method} ${path} answered ${answer.status}`).toBeDefined();
+  if (response!.$ref) response = (document.components as unknown as Record<string, Record<string, typeof response>>)['responses']![response!.$ref.split('/').at(-1)!];
+  const schema = response!.content?.['application/json']?.schema;
+  if (!schema) return;
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  ajv.addSchema({ components: document.components }, 'document');
+  const resolved = schema.$ref ? { $ref: `document${schema.$ref}` } : schema;
+  const valid = ajv.validate(resolved, answer.body);
+  expect(ajv.errors ?? [], `${method} ${path} ${answer.status}: ${JSON.stringify(answer.body)}`).toEqual([]);
+  expect(valid).toBe(true);
+}
+
+describe('documented responses', () => {
+  it('match what the routes answer: presented bodies and error bodies', async () => {
+    const document = await fetchDocument();
+    const webhook = await createWebhookFixture(gateway.pool);
+    const tokenPath = `/v1/webhooks/${webhook.webhookId}/${webhook.token}`;
+    const asOwner = { token: webhook.ownerToken, headers: uniqueClient() };
+
+    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id/:token', await call('GET', `${gateway.url}${tokenPath}`, { headers: uniqueClient() }));
+    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id', await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, asOwner));
+    const listed = await call('GET', `${gateway.url}/v1/channels/${webhook.channelId}/webhooks`, asOwner);
+    expect(listed.body).toHaveLength(1);
+    expectDocumented(document, 'get', '/v1/channels/:channel_id/webhooks', listed);
+    const renamed = await call('PATCH', `${gateway.url}${tokenPath}`, { headers: uniqueClient(), body: { name: 'renamed' } });
+    expect(renamed.status).toBe(200);
+    expectDocumented(document, 'patch', '/v1/webhooks/:webhook_id/:token', renamed);
+    const invalid = await call('POST', `${gateway.url}/v1/channels/${webhook.channelId}/webhooks`, { ...asOwner, body: { name: '' } });
+    expect(invalid.status).toBe(400);
+    expectDocumented(document, 'post', '/v1/channels/:channel_id/webhooks', invalid);
+    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id', await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, { headers: uniqueClient() }));
+
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const created = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', key: admin.key, body: { name: 'docs', acls: [ACL.apiKeyManage] } });
+    expect(created.status).toBe(200);
+    expectDocumented(document, 'post', '/v1/admin/api-keys', created);
+    expectDocumented(document, 'get', '/v1/admin/api-keys', await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key }));
+    const refused = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/bans/ip/add', key: admin.key, body: { ip: '192.0.2.1' } });
+    expect(refused.status).toBe(403);
+    expectDocumented(document, 'post', '/v1/admin/bans/ip/add', refused);
   });
 });
 

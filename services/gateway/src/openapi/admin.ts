@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_ROUTES, assetPurgeResultSchema, bulkOperationResultSchema, OPERATION_STATUSES, type ErrorCode } from '@switchboard/contracts';
 import type { GatewayConfig } from '../config.ts';
+import { apiKeyResponseSchema, createdApiKeyResponseSchema } from '../routes/admin/api-keys/presenter.ts';
 import { createApiKeySchema } from '../routes/admin/api-keys/schemas.ts';
 import { archivePathSchema, listArchivesSchema, triggerGuildSchema, triggerUserSchema } from '../routes/admin/archives/schemas.ts';
 import { purgeRequestSchema } from '../routes/admin/assets/schemas.ts';
@@ -10,7 +11,7 @@ import { bulkAddSchema } from '../routes/admin/bulk/schemas.ts';
 import { routeKey } from '../routes/admin/handlers.ts';
 import { listFailedJobsQuery, retryJobsBody } from '../routes/admin/jobs/schemas.ts';
 import { BODY_READ, EVERY_ROUTE } from './errors.ts';
-import { jsonList, jsonObject, NO_CONTENT, type OperationSpec, type SuccessSpec } from './operation.ts';
+import { jsonObject, NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
 type AdminDoc = Pick<OperationSpec, 'summary' | 'params' | 'query' | 'body'> & {
@@ -55,8 +56,8 @@ function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, re
 /** Keyed by routeKey() as ADMIN_ROUTES: adminOperations refuses a route without its entry, and an entry without its route. */
 function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
   return {
-    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [jsonObject('The key and its metadata.')] },
-    'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [jsonList('Key metadata, no key material.')] },
+    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [presented('The key (shown only now) and its metadata.', createdApiKeyResponseSchema)] },
+    'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [presented('Key metadata, no key material.', z.array(apiKeyResponseSchema))] },
     'DELETE /v1/admin/api-keys/:keyId': {
       summary: 'Revoke an admin API key',
       success: [jsonObject('`{"success": true}`')],

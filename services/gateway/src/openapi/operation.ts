@@ -21,7 +21,8 @@ export interface SuccessSpec {
 
 /** A 200 JSON object or array a presenter writes (presenters have no zod schema: only the description says its fields). */
 export const jsonObject = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
-export const jsonList = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'array', items: { type: 'object' } } });
+/** A 200 JSON body whose zod schema the presenter is typed against. */
+export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({ status: 200, description, schema });
 export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
 
 /**

@@ -1,8 +1,9 @@
-import type { ErrorCode } from '@switchboard/contracts';
+import { z } from 'zod';
+import { messageResponseSchema, type ErrorCode } from '@switchboard/contracts';
 import { listMessagesQuery } from '../routes/channels/messages.ts';
 import { DISCOVERY_PATHS } from '../routes/discovery/index.ts';
 import { EVERY_ROUTE } from './errors.ts';
-import { jsonList, jsonObject, type OperationSpec, type SuccessSpec } from './operation.ts';
+import { jsonObject, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** Where the document and its reference page are served (router.ts mounts these). */
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -68,7 +69,7 @@ function channelOperations(): OperationSpec[] {
       tag: 'channels',
       security: 'userToken',
       query: listMessagesQuery,
-      success: [jsonList('Message[]')],
+      success: [presented('Message[]', z.array(messageResponseSchema))],
       errors: [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'INVALID_FORM_BODY', 'UNKNOWN_CHANNEL', 'MISSING_ACCESS'],
     },
   ];

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { ErrorCode, WebhookFormat } from '@switchboard/contracts';
+import { messageResponseSchema } from '@switchboard/contracts';
 import { editMessageBodySchema } from '@switchboard/webhook-formats';
 import { FORMATS } from '../routes/webhooks/execute/formats.ts';
 import { messageParams } from '../routes/webhooks/token-messages.ts';
+import { webhookResponseSchema, webhookTokenResponseSchema } from '../routes/webhooks/presenter.ts';
 import { createWebhookBody, tokenUpdateWebhookBody, updateWebhookBody, webhookTokenParams } from '../routes/webhooks/schemas.ts';
 import { BODY_READ, EVERY_ROUTE } from './errors.ts';
 import type { JsonSchema } from './json-schema.ts';
-import { jsonList, jsonObject, NO_CONTENT, type OperationSpec, type SuccessSpec } from './operation.ts';
+import { NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 const MESSAGE_PATH = `${TOKEN_PATH}/messages/:message_id`;
@@ -33,27 +35,27 @@ export function webhookOperations(): OperationSpec[] {
   const channel = '/v1/channels/:channel_id/webhooks';
   const webhook = '/v1/webhooks/:webhook_id';
   return [
-    managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [jsonList('WebhookResponse[]')] }, ['UNKNOWN_CHANNEL']),
+    managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_CHANNEL']),
     managing(
-      { method: 'post', path: channel, summary: 'Create a webhook', body: createWebhookBody, success: [jsonObject('WebhookResponse')] },
+      { method: 'post', path: channel, summary: 'Create a webhook', body: createWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
       ['UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
     ),
-    managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [jsonList('WebhookResponse[]')] }, ['UNKNOWN_GUILD']),
-    managing({ method: 'get', path: webhook, summary: 'A webhook', success: [jsonObject('WebhookResponse')] }, ['UNKNOWN_WEBHOOK']),
+    managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_GUILD']),
+    managing({ method: 'get', path: webhook, summary: 'A webhook', success: [presented('WebhookResponse', webhookResponseSchema)] }, ['UNKNOWN_WEBHOOK']),
     managing(
-      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', body: updateWebhookBody, success: [jsonObject('WebhookResponse')] },
+      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', body: updateWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
       ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', ...BODY_READ],
     ),
     managing({ method: 'delete', path: webhook, summary: 'Delete a webhook', success: [NO_CONTENT] }, ['UNKNOWN_WEBHOOK']),
-    byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [jsonObject('WebhookTokenResponse')] }),
+    byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [presented('WebhookTokenResponse', webhookTokenResponseSchema)] }),
     byToken(
-      { method: 'patch', path: TOKEN_PATH, summary: 'Update a webhook, by its token', params: webhookTokenParams, body: tokenUpdateWebhookBody, success: [jsonObject('WebhookTokenResponse')] },
+      { method: 'patch', path: TOKEN_PATH, summary: 'Update a webhook, by its token', params: webhookTokenParams, body: tokenUpdateWebhookBody, success: [presented('WebhookTokenResponse', webhookTokenResponseSchema)] },
       BODY_READ,
     ),
     byToken({ method: 'delete', path: TOKEN_PATH, summary: 'Delete a webhook, by its token', params: webhookTokenParams, success: [NO_CONTENT] }),
-    byToken({ method: 'get', path: MESSAGE_PATH, summary: "One of the webhook's messages", params: messageParams, success: [jsonObject('Message')] }, ['UNKNOWN_MESSAGE']),
+    byToken({ method: 'get', path: MESSAGE_PATH, summary: "One of the webhook's messages", params: messageParams, success: [presented('Message', messageResponseSchema)] }, ['UNKNOWN_MESSAGE']),
     byToken(
-      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", params: messageParams, body: editMessageBodySchema, success: [jsonObject('Message')] },
+      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", params: messageParams, body: editMessageBodySchema, success: [presented('Message', messageResponseSchema)] },
       ['UNKNOWN_MESSAGE', 'CANNOT_SEND_EMPTY_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT', ...BODY_READ],
     ),
     byToken(
@@ -67,7 +69,7 @@ export function webhookOperations(): OperationSpec[] {
 const EXECUTION: Record<WebhookFormat, { summary: string; success: readonly SuccessSpec[]; errors: readonly ErrorCode[]; form: JsonSchema }> = {
   plain: {
     summary: 'Execute a webhook (`?wait=true` answers with the stored message)',
-    success: [{ status: 204, description: 'Accepted.' }, jsonObject('With `?wait=true`: the message, once stored.')],
+    success: [{ status: 204, description: 'Accepted.' }, presented('With `?wait=true`: the message, once stored.', messageResponseSchema)],
     errors: ['CANNOT_SEND_EMPTY_MESSAGE', 'INVALID_API_ORIGIN', 'UNKNOWN_CHANNEL', 'MESSAGE_DELIVERY_TIMEOUT'],
     form: payloadForm('`payload_json` (or `payload`): the JSON body as a string.'),
   },
