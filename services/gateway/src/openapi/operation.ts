@@ -19,15 +19,15 @@ export interface SuccessSpec {
   contentType?: string;
 }
 
-/** A 200 JSON object or array a presenter writes (presenters have no zod schema: only the description says its fields). */
+/** A 200 JSON object from a presenter without a zod schema: only the description names its fields. */
 export const jsonObject = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
 /** A 200 JSON body whose zod schema the presenter is typed against. */
 export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({ status: 200, description, schema });
 export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
 
 /**
- * One operation as the route modules declare it: the express path, and the very zod schemas
- * its handler validates with. Everything else in the document is derived from these.
+ * One operation: the express path as mounted, and the very zod schemas its handler validates
+ * with (imported from the route modules, never restated). The rest of the document is derived.
  */
 export interface OperationSpec {
   method: HttpMethod;
