@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { presentUserPartial, type UserPartialRecord } from './users.ts';
 
@@ -26,42 +27,49 @@ export interface MessageRecord {
   editedAt: Date | null;
 }
 
-export interface MessageAuthorResponse {
-  id: string;
-  username: string;
-  discriminator: string;
-  global_name?: string | null;
-  avatar: string | null;
-  avatar_color?: number | null;
-  bot?: true;
-  system?: true;
-  flags: number;
+export const messageAuthorResponseSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  discriminator: z.string(),
+  global_name: z.string().nullable().optional(),
+  avatar: z.string().nullable(),
+  avatar_color: z.number().int().nullable().optional(),
+  bot: z.literal(true).optional(),
+  system: z.literal(true).optional(),
+  flags: z.number().int(),
   /** Only on webhook messages that named a remote avatar (not a Discord field; extra keys are harmless). */
-  avatar_url?: string;
-}
+  avatar_url: z.string().optional(),
+});
 
-/** A message as Discord and Fluxer clients read it (webhook reference §4). */
-export interface MessageResponse {
-  id: string;
-  type: number;
-  content: string;
-  channel_id: string;
-  guild_id?: string;
-  author: MessageAuthorResponse;
-  attachments: unknown[];
-  embeds: unknown[];
-  mentions: unknown[];
-  mention_roles: string[];
-  mention_everyone: boolean;
-  pinned: boolean;
-  tts: boolean;
+export type MessageAuthorResponse = z.output<typeof messageAuthorResponseSchema>;
+
+/**
+ * A message as Discord and Fluxer clients read it (webhook reference §4). A schema so the
+ * gateway's OpenAPI document shows the very type the presenter is checked against.
+ */
+export const messageResponseSchema = z.object({
+  id: z.string(),
+  type: z.number().int(),
+  content: z.string(),
+  channel_id: z.string(),
+  guild_id: z.string().optional(),
+  author: messageAuthorResponseSchema,
+  attachments: z.array(z.unknown()),
+  embeds: z.array(z.unknown()),
+  mentions: z.array(z.unknown()),
+  mention_roles: z.array(z.string()),
+  mention_everyone: z.boolean(),
+  pinned: z.boolean(),
+  tts: z.boolean(),
   /** ISO-8601 UTC, derived from the id as Discord and Fluxer do. */
-  timestamp: string;
-  edited_timestamp: string | null;
-  flags: number;
+  timestamp: z.string(),
+  edited_timestamp: z.string().nullable(),
+  flags: z.number().int(),
   /** Set on messages a webhook posted: the author is then the webhook. */
-  webhook_id?: string;
-}
+  webhook_id: z.string().optional(),
+});
+
+export type MessageResponse = z.output<typeof messageResponseSchema>;
 
 /** What Discord shows for a message whose author's account is gone. */
 const DELETED_AUTHOR: MessageAuthorResponse = { id: '0', username: 'Deleted User', discriminator: '0000', avatar: null, flags: 0 };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** What a user presenter needs: a `users` row's public columns (the db repository's shape). */
 export interface UserPartialRecord {
   id: string;
@@ -11,21 +13,27 @@ export interface UserPartialRecord {
   system: boolean;
 }
 
-/** Webhook reference §2.3 (Fluxer's UserPartialResponse). */
-export interface UserPartialResponse {
-  id: string;
-  username: string;
+/**
+ * Webhook reference §2.3 (Fluxer's UserPartialResponse). A schema, not only a type: the
+ * gateway's OpenAPI document describes responses from it, and the presenter is checked against
+ * the same type.
+ */
+export const userPartialResponseSchema = z.object({
+  id: z.string(),
+  username: z.string(),
   /** Zero-padded to four digits. */
-  discriminator: string;
-  global_name: string | null;
-  avatar: string | null;
-  avatar_color: number | null;
+  discriminator: z.string(),
+  global_name: z.string().nullable(),
+  avatar: z.string().nullable(),
+  avatar_color: z.number().int().nullable(),
   /** `true`, or the key is absent. */
-  bot?: true;
+  bot: z.literal(true).optional(),
   /** `true`, or the key is absent. */
-  system?: true;
-  flags: number;
-}
+  system: z.literal(true).optional(),
+  flags: z.number().int(),
+});
+
+export type UserPartialResponse = z.output<typeof userPartialResponseSchema>;
 
 /** The flags a client may see; the field is 64 bits wide but public flags fit in 31. */
 const PUBLIC_FLAGS_MASK = 0x7fff_ffffn;

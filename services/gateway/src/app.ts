@@ -5,6 +5,7 @@ import { createProducer } from '@switchboard/queue';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
+import { openApiRouter } from './openapi/index.ts';
 import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from './routes/admin/index.ts';
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
@@ -66,6 +67,8 @@ export function createApp(options: AppOptions): Express {
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));
   // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
+  // Public, like discovery: the OpenAPI document and its reference page, built once here.
+  app.use(openApiRouter(config));
   app.use(adminRouter(deps, adminHandlers));
   // After the admin router, which serves the one route under this path that a key calls (session).
   app.use(DASHBOARD_PATH, dashboardRouter(deps));

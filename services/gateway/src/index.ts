@@ -4,3 +4,4 @@ export { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig, type Endpoi
 export { adminFeatures, mergeAdminHandlers, routeKey, servedAdminRoutes, type AdminArea, type AdminFeatures } from './routes/admin/index.ts';
 export { buildDiscoveryDocument, type DiscoveryDocument } from './routes/discovery/document.ts';
 export { DISCOVERY_PATHS } from './routes/discovery/index.ts';
+export { buildOpenApiDocument, DOCS_PATH, gatewayOperations, OPENAPI_PATH, openApiPath, type OperationSpec } from './openapi/index.ts';

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { createPool, type Pool } from '@switchboard/db';
@@ -13,6 +14,8 @@ import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } fr
 
 export interface RunningGateway {
   url: string;
+  /** The express app createApp built, for tests that read its mounted routes. */
+  app: Express;
   config: GatewayConfig;
   /**
    * The test's own pool on the gateway's database, for fixtures and checks: unbounded, unlike
@@ -55,7 +58,8 @@ export async function startGateway(
   await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
-  const served = await serveOnFreePort(createApp({ config, logger, pool: resources.pool, redis, storage, snowflakeLease, ...app, producer }));
+  const expressApp = createApp({ config, logger, pool: resources.pool, redis, storage, snowflakeLease, ...app, producer });
+  const served = await serveOnFreePort(expressApp);
   // As main.ts: requests Node's parser refuses are answered in the error-body shape too.
   answerClientErrors(served.server);
   const close = async () => {
@@ -66,7 +70,7 @@ export async function startGateway(
     await resources.close();
     await pool.end();
   };
-  return { url: served.url, config, pool, redis, storage, producer, snowflakeLease, close };
+  return { url: served.url, app: expressApp, config, pool, redis, storage, producer, snowflakeLease, close };
 }
 
 /**

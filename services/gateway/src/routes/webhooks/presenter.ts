@@ -1,26 +1,31 @@
-import { presentUserPartial, type UserPartialResponse } from '@switchboard/contracts';
+import { z } from 'zod';
+import { presentUserPartial, userPartialResponseSchema } from '@switchboard/contracts';
 import type { Webhook, WebhookWithCreator } from '@switchboard/db';
 
 /** WebhookTokenResponse: what the token routes answer (no `user`). */
-export interface WebhookTokenResponse {
-  id: string;
+export const webhookTokenResponseSchema = z.object({
+  id: z.string(),
   /**
    * Not in Fluxer's response (reference §2.1), but Discord's has it and discord.py reads
    * `data['type']` unconditionally; an extra key costs Fluxer clients nothing.
    */
-  type: number;
-  guild_id: string;
-  channel_id: string;
-  name: string;
-  avatar: string | null;
-  token: string;
-}
+  type: z.number().int(),
+  guild_id: z.string(),
+  channel_id: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  token: z.string(),
+});
+
+export type WebhookTokenResponse = z.output<typeof webhookTokenResponseSchema>;
 
 /** WebhookResponse: the token response plus the creator as `user`. */
-export interface WebhookResponse extends WebhookTokenResponse {
+export const webhookResponseSchema = webhookTokenResponseSchema.extend({
   /** Absent once the creating user was deleted (Fluxer would fail with a 500). */
-  user?: UserPartialResponse;
-}
+  user: userPartialResponseSchema.optional(),
+});
+
+export type WebhookResponse = z.output<typeof webhookResponseSchema>;
 
 export function presentWebhookForToken(webhook: Webhook): WebhookTokenResponse {
   return {

@@ -26,7 +26,7 @@ import { webhookByToken } from './token-routes.ts';
  * MESSAGE_DELETE exactly once, as for creates; the route waits for it up to
  * WEBHOOK_WAIT_TIMEOUT_MS (then 504 MESSAGE_DELIVERY_TIMEOUT: it may still apply).
  */
-const messageParams = webhookTokenParams.extend({ message_id: snowflakeSchema });
+export const messageParams = webhookTokenParams.extend({ message_id: snowflakeSchema });
 
 async function ownMessage(pool: Pool, webhook: Webhook, messageId: string): Promise<StoredMessage> {
   const message = await findMessageById(pool, messageId);

@@ -1,7 +1,30 @@
+import { z } from 'zod';
 import type { AdminApiKey } from '@switchboard/db';
 
+const timestamp = z.iso.datetime();
+
 /** `ListAdminApiKeyResponse`: never the key or its hash. */
-export function presentApiKey(key: AdminApiKey) {
+export const apiKeyResponseSchema = z.object({
+  key_id: z.string(),
+  name: z.string(),
+  created_at: timestamp,
+  last_used_at: timestamp.nullable(),
+  expires_at: timestamp.nullable(),
+  created_by_user_id: z.string(),
+  acls: z.array(z.string()),
+});
+
+/** `CreateAdminApiKeyResponse`: the only time the plaintext key is shown. */
+export const createdApiKeyResponseSchema = z.object({
+  key_id: z.string(),
+  key: z.string(),
+  name: z.string(),
+  created_at: timestamp,
+  expires_at: timestamp.nullable(),
+  acls: z.array(z.string()),
+});
+
+export function presentApiKey(key: AdminApiKey): z.output<typeof apiKeyResponseSchema> {
   return {
     key_id: key.id,
     name: key.name,
@@ -13,8 +36,7 @@ export function presentApiKey(key: AdminApiKey) {
   };
 }
 
-/** `CreateAdminApiKeyResponse`: the only time the plaintext key is shown. */
-export function presentCreatedApiKey(key: AdminApiKey, plaintext: string) {
+export function presentCreatedApiKey(key: AdminApiKey, plaintext: string): z.output<typeof createdApiKeyResponseSchema> {
   return {
     key_id: key.id,
     key: plaintext,

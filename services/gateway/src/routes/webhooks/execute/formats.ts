@@ -30,6 +30,8 @@ export interface ExecutionFormat<Parsed = unknown> {
   /** Path suffixes after `/v1/webhooks/:webhook_id/:token` (`''` is plain execute). */
   paths: readonly string[];
   bucket: RateLimitBucketName;
+  /** The schema `parse` validates with; the OpenAPI document describes the body from it. */
+  body: z.ZodType;
   /** Body validation, before the token lookup (a bad body with a bad token is 400). */
   parse(value: unknown): Parsed;
   /** Checks that need the webhook to exist first (an empty body with a bad token is 404). */
@@ -61,6 +63,11 @@ function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.
   throw new ApiError('INVALID_FORM_BODY', { errors: issuesToItems(result.error.issues) });
 }
 
+/** A format's `body` and the `parse` that validates with it: one schema for both. */
+function bodyParsedBy<Schema extends z.ZodType>(schema: Schema): { body: Schema; parse: (value: unknown) => z.output<Schema> } {
+  return { body: schema, parse: (value) => parseBody(schema, value) };
+}
+
 /** A direct message (plain, chat app) must post something: else 400 CANNOT_SEND_EMPTY_MESSAGE. */
 function requireMessage(outcome: DirectOutcome): void {
   if (outcome.kind === 'rejected') throw new ApiError(outcome.code);
@@ -70,7 +77,7 @@ export const plainFormat: ExecutionFormat<ReturnType<typeof executeBodySchema.pa
   name: 'plain',
   paths: [''],
   bucket: 'webhook:execute::webhook_id',
-  parse: (value) => parseBody(executeBodySchema, value),
+  ...bodyParsedBy(executeBodySchema),
   accept: (parsed) => {
     const outcome = renderExecute(parsed);
     requireMessage(outcome);
@@ -87,7 +94,7 @@ export const codeHostFormat: ExecutionFormat = {
   name: 'codehost',
   paths: ['/codehost', '/github'],
   bucket: 'webhook:codehost::webhook_id',
-  parse: (value) => parseBody(codeHostBodySchema, value),
+  ...bodyParsedBy(codeHostBodySchema),
   verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
   deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
   // A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
@@ -99,7 +106,7 @@ export const errorTrackerFormat: ExecutionFormat = {
   name: 'errortracker',
   paths: ['/errortracker', '/sentry'],
   bucket: 'webhook:codehost::webhook_id',
-  parse: (value) => parseBody(errorTrackerBodySchema, value),
+  ...bodyParsedBy(errorTrackerBodySchema),
   verify: (secret, raw, req) => verifySentrySignature(secret, raw, req.get('sentry-hook-signature')),
   fields: (req) => ({
     format: 'errortracker',
@@ -113,7 +120,7 @@ export const chatAppFormat: ExecutionFormat<ReturnType<typeof chatAppBodySchema.
   name: 'chatapp',
   paths: ['/chatapp', '/slack'],
   bucket: 'webhook:execute::webhook_id',
-  parse: (value) => parseBody(chatAppBodySchema, value),
+  ...bodyParsedBy(chatAppBodySchema),
   accept: (parsed) => requireMessage(renderChatApp(parsed)),
   fields: () => ({ format: 'chatapp' }),
   // Slack's answer, byte for byte (reference §3.3).

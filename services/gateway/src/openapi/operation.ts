@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '@switchboard/contracts';
+import { errorResponses } from './errors.ts';
+import { objectProperties, requestJsonSchema, responseJsonSchema, type JsonSchema } from './json-schema.ts';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete' | 'options';
+
+/** The security schemes of components.securitySchemes (see document.ts). */
+export type Security = 'adminApiKey' | 'userToken' | 'none';
+
+/** One success answer: its status, and its JSON body where a schema describes it. */
+export interface SuccessSpec {
+  status: number;
+  description: string;
+  /** The zod schema the body follows, where one exists. */
+  schema?: z.ZodType;
+  /** A body without a zod schema (a presenter's output, text). */
+  json?: JsonSchema;
+  contentType?: string;
+}
+
+/** A 200 JSON object from a presenter without a zod schema: only the description names its fields. */
+export const jsonObject = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
+/** A 200 JSON body whose zod schema the presenter is typed against. */
+export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({ status: 200, description, schema });
+export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
+
+/**
+ * One operation: the express path as mounted, and the very zod schemas its handler validates
+ * with (imported from the route modules, never restated). The rest of the document is derived.
+ */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** Express syntax: `/v1/webhooks/:webhook_id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  security: Security;
+  /** Path parameters' schema; a parameter it does not name is a plain string. */
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The same body as an `application/x-www-form-urlencoded` form, where the route reads one. */
+  formBody?: JsonSchema;
+  success: readonly SuccessSpec[];
+  /** Every error code the route's chain and handler can answer with. */
+  errors: readonly ErrorCode[];
+  /** `x-` extensions (the admin ACLs and rate-limit bucket). */
+  extensions?: Record<`x-${string}`, unknown>;
+}
+
+/** `/v1/webhooks/:webhook_id/:token` → `/v1/webhooks/{webhook_id}/{token}`. */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+function pathParameterNames(expressPath: string): string[] {
+  return [...expressPath.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
+}
+
+/** A stable, unique operationId: `post_v1_admin_bans_ip_add`. */
+function operationId(spec: OperationSpec): string {
+  const words = spec.path.replace(/[:.{}]/g, '').split(/[^A-Za-z0-9_]+/).filter(Boolean);
+  return [spec.method, ...words].join('_').replace(/-/g, '_');
+}
+
+function parameters(spec: OperationSpec): unknown[] {
+  const typed = new Map(spec.params ? objectProperties(spec.params).map((p) => [p.name, p.schema]) : []);
+  const path = pathParameterNames(spec.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: typed.get(name) ?? { type: 'string' },
+  }));
+  const query = spec.query ? objectProperties(spec.query).map((p) => ({ name: p.name, in: 'query', required: p.required, schema: p.schema })) : [];
+  return [...path, ...query];
+}
+
+function successResponse(success: SuccessSpec): unknown {
+  const schema = success.schema ? responseJsonSchema(success.schema) : success.json;
+  if (!schema) return { description: success.description };
+  return { description: success.description, content: { [success.contentType ?? 'application/json']: { schema } } };
+}
+
+/** The OpenAPI Operation Object of a spec. */
+export function operationObject(spec: OperationSpec): Record<string, unknown> {
+  const operation: Record<string, unknown> = {
+    operationId: operationId(spec),
+    summary: spec.summary,
+    tags: [spec.tag],
+    security: spec.security === 'none' ? [] : [{ [spec.security]: [] }],
+  };
+  const params = parameters(spec);
+  if (params.length > 0) operation['parameters'] = params;
+  if (spec.body) {
+    const content: Record<string, unknown> = { 'application/json': { schema: requestJsonSchema(spec.body) } };
+    if (spec.formBody) content['application/x-www-form-urlencoded'] = { schema: spec.formBody };
+    operation['requestBody'] = { required: true, content };
+  }
+  operation['responses'] = {
+    ...Object.fromEntries(spec.success.map((success) => [String(success.status), successResponse(success)])),
+    ...errorResponses(spec.errors),
+  };
+  return { ...operation, ...spec.extensions };
+}
