@@ -105,6 +105,12 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
     },
     'GET /v1/admin/jobs/failed': { summary: 'Failed jobs of every queue', query: listFailedJobsQuery, success: [jsonObject('`jobs` and `total`.')] },
     'POST /v1/admin/jobs/retry': { summary: 'Retry failed jobs', body: retryJobsBody, success: [jsonObject('`retried` and `errors`.')] },
+    'POST /v1/admin/dashboard/session': {
+      summary: 'Exchange the admin key for a queue dashboard session (HttpOnly cookie)',
+      // Nothing to send: the key in the Authorization header is what is exchanged.
+      body: z.object({}),
+      success: [jsonObject('`dashboard_url` and `expires_at`; the session is the `Set-Cookie` header.')],
+    },
   };
 }
 
