@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
-export { Gauge, Registry } from 'prom-client';
+export { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One process's registry: Node's own metrics, and every metric labelled with the service. */
 export function createMetricsRegistry(service: string): Registry {
