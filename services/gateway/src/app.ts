@@ -26,6 +26,7 @@ export type AppOptions = Pick<GatewayDeps, 'config' | 'logger' | 'pool' | 'redis
 /** The gateway's HTTP application: middleware, every route, then the 404 and error handlers. */
 export function createApp(options: AppOptions): Express {
   const { config, logger, pool, redis } = options;
+  const metrics = options.metrics ?? createMetricsRegistry('gateway');
   // IP bans apply to every route but health, before anything else runs. The subscriber
   // connection they keep lives as long as `redis`: closing that client closes it.
   const ipBans = createIpBans({
@@ -35,6 +36,7 @@ export function createApp(options: AppOptions): Express {
     logger,
     fullReloadMs: config.IP_BANS_FULL_RELOAD_MS,
     overlayLimit: config.IP_BANS_OVERLAY_LIMIT,
+    metrics,
   });
   const deps: GatewayDeps = {
     config,
@@ -47,7 +49,7 @@ export function createApp(options: AppOptions): Express {
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
     isDraining: options.isDraining ?? (() => false),
-    metrics: options.metrics ?? createMetricsRegistry('gateway'),
+    metrics,
   };
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
