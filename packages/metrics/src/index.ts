@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -31,6 +31,31 @@ export function httpRequestMetrics(registry: Registry, routeOf: (req: Request) =
     res.once('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
     next();
   };
+}
+
+/**
+ * `queue_jobs{queue, state}`: each queue's jobs by state (waiting, active, delayed, failed,
+ * completed), asked of `countJobs` when Prometheus scrapes. A queue whose counts cannot be read
+ * (Redis away) reports no series rather than its last numbers, which would look current.
+ */
+export function queueJobsGauge<Queue extends string>(
+  registry: Registry,
+  queues: readonly Queue[],
+  countJobs: (queue: Queue) => Promise<Record<string, number>>,
+): void {
+  new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs by queue and state, read from Redis when scraped.',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await Promise.all(queues.map((queue) => countJobs(queue).catch(() => ({}))));
+      this.reset();
+      queues.forEach((queue, i) => {
+        for (const [state, count] of Object.entries(counts[i]!)) this.set({ queue, state }, count);
+      });
+    },
+  });
 }
 
 /** The text a Prometheus scrape reads. */

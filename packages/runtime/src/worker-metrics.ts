@@ -1,5 +1,5 @@
 import type { QueueName } from '@switchboard/contracts';
-import { Counter, createMetricsRegistry, Gauge, Histogram, type Registry } from '@switchboard/metrics';
+import { Counter, createMetricsRegistry, Histogram, queueJobsGauge, type Registry } from '@switchboard/metrics';
 import { createProducer, type JobObserver } from '@switchboard/queue';
 import type { Resources } from './resources.ts';
 
@@ -12,25 +12,6 @@ export interface WorkerMetrics {
   registry: Registry;
   observer: JobObserver;
   close(): Promise<void>;
-}
-
-/**
- * Counts of the queue's jobs by state (waiting, active, delayed, failed, completed), read from
- * Redis when Prometheus scrapes; a scrape while Redis is away reports the rest alone.
- */
-function queueJobsGauge(registry: Registry, queue: QueueName, redis: Resources['redis'], redisPrefix: string) {
-  const producer = createProducer({ connection: redis, redisPrefix });
-  new Gauge({
-    name: 'queue_jobs',
-    help: 'Jobs of the queue this worker consumes, by state.',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      const counts: Record<string, number> = await producer.jobCounts(queue).catch(() => ({}));
-      for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
-    },
-  });
-  return producer;
 }
 
 /**
@@ -75,9 +56,13 @@ function jobObserver(registry: Registry, queue: QueueName): JobObserver {
   };
 }
 
-/** The worker's registry: process metrics, its queue's jobs by state, and what its handlers did. */
+/**
+ * The worker's registry: process metrics, its queue's jobs by state (read from Redis when
+ * scraped), and what its handlers did.
+ */
 export function workerMetrics(name: string, queue: QueueName, redis: Resources['redis'], redisPrefix: string): WorkerMetrics {
   const registry = createMetricsRegistry(name);
-  const producer = queueJobsGauge(registry, queue, redis, redisPrefix);
+  const producer = createProducer({ connection: redis, redisPrefix });
+  queueJobsGauge(registry, [queue], () => producer.jobCounts(queue));
   return { registry, observer: jobObserver(registry, queue), close: () => producer.close() };
 }

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
+import { QUEUES } from '@switchboard/contracts';
 import { errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
-import { createMetricsRegistry, httpRequestMetrics } from '@switchboard/metrics';
+import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
@@ -51,6 +52,9 @@ export function createApp(options: AppOptions): Express {
     isDraining: options.isDraining ?? (() => false),
     metrics,
   };
+  // Every queue's backlog, also from here: when no worker of a kind runs, its own queue_jobs
+  // are gone with it, and that is when its backlog matters. One count per queue per scrape.
+  queueJobsGauge(metrics, Object.values(QUEUES), (queue) => deps.producer.jobCounts(queue));
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
 

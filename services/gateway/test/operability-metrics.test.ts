@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frozenClock, metricValue, scrapeMetrics, useTestEnvironment, waitFor, type Answer } from '@switchboard/testkit';
+import { QUEUES } from '@switchboard/contracts';
+import { createWebhookFixture, frozenClock, metricValue, scrapeMetrics, useTestEnvironment, waitFor, type Answer } from '@switchboard/testkit';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { adminCall } from './admin-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';
@@ -67,5 +68,24 @@ describe('gateway operability metrics', () => {
     const seconds = metricValue(after, 'ip_ban_reload_duration_seconds_sum', { outcome: 'loaded' })!;
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThan(60);
+  });
+
+  it("exports every queue's jobs by state, a delivery no worker has taken yet among them", async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const answer = await fetch(`${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, {
+      method: 'POST',
+      body: JSON.stringify({ content: 'waiting for a worker' }),
+      headers: { 'content-type': 'application/json', ...uniqueClient() },
+    });
+    expect(answer.status).toBe(204);
+    const { samples, text } = await scrape();
+    for (const queue of Object.values(QUEUES)) {
+      for (const state of ['waiting', 'active', 'delayed', 'failed']) {
+        expect(metricValue(samples, 'queue_jobs', { queue, state, service: 'gateway' }), `${queue} ${state}`).toEqual(expect.any(Number));
+      }
+    }
+    // No worker runs on this file's queues: the delivery waits.
+    expect(metricValue(samples, 'queue_jobs', { queue: QUEUES.webhookDeliveries, state: 'waiting' })).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain(hook.token);
   });
 });
