@@ -69,8 +69,24 @@ class QueueWorker extends Worker implements StoppableWorker {
   }
 }
 
-/** For a worker nobody observes. */
-const UNOBSERVED: JobObserver = { attemptEnded: () => {}, jobSettled: () => {} };
+/**
+ * The observer with every call guarded: a measuring bug is logged, and never fails the job
+ * (the processor reports from its `finally`) nor stops the worker's event handling.
+ */
+function guardedObserver(observer: JobObserver | undefined, logger: Logger): JobObserver {
+  if (!observer) return { attemptEnded: () => {}, jobSettled: () => {} };
+  const guard = (call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'job observer failed');
+    }
+  };
+  return {
+    attemptEnded: (...args) => guard(() => observer.attemptEnded(...args)),
+    jobSettled: (...args) => guard(() => observer.jobSettled(...args)),
+  };
+}
 
 function createProcessor(
   registry: Map<string, Registration>,
@@ -113,6 +129,7 @@ function createProcessor(
 }
 
 /**
+ * Logs what happens to jobs and reports each job leaving the active state to the observer.
  * Ids and reasons only: payloads may hold personal data. A completed job is debug: at a
  * thousand jobs a second, one info line each cost ~7% of a worker's CPU; failures, retries
  * and stalls stay visible at info.
@@ -165,7 +182,7 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
       ? createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger })
       : options.connection();
   const active = new Map<string, ActiveJob>();
-  const observer = options.observer ?? UNOBSERVED;
+  const observer = guardedObserver(options.observer, logger);
   const worker = new QueueWorker(queue, createProcessor(registry, active, logger, observer), {
     connection,
     prefix: bullPrefix(redisPrefix),
