@@ -44,6 +44,8 @@ export interface ProgressStream {
 
 export interface ProgressView {
   show(state: ProgressState): void;
+  /** A line of its own between updates (a retry, a warning); on a terminal the bar is redrawn after it. */
+  note(text: string): void;
   /** Ends the bar's line on a terminal, so what is printed next starts on a line of its own. */
   finish(): void;
 }
@@ -71,6 +73,13 @@ export function progressView(stream: ProgressStream): ProgressView {
       if (entry === last) return;
       stream.write(`${entry}\n`);
       last = entry;
+    },
+    note(text) {
+      if (drawn) stream.write('\n');
+      drawn = false;
+      stream.write(`${text}\n`);
+      // The next update draws (or prints) again, even when unchanged since the note.
+      last = undefined;
     },
     finish() {
       if (drawn) stream.write('\n');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, spawnService, useTestEnvironment, useTestPool, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { call, spawnService, startFaultProxy, useTestEnvironment, useTestPool, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { runCli, startCli } from './run-cli.ts';
 
 // Real processes throughout: the gateway takes the request, an archive worker builds the ZIP into
@@ -16,7 +16,7 @@ beforeAll(async () => {
   const admin = await runCli(['admin', 'create', '--name', 'archive-watcher', '--acl', '*'], environment.processEnv());
   if (admin.code !== 0) throw new Error(`admin create failed: ${admin.stderr}`);
   adminKey = JSON.parse(admin.stdout).key;
-  const seed = await runCli(['demo', 'seed', '--guilds', '3', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'], environment.processEnv());
+  const seed = await runCli(['demo', 'seed', '--guilds', '4', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'], environment.processEnv());
   if (seed.code !== 0) throw new Error(`demo seed failed: ${seed.stderr}`);
   guildIds = JSON.parse(seed.stdout).guilds.map((guild: { id: string }) => guild.id);
 }, 60_000);
@@ -35,8 +35,8 @@ async function requestArchive(guildId: string): Promise<string> {
 }
 
 /** Starts the watch and waits until it reported the archive still queued (no worker yet). */
-async function watchQueued(archiveId: string, extra: string[] = []) {
-  const watching = startCli(['archives', 'watch', archiveId, '--interval-ms', '100', ...extra], environment.processEnv());
+async function watchQueued(archiveId: string, extra: string[] = [], env = environment.processEnv()) {
+  const watching = startCli(['archives', 'watch', archiveId, '--interval-ms', '100', ...extra], env);
   await waitFor(async () => watching.stderr().startsWith('queued 0% Queued\n'), 15_000);
   return watching;
 }
@@ -101,6 +101,32 @@ describe('cli archives watch', () => {
     const watching = await watchQueued(archiveId, ['--timeout-seconds', '1']);
     expect((await watching.exit).code).toBe(124);
     expect(JSON.parse(lines(watching.stderr()).at(-1)!)).toMatchObject({ error: 'WATCH_TIMEOUT', details: { archive_id: archiveId, status: 'queued' } });
+  });
+
+  it('keeps watching through a database outage, saying so once, and still ends with the completed archive', async () => {
+    const archiveId = await requestArchive(guildIds[3]!);
+    const env = environment.processEnv();
+    const database = new URL(env['DATABASE_URL']!);
+    const proxy = await startFaultProxy({ host: database.hostname, port: Number(database.port || 5432) });
+    let worker: ServiceProcess | undefined;
+    try {
+      const watching = await watchQueued(archiveId, [], { ...env, DATABASE_URL: proxy.urlFor(env['DATABASE_URL']!) });
+      proxy.setMode('cut');
+      await waitFor(async () => watching.stderr().includes('database unavailable, retrying'), 10_000);
+      // The archive is built meanwhile (the worker reaches the database directly).
+      worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
+      await waitFor(async () => (await db().query('SELECT status FROM archives WHERE id = $1', [archiveId])).rows[0]?.status === 'completed', 15_000);
+      proxy.setMode('pass');
+      expect((await watching.exit).code, watching.stderr()).toBe(0);
+      const progress = lines(watching.stderr());
+      expect(progress.filter((line) => line.startsWith('database unavailable'))).toHaveLength(1);
+      expect(progress.filter((line) => line === 'database reachable again')).toHaveLength(1);
+      expect(progress.at(-1)).toBe('completed 100% Completed');
+      expect(JSON.parse(watching.stdout())).toMatchObject({ archive_id: archiveId, status: 'completed' });
+    } finally {
+      await worker?.stop();
+      await proxy.close();
+    }
   });
 
   it('refuses a malformed id (exit 2) and reports an unknown one (exit 1)', async () => {

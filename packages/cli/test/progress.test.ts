@@ -54,6 +54,16 @@ describe('progress bar rendering', () => {
     expect(written[0]).toBe(`\r[${'#'.repeat(12)}${'.'.repeat(18)}]  40% running Writing messages (800/2000)\x1b[K`);
   });
 
+  it('puts a note on a line of its own and redraws the bar after it', () => {
+    const { stream, written } = capture(true, 60);
+    const view = progressView(stream);
+    view.show({ status: 'running', percent: 50, step: 'Writing' });
+    view.note('database unavailable, retrying');
+    view.show({ status: 'running', percent: 50, step: 'Writing' });
+    expect(written.slice(1, 3)).toEqual(['\n', 'database unavailable, retrying\n']);
+    expect(written[3]).toBe(written[0]);
+  });
+
   it('elsewhere prints one line per change and no control characters', () => {
     const { stream, written } = capture(false);
     const view = progressView(stream);

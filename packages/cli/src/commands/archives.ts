@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@switchboard/config';
 import { snowflakeSchema } from '@switchboard/contracts';
-import { createPool, findArchive, type Archive, type Pool } from '@switchboard/db';
+import { createPool, findArchive, isDatabaseUnavailable, type Archive, type Pool } from '@switchboard/db';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { CliError, EXIT } from '../output.ts';
@@ -25,24 +25,61 @@ function downloadPath(archive: Archive): string {
   return `/v1/admin/archives/${archive.subjectType}/${archive.subjectId}/${archive.id}/download`;
 }
 
-/** Polls the row (the job's source of truth) until it is completed, failed or expired, or time runs out. */
+/**
+ * The row, or `undefined` while the database cannot answer (a restart, a failover): a watch of
+ * an hour-long archive outlives that, saying so once per outage. The first read must succeed
+ * (a database unreachable from the start is a configuration problem, reported at once), and
+ * other errors end the watch.
+ */
+function pollArchive(pool: Pool, archiveId: string, view: ProgressView) {
+  let readOnce = false;
+  let unavailable = false;
+  return async (): Promise<Archive | null | undefined> => {
+    try {
+      const archive = await findArchive(pool, archiveId);
+      if (unavailable) view.note('database reachable again');
+      readOnce = true;
+      unavailable = false;
+      return archive;
+    } catch (error) {
+      if (!readOnce || !isDatabaseUnavailable(error)) throw error;
+      if (!unavailable) view.note(`database unavailable, retrying: ${(error as Error).message}`);
+      unavailable = true;
+      return undefined;
+    }
+  };
+}
+
+/** The archive once it completed; throws once it failed or expired; undefined while it is on its way. */
+function ended(archive: Archive): Archive | undefined {
+  if (archive.status === 'completed') return archive;
+  if (archive.status === 'failed') {
+    throw new CliError('ARCHIVE_FAILED', `Archive ${archive.id} failed: ${archive.error ?? 'no reason recorded'}.`, {
+      details: { archive_id: archive.id, error_message: archive.error },
+    });
+  }
+  if (archive.status === 'expired') throw new CliError('ARCHIVE_EXPIRED', `Archive ${archive.id} has expired; request it again.`);
+  return undefined;
+}
+
+/** Polls the row (the job's source of truth) until the archive ends or time runs out. */
 async function watch(pool: Pool, options: WatchOptions, view: ProgressView): Promise<Archive> {
   const deadline = Date.now() + options.timeoutMs;
+  const poll = pollArchive(pool, options.archiveId, view);
+  let status = 'unknown';
   for (;;) {
-    const archive = await findArchive(pool, options.archiveId);
-    if (!archive) throw new CliError('UNKNOWN_ARCHIVE', `No archive ${options.archiveId}.`);
-    view.show({ status: archive.status, percent: archive.progressPercent, step: archive.progressStep });
-    if (archive.status === 'completed') return archive;
-    if (archive.status === 'failed') {
-      throw new CliError('ARCHIVE_FAILED', `Archive ${archive.id} failed: ${archive.error ?? 'no reason recorded'}.`, {
-        details: { archive_id: archive.id, error_message: archive.error },
-      });
+    const archive = await poll();
+    if (archive === null) throw new CliError('UNKNOWN_ARCHIVE', `No archive ${options.archiveId}.`);
+    if (archive) {
+      status = archive.status;
+      view.show({ status, percent: archive.progressPercent, step: archive.progressStep });
+      const done = ended(archive);
+      if (done) return done;
     }
-    if (archive.status === 'expired') throw new CliError('ARCHIVE_EXPIRED', `Archive ${archive.id} has expired; request it again.`);
     if (Date.now() + options.intervalMs > deadline) {
-      throw new CliError('WATCH_TIMEOUT', `Archive ${archive.id} is still ${archive.status} after ${options.timeoutMs / 1000} s.`, {
+      throw new CliError('WATCH_TIMEOUT', `Archive ${options.archiveId} is still ${status} after ${options.timeoutMs / 1000} s.`, {
         exitCode: EXIT.timeout,
-        details: { archive_id: archive.id, status: archive.status, progress_percent: archive.progressPercent },
+        details: { archive_id: options.archiveId, status },
       });
     }
     await sleep(options.intervalMs);
