@@ -1,4 +1,5 @@
 import { adminCreateCommand } from './commands/admin-create.ts';
+import { archivesWatchCommand } from './commands/archives.ts';
 import { demoSeedCommand } from './commands/demo-seed.ts';
 import { jobsFailedCommand, jobsRetryCommand } from './commands/jobs.ts';
 import { migrateCommand } from './commands/migrate.ts';
@@ -9,7 +10,14 @@ import { CliError, EXIT, writeError, writeResult } from './output.ts';
 export { cliConfigSchema, devstackEnvPath, loadCliConfig, mergeDevstackEnv, type CliConfig } from './config.ts';
 export { CliError } from './output.ts';
 
-export const COMMANDS: readonly RegisteredCommand[] = [migrateCommand, adminCreateCommand, demoSeedCommand, jobsFailedCommand, jobsRetryCommand];
+export const COMMANDS: readonly RegisteredCommand[] = [
+  migrateCommand,
+  adminCreateCommand,
+  demoSeedCommand,
+  jobsFailedCommand,
+  jobsRetryCommand,
+  archivesWatchCommand,
+];
 
 /** Splits `admin create --name x` into the command that its leading words name and the rest. */
 function findCommand(args: string[]): { command: RegisteredCommand; rest: string[] } {

@@ -13,8 +13,8 @@ export class CliError extends Error {
   }
 }
 
-/** Usage errors exit 2, configuration errors 78 (EX_CONFIG), everything else 1. */
-export const EXIT = { failure: 1, usage: 2, config: 78 } as const;
+/** Usage errors exit 2, configuration errors 78 (EX_CONFIG), a watch that ran out of time 124 (as timeout(1)), everything else 1. */
+export const EXIT = { failure: 1, usage: 2, config: 78, timeout: 124 } as const;
 
 export function writeResult(result: unknown): void {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

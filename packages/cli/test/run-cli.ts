@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { spawnNode } from '@switchboard/testkit';
+import { spawnNode, type NodeProcess } from '@switchboard/testkit';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -14,6 +14,11 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   const run = spawnNode(MAIN, { env, args });
   const { code } = await run.exit;
   return { code: code ?? 1, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** Starts `node packages/cli/src/main.ts …args` without waiting: for a test that acts while it runs. */
+export function startCli(args: string[], env: Record<string, string>): NodeProcess {
+  return spawnNode(MAIN, { env, args });
 }
 
 /** The single JSON line a failing command prints on stderr. */

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-export { Gauge, Registry } from 'prom-client';
+export { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One process's registry: Node's own metrics, and every metric labelled with the service. */
 export function createMetricsRegistry(service: string): Registry {
@@ -31,6 +31,50 @@ export function httpRequestMetrics(registry: Registry, routeOf: (req: Request) =
     res.once('finish', () => end({ method: req.method, route: routeOf(req), status: String(res.statusCode) }));
     next();
   };
+}
+
+/**
+ * How long a scrape waits for the queue counts: well under Prometheus's scrape timeout (10 s
+ * by default), so a Redis that is away (a queue client waiting for its connection never
+ * answers) costs this series, not the whole scrape.
+ */
+const QUEUE_COUNT_TIMEOUT_MS = 2_000;
+
+/** The counts, or none when they fail or take longer than `timeoutMs`. */
+async function countsWithin(count: Promise<Record<string, number>>, timeoutMs: number): Promise<Record<string, number>> {
+  let timer: NodeJS.Timeout | undefined;
+  const none = new Promise<Record<string, number>>((resolve) => (timer = setTimeout(() => resolve({}), timeoutMs)));
+  try {
+    return await Promise.race([count.catch(() => ({})), none]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `queue_jobs{queue, state}`: each queue's jobs by state (waiting, active, delayed, failed,
+ * completed), asked of `countJobs` when Prometheus scrapes. A queue whose counts cannot be read
+ * in time (Redis away) reports no series rather than its last numbers, which would look current.
+ */
+export function queueJobsGauge<Queue extends string>(
+  registry: Registry,
+  queues: readonly Queue[],
+  countJobs: (queue: Queue) => Promise<Record<string, number>>,
+  timeoutMs = QUEUE_COUNT_TIMEOUT_MS,
+): void {
+  new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs by queue and state, read from Redis when scraped.',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await Promise.all(queues.map((queue) => countsWithin(countJobs(queue), timeoutMs)));
+      this.reset();
+      queues.forEach((queue, i) => {
+        for (const [state, count] of Object.entries(counts[i]!)) this.set({ queue, state }, count);
+      });
+    },
+  });
 }
 
 /** The text a Prometheus scrape reads. */

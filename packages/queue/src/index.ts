@@ -14,6 +14,7 @@ export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob, 
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor, FinalFailureHandler, FinalFailureHandlersFor } from './registry.ts';
 export type { JobSchedule } from './schedules.ts';
+export type { JobObserver } from './observer.ts';
 export {
   startWorker,
   DEFAULT_WORKER_TIMINGS,

@@ -5,6 +5,7 @@ import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
 import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
+import type { JobObserver } from './observer.ts';
 import { registerHandlers, type FinalFailureHandler, type FinalFailureHandlersFor, type HandlersFor, type Registration } from './registry.ts';
 import { upsertSchedules, type JobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
@@ -51,6 +52,8 @@ export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]>
   concurrency?: number;
   timings?: Partial<WorkerTimings>;
   logger: Logger;
+  /** Told of every attempt and every job that leaves the active state (metrics). */
+  observer?: JobObserver;
 }
 
 export interface RunningWorker {
@@ -66,10 +69,30 @@ class QueueWorker extends Worker implements StoppableWorker {
   }
 }
 
+/**
+ * The observer with every call guarded: a measuring bug is logged, and never fails the job
+ * (the processor reports from its `finally`) nor stops the worker's event handling.
+ */
+function guardedObserver(observer: JobObserver | undefined, logger: Logger): JobObserver {
+  if (!observer) return { attemptEnded: () => {}, jobSettled: () => {} };
+  const guard = (call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'job observer failed');
+    }
+  };
+  return {
+    attemptEnded: (...args) => guard(() => observer.attemptEnded(...args)),
+    jobSettled: (...args) => guard(() => observer.jobSettled(...args)),
+  };
+}
+
 function createProcessor(
   registry: Map<string, Registration>,
   active: Map<string, ActiveJob>,
   logger: Logger,
+  observer: JobObserver,
 ): Processor {
   return async (job: Job, token?: string, signal?: AbortSignal) => {
     const registration = registry.get(job.name);
@@ -83,8 +106,10 @@ function createProcessor(
     active.set(jobId, { job, token: token ?? '' });
     // Made on first use: most jobs log nothing, and a child logger per job is not free.
     let jobLogger: Logger | undefined;
+    const startedAt = performance.now();
+    let outcome: 'completed' | 'failed' = 'failed';
     try {
-      return await registration.handler(parsed.data, {
+      const result = await registration.handler(parsed.data, {
         jobId,
         jobName: job.name,
         attemptsMade: job.attemptsMade,
@@ -94,24 +119,32 @@ function createProcessor(
           return jobLogger;
         },
       });
+      outcome = 'completed';
+      return result;
     } finally {
       active.delete(jobId);
+      observer.attemptEnded(job.name, outcome, (performance.now() - startedAt) / 1000);
     }
   };
 }
 
 /**
+ * Logs what happens to jobs and reports each job leaving the active state to the observer.
  * Ids and reasons only: payloads may hold personal data. A completed job is debug: at a
  * thousand jobs a second, one info line each cost ~7% of a worker's CPU; failures, retries
  * and stalls stay visible at info.
  */
-function logEvents(worker: Worker, logger: Logger, onFinalFailure: (job: Job, reason: string) => Promise<void>): void {
-  worker.on('completed', (job) => logger.debug({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed'));
+function logEvents(worker: Worker, logger: Logger, observer: JobObserver, onFinalFailure: (job: Job, reason: string) => Promise<void>): void {
+  worker.on('completed', (job) => {
+    observer.jobSettled(job.name, 'completed', job.attemptsMade);
+    logger.debug({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed');
+  });
   // Also emitted for a job the stalled-job check failed (killed too often): no handler ran then.
   worker.on('failed', (job, error) => {
     const unrecoverable = error instanceof UnrecoverableError || error.name === 'UnrecoverableError';
     const final = !job || unrecoverable || job.attemptsMade >= (job.opts.attempts ?? 1);
     const fields = { jobName: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message };
+    if (job) observer.jobSettled(job.name, final ? 'failed' : 'retrying', job.attemptsMade);
     if (!final) return logger.warn(fields, 'job attempt failed, will retry');
     logger.error({ ...fields, unrecoverable }, 'job failed');
     if (job) void onFinalFailure(job, error.message);
@@ -149,7 +182,8 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
       ? createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger })
       : options.connection();
   const active = new Map<string, ActiveJob>();
-  const worker = new QueueWorker(queue, createProcessor(registry, active, logger), {
+  const observer = guardedObserver(options.observer, logger);
+  const worker = new QueueWorker(queue, createProcessor(registry, active, logger, observer), {
     connection,
     prefix: bullPrefix(redisPrefix),
     concurrency,
@@ -161,7 +195,7 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
     removeOnFail: { age: FAILED_JOB_RETENTION.ageSeconds, count: FAILED_JOB_RETENTION.count },
   });
   const finalFailures = (options.onFinalFailure ?? {}) as Record<string, FinalFailureHandler<unknown> | undefined>;
-  logEvents(worker, logger, finalFailureRunner(registry, finalFailures, logger));
+  logEvents(worker, logger, observer, finalFailureRunner(registry, finalFailures, logger));
   await worker.waitUntilReady();
   if (options.schedules?.length) {
     const scheduler = duplicateRedis(connection, { role: 'producer', name: `${queue}-scheduler`, logger });

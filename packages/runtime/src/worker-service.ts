@@ -2,13 +2,14 @@ import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import { commonSchema, env, loadConfig, s3Schema, z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
-import { createProducer, DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
-import { createMetricsRegistry, Gauge } from '@switchboard/metrics';
+import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import type { Registry } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
+import { workerMetrics } from './worker-metrics.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -49,6 +50,8 @@ export interface WorkerContext<Config> {
    * id. While the lease is lost they throw, so the job's attempt fails and is retried later.
    */
   ids: SnowflakeGenerator;
+  /** The process's Prometheus registry (served on the health port): handlers add their own metrics to it. */
+  metrics: Registry;
 }
 
 type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (
@@ -93,26 +96,6 @@ function workerChecks({ pool, redis, storage }: Resources, lease: SnowflakeLease
 }
 
 /**
- * The worker's registry: process metrics and its queue's jobs by state, read from Redis when
- * Prometheus scrapes (a scrape while Redis is away reports the process metrics alone).
- */
-function workerMetrics(name: string, queue: QueueName, redis: Resources['redis'], redisPrefix: string) {
-  const registry = createMetricsRegistry(name);
-  const producer = createProducer({ connection: redis, redisPrefix });
-  new Gauge({
-    name: 'queue_jobs',
-    help: 'Jobs of the queue this worker consumes, by state.',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      const counts: Record<string, number> = await producer.jobCounts(queue).catch(() => ({}));
-      for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
-    },
-  });
-  return { registry, close: () => producer.close() };
-}
-
-/**
  * Entry point of a worker process: loads config (exits 78 when invalid), opens the pool,
  * Redis and S3 clients, leases a snowflake worker id, serves `/healthz` and `/readyz` on
  * HEALTH_PORT, starts the worker, announces readiness (with the health port) to a parent
@@ -131,12 +114,12 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
     await resources.close();
     throw error;
   });
+  const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
   const setup: WorkerSetup<Contracts> =
     typeof options.handlers === 'function'
-      ? await options.handlers({ config, logger, resources, ids: lease.ids })
+      ? await options.handlers({ config, logger, resources, ids: lease.ids, metrics: metrics.registry })
       : { handlers: options.handlers };
   let draining = false;
-  const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
   const health = await serveHealth({
     host: config.HEALTH_HOST,
     port: config.HEALTH_PORT,
@@ -168,6 +151,7 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
       maxStalledCount: config.QUEUE_MAX_STALLED_COUNT,
     },
     logger,
+    observer: metrics.observer,
   });
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ServiceExitError, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { metricValue, scrapeMetrics, ServiceExitError, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '@switchboard/queue';
 import { workerIdLeaseKey } from '@switchboard/snowflake';
 
@@ -129,6 +129,41 @@ describe('worker processes', () => {
       expect(draining.headers.get('retry-after')).toBe('5');
       expect(await draining.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 'draining' });
       expect(await counts('drain')).toMatchObject({ starts: 1 });
+    } finally {
+      await tearDown(worker);
+    }
+  });
+
+  it('exports per queue and job name the duration of each attempt, attempts, completions and failures', async () => {
+    const { redisPrefix, producer, queue, tearDown } = setUp();
+    const worker = await spawnWorker(redisPrefix);
+    try {
+      const done = await producer.enqueue(countedJob, { key: 'measured', workMs: 50 });
+      const failed = await producer.enqueue(countedJob, { key: 'measured-fail', fail: true });
+      await waitFor(async () => (await jobState(queue, done.jobId)) === 'completed' && (await jobState(queue, failed.jobId)) === 'failed', 10_000);
+      const metrics = `http://127.0.0.1:${String(worker.ready['healthPort'])}/metrics`;
+      const job = { queue: countedJob.queue, job_name: 'test-counted' };
+      // The failed event reaches the counters just after the state moved: poll the scrape.
+      const { samples } = await waitFor(async () => {
+        const scrape = await scrapeMetrics(metrics);
+        return metricValue(scrape.samples, 'worker_jobs_failed_total', { ...job, final: 'true' }) === 1 && scrape;
+      });
+      expect(metricValue(samples, 'worker_jobs_completed_total', job)).toBe(1);
+      expect(metricValue(samples, 'worker_jobs_failed_total', { ...job, final: 'false' })).toBeUndefined();
+      expect(metricValue(samples, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' })).toBe(1);
+      // workMs 50: the attempt took at least that, and not minutes.
+      const seconds = metricValue(samples, 'worker_job_duration_seconds_sum', { ...job, outcome: 'completed' })!;
+      expect(seconds).toBeGreaterThanOrEqual(0.05);
+      expect(seconds).toBeLessThan(60);
+      expect(metricValue(samples, 'worker_job_duration_seconds_count', { ...job, outcome: 'failed' })).toBe(1);
+      expect(metricValue(samples, 'worker_job_attempts_sum', { ...job, outcome: 'completed' })).toBe(1);
+      expect(metricValue(samples, 'worker_job_attempts_count', { ...job, outcome: 'failed' })).toBe(1);
+      expect(metricValue(samples, 'worker_job_attempts_bucket', { ...job, outcome: 'completed', le: '1' })).toBe(1);
+      // The queue's states, failed among them, from Redis at scrape time.
+      for (const state of ['waiting', 'active', 'delayed', 'failed']) {
+        expect(metricValue(samples, 'queue_jobs', { queue: countedJob.queue, state }), state).toEqual(expect.any(Number));
+      }
+      expect(metricValue(samples, 'queue_jobs', { queue: countedJob.queue, state: 'failed' })).toBe(1);
     } finally {
       await tearDown(worker);
     }

@@ -20,6 +20,7 @@ export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
+export { metricValue, parseMetrics, scrapeMetrics, type MetricSample } from './metrics.ts';
 export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';

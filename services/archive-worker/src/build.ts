@@ -5,6 +5,7 @@ import { completeArchive, findArchive, startArchive, type Archive, type Pool } f
 import type { Logger } from '@switchboard/logger';
 import { attachmentDisposition, type Storage } from '@switchboard/storage';
 import { guildPlan } from './guild-plan.ts';
+import type { ArchiveMetrics } from './metrics.ts';
 import { progressWriter } from './progress.ts';
 import { userPlan } from './user-plan.ts';
 
@@ -14,6 +15,7 @@ export interface BuildDeps {
   logger: Logger;
   /** Least time between two progress writes (decisions §6: at most once a second). */
   progressIntervalMs: number;
+  metrics?: ArchiveMetrics;
 }
 
 /** JSON deflates ~15:1 at 6 for about the CPU of gzip's default, the baseline's level. */
@@ -33,6 +35,7 @@ export function archiveRunner(deps: BuildDeps): (payload: { archiveId: string })
     if (!archive) return { archiveId, status: (await findArchive(deps.pool, archiveId))?.status ?? 'missing' };
     const key = storageKeys.archive(archive.subjectType, archive.subjectId, archive.id);
     const size = await writeZip(deps, archive, key);
+    deps.metrics?.written(archive.subjectType, size);
     await completeArchive(deps.pool, archive.id, key, size);
     deps.logger.info({ archiveId, subjectType: archive.subjectType, bytes: size }, 'archive completed');
     return { archiveId, status: 'completed', fileSize: size };

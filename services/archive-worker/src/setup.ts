@@ -3,16 +3,23 @@ import { failArchive } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { archiveRunner } from './build.ts';
 import type { ArchiveWorkerConfig } from './config.ts';
+import { archiveMetrics } from './metrics.ts';
 import { retentionHandler } from './retention.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const ARCHIVE_WORKER_QUEUE = QUEUES.archiveExports;
 export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB] as const;
 
-export function archiveWorkerSetup({ config, logger, resources: { pool, storage } }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
+export function archiveWorkerSetup({ config, logger, resources: { pool, storage }, metrics }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
   return {
     handlers: {
-      [ARCHIVE_EXPORT_JOB.name]: archiveRunner({ pool, storage, logger, progressIntervalMs: config.ARCHIVE_PROGRESS_INTERVAL_MS }),
+      [ARCHIVE_EXPORT_JOB.name]: archiveRunner({
+        pool,
+        storage,
+        logger,
+        progressIntervalMs: config.ARCHIVE_PROGRESS_INTERVAL_MS,
+        metrics: archiveMetrics(metrics),
+      }),
       [ARCHIVE_RETENTION_JOB.name]: retentionHandler({ pool, storage, logger }),
     },
     onFinalFailure: {

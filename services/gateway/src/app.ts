@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
+import { QUEUES } from '@switchboard/contracts';
 import { errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
-import { createMetricsRegistry, httpRequestMetrics } from '@switchboard/metrics';
+import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
@@ -28,6 +29,7 @@ export type AppOptions = Pick<GatewayDeps, 'config' | 'logger' | 'pool' | 'redis
 /** The gateway's HTTP application: middleware, every route, then the 404 and error handlers. */
 export function createApp(options: AppOptions): Express {
   const { config, logger, pool, redis } = options;
+  const metrics = options.metrics ?? createMetricsRegistry('gateway');
   // IP bans apply to every route but health, before anything else runs. The subscriber
   // connection they keep lives as long as `redis`: closing that client closes it.
   const ipBans = createIpBans({
@@ -37,6 +39,7 @@ export function createApp(options: AppOptions): Express {
     logger,
     fullReloadMs: config.IP_BANS_FULL_RELOAD_MS,
     overlayLimit: config.IP_BANS_OVERLAY_LIMIT,
+    metrics,
   });
   const deps: GatewayDeps = {
     config,
@@ -49,8 +52,11 @@ export function createApp(options: AppOptions): Express {
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
     isDraining: options.isDraining ?? (() => false),
-    metrics: options.metrics ?? createMetricsRegistry('gateway'),
+    metrics,
   };
+  // Every queue's backlog, also from here: when no worker of a kind runs, its own queue_jobs
+  // are gone with it, and that is when its backlog matters. One count per queue per scrape.
+  queueJobsGauge(metrics, Object.values(QUEUES), (queue) => deps.producer.jobCounts(queue));
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
 

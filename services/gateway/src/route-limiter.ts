@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimitBucketName } from '@switchboard/contracts';
 import { failureBudget, rateLimit, redisKeyClock, type FailureBudget } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
+import { Counter, type Registry } from '@switchboard/metrics';
 import type { GatewayConfig } from './config.ts';
 
 /** The rate limiter of one bucket, for a route. */
@@ -15,11 +16,32 @@ interface LimiterDeps {
   >;
   redis: Redis;
   logger: Logger;
+  metrics: Registry;
 }
 
-/** What every limiter of the gateway shares: prefix, on/off switch, proxy hops, bound, clock. */
-function sharedOptions({ config, redis, logger }: LimiterDeps) {
+const REFUSALS = 'rate_limit_refusals_total';
+
+/**
+ * 429s by bucket name, one counter per registry however many routers build limiters (each
+ * router builds its own, and prom-client refuses a second metric of the same name).
+ */
+function refusalCounter(registry: Registry): Counter<'bucket' | 'global'> {
+  const existing = registry.getSingleMetric(REFUSALS) as Counter<'bucket' | 'global'> | undefined;
+  return (
+    existing ??
+    new Counter({
+      name: REFUSALS,
+      help: 'Requests refused with 429, by rate-limit bucket; global="true" when the per-identity global bucket refused.',
+      labelNames: ['bucket', 'global'] as const,
+      registers: [registry],
+    })
+  );
+}
+
+/** What every limiter of the gateway shares: prefix, on/off switch, proxy hops, bound, clock, refusal count. */
+function sharedOptions({ config, redis, logger, metrics }: LimiterDeps) {
   const clockKey = config.RATE_LIMIT_CLOCK_KEY;
+  const refusals = refusalCounter(metrics);
   return {
     redis,
     prefix: config.REDIS_PREFIX,
@@ -28,6 +50,7 @@ function sharedOptions({ config, redis, logger }: LimiterDeps) {
     timeoutMs: config.RATE_LIMIT_TIMEOUT_MS,
     clock: clockKey === undefined ? undefined : redisKeyClock(redis, `${config.REDIS_PREFIX}:${clockKey}`),
     logger,
+    onRefused: (bucket: string, global: boolean) => refusals.inc({ bucket, global: String(global) }),
   };
 }
 

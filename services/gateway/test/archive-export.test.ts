@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertMembers, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { QUICK_TAKEOVER, spawnService, unzip, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { metricValue, QUICK_TAKEOVER, scrapeMetrics, spawnService, unzip, useTestEnvironment, waitFor, type MetricSample, type ServiceProcess } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -148,6 +148,37 @@ describe('guild archives', () => {
     } finally {
       blocker.release();
     }
+  });
+});
+
+describe('archive metrics', () => {
+  /** Every live worker's samples (a worker an earlier test killed has none). */
+  async function scrapeWorkers(): Promise<MetricSample[][]> {
+    const scrapes = await Promise.all(
+      workers.map((worker) => scrapeMetrics(`http://127.0.0.1:${String(worker.ready['healthPort'])}/metrics`).then((scrape) => scrape.samples, () => null)),
+    );
+    return scrapes.filter((samples) => samples !== null);
+  }
+  const total = (scrapes: MetricSample[][], name: string, labels: Record<string, string>) =>
+    scrapes.reduce((sum, samples) => sum + (metricValue(samples, name, labels) ?? 0), 0);
+
+  it('counts the bytes of every archive uploaded, and the export job, on the workers\' /metrics', async () => {
+    const bytesBefore = total(await scrapeWorkers(), 'archive_bytes_written_total', { subject_type: 'guild' });
+    const seeded = await seedGuild(300);
+    const triggered = await trigger('guild', seeded.guildId);
+    const archive = await completed('guild', seeded.guildId, triggered.body.archive_id);
+    const size = Number(archive.file_size);
+    expect(size).toBeGreaterThan(0);
+    // The counter moves as the upload ends, the row a moment later: it is there once the row is.
+    const scrapes = await scrapeWorkers();
+    expect(total(scrapes, 'archive_bytes_written_total', { subject_type: 'guild' }) - bytesBefore).toBe(size);
+    // The job completes just after its row does.
+    const job = { queue: 'archive-exports', job_name: 'archive-export' };
+    const later = await waitFor(async () => {
+      const again = await scrapeWorkers();
+      return total(again, 'worker_jobs_completed_total', job) >= 1 && again;
+    });
+    expect(total(later, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
   });
 });
 

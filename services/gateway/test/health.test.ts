@@ -4,7 +4,7 @@ import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
-import { closedPort, serveOnFreePort, silentServer, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { closedPort, metricValue, scrapeMetrics, serveOnFreePort, silentServer, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
 import { gatewayConfig, useGateway } from './helpers.ts';
 
@@ -89,6 +89,15 @@ describe('health', () => {
       expect(response.headers.get('retry-after')).toBe('5');
       // Liveness does not depend on them.
       expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
+      // Nor do metrics, which show the IP-ban load failing (rather than wait for it and 503),
+      // within a bound however long Redis takes not to answer the queue counts.
+      const failedLoads = await waitFor(async () => {
+        const { samples } = await scrapeMetrics(`${broken.url}/metrics`);
+        return (metricValue(samples, 'ip_ban_reload_duration_seconds_count', { outcome: 'failed' }) ?? 0) >= 1 && samples;
+      }, 15_000);
+      expect(metricValue(failedLoads, 'ip_ban_reload_duration_seconds_count', { outcome: 'loaded' })).toBeUndefined();
+      // Counts that cannot be read are left out, not reported as zero.
+      expect(metricValue(failedLoads, 'queue_jobs', { queue: 'webhook-deliveries', state: 'waiting' })).toBeUndefined();
     } finally {
       await broken.close();
     }

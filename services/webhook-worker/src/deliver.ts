@@ -18,6 +18,7 @@ import type { Storage } from '@switchboard/storage';
 import { discardBody, loadBody } from './body.ts';
 import { publishMessageCreates, type EventStreamOptions } from './events.ts';
 import { createLimiter } from './limit.ts';
+import type { DeliveryMetrics } from './metrics.ts';
 import { renderDelivery, UndeliverableError, type Rendering } from './render.ts';
 
 /** Test-only pause (WEBHOOK_TEST_DELAY_*), to kill a worker at a known point of a delivery. */
@@ -33,6 +34,7 @@ export interface DeliveryDeps {
   storage: Storage;
   events: EventStreamOptions;
   testDelay?: TestDelay | undefined;
+  metrics?: DeliveryMetrics;
 }
 
 /** The two writes of a delivery, each batched across the jobs running at once. */
@@ -132,7 +134,8 @@ async function store(
     context.logger.info({ webhookId: payload.webhookId }, 'channel deleted before delivery, nothing posted');
     return { outcome: 'channel_gone' };
   }
-  if (!write.inserted) context.logger.info({ messageId: payload.messageId }, 'message stored by an earlier attempt');
+  if (write.inserted) deps.metrics?.stored(payload.format, payload.messageId);
+  else context.logger.info({ messageId: payload.messageId }, 'message stored by an earlier attempt');
   await pause(deps, 'after-store');
   return announce(writes, write.stored, context);
 }

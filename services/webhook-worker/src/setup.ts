@@ -4,6 +4,7 @@ import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
 import { deleteHandler, editHandler } from './message-changes.ts';
+import { deliveryMetrics } from './metrics.ts';
 import { pruneHandler } from './prune.ts';
 
 /** The queue this worker consumes and every job on it. */
@@ -19,6 +20,7 @@ export function createWebhookWorkerSetup({
   config,
   logger,
   resources: { pool, redis, storage },
+  metrics,
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
   const events = {
     streamKey: config.EVENTS_STREAM_KEY,
@@ -32,6 +34,7 @@ export function createWebhookWorkerSetup({
     storage,
     events,
     testDelay: { ms: config.WEBHOOK_TEST_DELAY_MS, at: config.WEBHOOK_TEST_DELAY_AT },
+    metrics: deliveryMetrics(metrics),
   });
   return {
     handlers: {

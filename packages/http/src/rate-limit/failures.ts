@@ -35,6 +35,7 @@ export function failureBudget(options: FailureBudgetOptions): FailureBudget {
     guard: async (req, res, next) => {
       const decision = await decideOrFailOpen(options, checkFor(req), timeoutMs, logger, true);
       if (decision === null || decision.allowed) return next();
+      options.onRefused?.(bucket.name, false);
       sendRateLimited(res, decision);
     },
     recordFailure: async (req) => {

@@ -31,6 +31,11 @@ export interface RateLimitOptions {
   /** Default: Redis server time. Tests inject one (see RateLimitClock). */
   clock?: RateLimitClock;
   logger?: Logger;
+  /**
+   * Told of every 429 this limiter answers: the bucket's name (a template such as
+   * `webhook:execute::webhook_id`, never a resolved key) and whether the global bucket refused.
+   */
+  onRefused?: (bucket: string, global: boolean) => void;
 }
 
 export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 500;
@@ -69,6 +74,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     if (decision === null) return next();
     setRateLimitHeaders(res, decision, check.bucketKey);
     if (decision.allowed) return next();
+    options.onRefused?.(bucket.name, decision.global);
     sendRateLimited(res, decision);
   };
 }

@@ -11,11 +11,14 @@ export interface IpBanEnforcementOptions {
   loadWaitMs: number;
 }
 
-/** Probes of the process itself: a banned or loading state must not get a replica restarted. */
-const EXEMPT_PATHS = new Set(['/healthz', '/readyz']);
+/**
+ * Probes of the process itself: a banned or loading state must not get a replica restarted,
+ * nor hide its metrics (a first load that keeps failing is what they must show).
+ */
+const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health.
+ * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health and metrics.
  * Requests never go through unchecked: until the first load finishes they wait for it, and
  * past `loadWaitMs` answer 503 (readiness reports the replica not ready meanwhile).
  */

@@ -2,11 +2,13 @@ import type { Redis } from 'ioredis';
 import { readIpBanVersion, type Pool } from '@switchboard/db';
 import type { IpNetwork } from '@switchboard/ip';
 import type { Logger } from '@switchboard/logger';
+import type { Registry } from '@switchboard/metrics';
 import { closeRedis, duplicateRedis } from '@switchboard/redis';
 import { currentIpBanSequence, ipBanChannel, parseIpBanMessage, publishIpBanDelta } from './channel.ts';
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 import { LiveIpBanIndex } from './live-index.ts';
 import { loadIpBans } from './loader.ts';
+import { ipBanMetrics, type IpBanMetrics } from './metrics.ts';
 
 export interface IpBansOptions {
   pool: Pool;
@@ -23,6 +25,8 @@ export interface IpBansOptions {
   overlayLimit: number;
   /** How long the start waits for the subscription before loading without it (milliseconds). */
   subscribeWaitMs?: number;
+  /** Where the index size and reload times are exported (`/metrics`); none when absent. */
+  metrics?: Registry;
 }
 
 /** The IP bans this replica enforces, kept in step with every other replica. */
@@ -63,6 +67,8 @@ function reasonOf(error: unknown): string {
 class IpBanSync implements IpBans {
   private readonly options: IpBansOptions;
   private readonly index = new LiveIpBanIndex();
+  private loadedBytes = 0;
+  private readonly metrics: IpBanMetrics | undefined;
   private readonly subscriber: Redis;
   private readonly channel: string;
   private isLoaded = false;
@@ -89,6 +95,13 @@ class IpBanSync implements IpBans {
   constructor(options: IpBansOptions) {
     this.options = options;
     this.channel = ipBanChannel(options.prefix);
+    this.metrics =
+      options.metrics &&
+      ipBanMetrics(options.metrics, {
+        baseEntries: () => this.index.baseSize,
+        overlayEntries: () => this.index.overlaySize,
+        baseBytes: () => this.loadedBytes,
+      });
     // Subscribe mode blocks the connection, so it needs one of its own; it waits for Redis.
     this.subscriber = duplicateRedis(options.redis, { role: 'worker', name: `ip-bans:${options.prefix}`, logger: options.logger });
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
@@ -195,15 +208,19 @@ class IpBanSync implements IpBans {
       const { index, skipped, version } = await loadIpBans(this.options.pool);
       if (this.closed) return;
       this.index.replaceBase(index, this.pending);
+      this.loadedBytes = index.byteLength;
       this.loadedVersion = version;
       this.failures = 0;
-      const ms = Math.round(performance.now() - startedAt);
+      const seconds = (performance.now() - startedAt) / 1000;
+      this.metrics?.reloaded('loaded', seconds);
+      const ms = Math.round(seconds * 1000);
       const mib = Math.round(index.byteLength / 2 ** 20);
       this.options.logger.info({ reason, entries: index.size, skipped, version, ms, mib }, 'IP bans loaded');
       if (skipped > 0) this.options.logger.warn({ skipped }, 'stored IP bans that do not parse are not enforced');
       this.isLoaded = true;
       this.markLoaded();
     } catch (error) {
+      this.metrics?.reloaded('failed', (performance.now() - startedAt) / 1000);
       this.scheduleRetry(reason, error);
     } finally {
       this.pending = null;

@@ -33,14 +33,14 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
 export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
   const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
-  const failures = authFailures({ config, redis, logger });
+  const failures = authFailures(deps);
   const resolve = resolveAdminPrincipal({
     pool,
     recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
     failures,
   });
   const body = jsonBody({ limitBytes: LIMITS.body.adminBytes });
-  const limit = routeLimiter({ config, redis, logger });
+  const limit = routeLimiter(deps);
   const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
 
   const router = Router();

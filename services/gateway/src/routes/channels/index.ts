@@ -10,9 +10,10 @@ import { listMessages } from './messages.ts';
  * Channel read models. GET messages runs: user resolution → rate limit → 401 → channel id
  * (400) → the channel's guild and membership (404 unknown or DM channel, 403 MISSING_ACCESS).
  */
-export function channelsRouter({ config, logger, pool, redis }: GatewayDeps): Router {
+export function channelsRouter(deps: GatewayDeps): Router {
+  const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
-  const limiter = routeLimiter({ config, redis, logger })('channel:messages:read::channel_id');
+  const limiter = routeLimiter(deps)('channel:messages:read::channel_id');
   const member = requireGuildPermission(pool, { subject: 'channel', param: 'channel_id', permission: null });
   const router = Router();
   router

@@ -19,8 +19,8 @@ const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'];
  * it is a hot path.
  */
 export function discoveryRouter(deps: GatewayDeps, adminFeatures: AdminFeatures): Router {
-  const { config, redis, logger } = deps;
-  const limiter = routeLimiter({ config, redis, logger })('instance:info');
+  const { config } = deps;
+  const limiter = routeLimiter(deps)('instance:info');
   const entity = createCachedEntity(JSON.stringify(buildDiscoveryDocument(config, adminFeatures)), {
     contentType: 'application/json; charset=utf-8',
     cacheControl: 'public, max-age=60',

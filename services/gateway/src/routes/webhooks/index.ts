@@ -22,7 +22,7 @@ export const AVATAR_BODY_LIMIT_BYTES = LIMITS.body.avatarBodyBytes;
 export function webhooksRouter(deps: GatewayDeps): Router {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
-  const limit = routeLimiter({ config, redis, logger });
+  const limit = routeLimiter(deps);
   const managing = (bucket: RateLimitBucketName, subject: AccessSubject, param: string): RequestHandler[] => [
     auth.resolve,
     limit(bucket),

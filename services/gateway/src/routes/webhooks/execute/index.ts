@@ -42,15 +42,15 @@ function isClientError(error: unknown): boolean {
  * GET/PATCH/DELETE on the token path.
  */
 export function executeRouter(deps: GatewayDeps): Router {
-  const { config, logger, redis } = deps;
+  const { config, logger } = deps;
   const handlerDeps: ExecuteHandlerDeps = {
     ...deps,
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
     lookUp: batchedLookup(deps.pool, config.DATABASE_POOL_SIZE),
   };
-  const limit = routeLimiter({ config, redis, logger });
-  const failures = authFailures({ config, redis, logger });
+  const limit = routeLimiter(deps);
+  const failures = authFailures(deps);
   // One budget for every format's route: it bounds the process's memory, not a route's.
   const budget = bodyBudget(config.WEBHOOK_BODY_BUDGET_BYTES);
   // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, spawnService, startFaultProxy, useTestEnvironment, useTestPool, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { runCli, startCli } from './run-cli.ts';
+
+// Real processes throughout: the gateway takes the request, an archive worker builds the ZIP into
+// S3, and the CLI (not a terminal here: one plain line per change on stderr) watches the row.
+const environment = useTestEnvironment();
+const db = useTestPool(environment, 1);
+const WORKER_ENV = { ARCHIVE_PROGRESS_INTERVAL_MS: '100' };
+let gateway: ServiceProcess;
+let adminKey: string;
+let guildIds: string[];
+
+beforeAll(async () => {
+  gateway = await spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }));
+  const admin = await runCli(['admin', 'create', '--name', 'archive-watcher', '--acl', '*'], environment.processEnv());
+  if (admin.code !== 0) throw new Error(`admin create failed: ${admin.stderr}`);
+  adminKey = JSON.parse(admin.stdout).key;
+  const seed = await runCli(['demo', 'seed', '--guilds', '4', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'], environment.processEnv());
+  if (seed.code !== 0) throw new Error(`demo seed failed: ${seed.stderr}`);
+  guildIds = JSON.parse(seed.stdout).guilds.map((guild: { id: string }) => guild.id);
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+const api = (path: string) => `http://127.0.0.1:${String(gateway.ready['port'])}${path}`;
+
+/** Requests a guild archive through the API; nothing builds it until a worker runs. */
+async function requestArchive(guildId: string): Promise<string> {
+  const answer = await call('POST', api('/v1/admin/archives/guild'), { token: adminKey, scheme: 'Admin', body: { guild_id: guildId } });
+  expect(answer.status).toBe(200);
+  return answer.body.archive_id;
+}
+
+/** Starts the watch and waits until it reported the archive still queued (no worker yet). */
+async function watchQueued(archiveId: string, extra: string[] = [], env = environment.processEnv()) {
+  const watching = startCli(['archives', 'watch', archiveId, '--interval-ms', '100', ...extra], env);
+  await waitFor(async () => watching.stderr().startsWith('queued 0% Queued\n'), 15_000);
+  return watching;
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('cli archives watch', () => {
+  it('follows an archive from queued to completed, one line per change, exits 0 and says where to download it', async () => {
+    const [guildId] = guildIds as [string];
+    const archiveId = await requestArchive(guildId);
+    const watching = await watchQueued(archiveId);
+    const worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
+    try {
+      const status = await watching.exit;
+      expect(status.code, watching.stderr()).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+    const progress = lines(watching.stderr());
+    expect(progress[0]).toBe('queued 0% Queued');
+    expect(progress.at(-1)).toBe('completed 100% Completed');
+    // Plain output: no bar redraws, no escape sequences, and no line repeated from one poll to the next.
+    expect(watching.stderr()).not.toMatch(/[\r\x1b]/);
+    expect(progress.every((line, i) => i === 0 || line !== progress[i - 1])).toBe(true);
+    for (const line of progress) expect(line).toMatch(/^(queued|running|completed) \d{1,3}%( .+)?$/);
+
+    const result = JSON.parse(watching.stdout());
+    const downloadPath = `/v1/admin/archives/guild/${guildId}/${archiveId}/download`;
+    expect(result).toMatchObject({ archive_id: archiveId, subject_type: 'guild', subject_id: guildId, status: 'completed', download_path: downloadPath });
+    expect(Number(result.file_size)).toBeGreaterThan(0);
+    // The printed path is the one that hands out the ZIP.
+    const link = await call('GET', api(downloadPath), { token: adminKey, scheme: 'Admin' });
+    expect(link.status).toBe(200);
+    const zip = await fetch(link.body.downloadUrl);
+    expect(zip.status).toBe(200);
+    expect((await zip.arrayBuffer()).byteLength).toBe(Number(result.file_size));
+  });
+
+  it('exits 1 with ARCHIVE_FAILED and the recorded reason when the archive fails', async () => {
+    const guildId = guildIds[1]!;
+    const archiveId = await requestArchive(guildId);
+    // The guild disappears before a worker takes the job: the build fails for good.
+    await db().query('DELETE FROM guilds WHERE id = $1', [guildId]);
+    const watching = await watchQueued(archiveId);
+    const worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
+    try {
+      expect((await watching.exit).code).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    const output = lines(watching.stderr());
+    expect(output.at(-2)).toMatch(/^failed \d{1,3}%/);
+    expect(JSON.parse(output.at(-1)!)).toMatchObject({
+      error: 'ARCHIVE_FAILED',
+      details: { archive_id: archiveId, error_message: `Guild ${guildId} not found` },
+    });
+    expect(watching.stdout()).toBe('');
+  });
+
+  it('gives up after --timeout-seconds with exit 124 while the archive is still queued', async () => {
+    const archiveId = await requestArchive(guildIds[2]!);
+    const watching = await watchQueued(archiveId, ['--timeout-seconds', '1']);
+    expect((await watching.exit).code).toBe(124);
+    expect(JSON.parse(lines(watching.stderr()).at(-1)!)).toMatchObject({ error: 'WATCH_TIMEOUT', details: { archive_id: archiveId, status: 'queued' } });
+  });
+
+  it('keeps watching through a database outage, saying so once, and still ends with the completed archive', async () => {
+    const archiveId = await requestArchive(guildIds[3]!);
+    const env = environment.processEnv();
+    const database = new URL(env['DATABASE_URL']!);
+    const proxy = await startFaultProxy({ host: database.hostname, port: Number(database.port || 5432) });
+    let worker: ServiceProcess | undefined;
+    try {
+      const watching = await watchQueued(archiveId, [], { ...env, DATABASE_URL: proxy.urlFor(env['DATABASE_URL']!) });
+      proxy.setMode('cut');
+      await waitFor(async () => watching.stderr().includes('database unavailable, retrying'), 10_000);
+      // The archive is built meanwhile (the worker reaches the database directly).
+      worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
+      await waitFor(async () => (await db().query('SELECT status FROM archives WHERE id = $1', [archiveId])).rows[0]?.status === 'completed', 15_000);
+      proxy.setMode('pass');
+      expect((await watching.exit).code, watching.stderr()).toBe(0);
+      const progress = lines(watching.stderr());
+      expect(progress.filter((line) => line.startsWith('database unavailable'))).toHaveLength(1);
+      expect(progress.filter((line) => line === 'database reachable again')).toHaveLength(1);
+      expect(progress.at(-1)).toBe('completed 100% Completed');
+      expect(JSON.parse(watching.stdout())).toMatchObject({ archive_id: archiveId, status: 'completed' });
+    } finally {
+      await worker?.stop();
+      await proxy.close();
+    }
+  });
+
+  it('refuses a malformed id (exit 2) and reports an unknown one (exit 1)', async () => {
+    const malformed = await runCli(['archives', 'watch', 'not-an-id'], environment.processEnv());
+    expect(malformed.code).toBe(2);
+    expect(JSON.parse(malformed.stderr)).toMatchObject({ error: 'INVALID_ARGUMENTS', details: [{ option: '<id>' }] });
+    const missing = await runCli(['archives', 'watch'], environment.processEnv());
+    expect(missing.code).toBe(2);
+    const unknown = await runCli(['archives', 'watch', '123456789012345678'], environment.processEnv());
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(lines(unknown.stderr).at(-1)!)).toMatchObject({ error: 'UNKNOWN_ARCHIVE' });
+  });
+});
