@@ -6,6 +6,7 @@ import { postMany } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages, type BenchWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue, unfinished } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
+import { cpuPerUnit } from '../../process-cpu.ts';
 import { drainMeasurement, timeDrain } from './drain.ts';
 
 const NOOP_WORKER_ENTRY = new URL('./noop-worker.ts', import.meta.url).pathname;
@@ -48,12 +49,13 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
     await deliveries.queue.pause();
     await fillThroughGateway(context, hook, body, count);
     if ((await unfinished(deliveries.queue)) !== count) throw new Error('the queue does not hold every delivery');
-    await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, WORKER_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: POOL_SIZE });
+    const worker = await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, WORKER_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: POOL_SIZE });
     context.log(`draining ${count} deliveries with one webhook worker`);
-    const elapsed = await timeDrain(deliveries.queue, async () => (await storedMessages(pool, hook.webhookId)) >= count, DRAIN_TIMEOUT_MS);
+    const drained = () => timeDrain(deliveries.queue, async () => (await storedMessages(pool, hook.webhookId)) >= count, DRAIN_TIMEOUT_MS);
+    const { result: elapsed, cpuMsPerUnit } = await cpuPerUnit(worker.pid!, drained, () => count);
     const measurement = await drainMeasurement(deliveries.queue, count, elapsed);
     await emptyQueue(deliveries.queue);
-    return { measurement, payloadBytes: body.length };
+    return { measurement, payloadBytes: body.length, cpuMsPerJob: cpuMsPerUnit };
   } finally {
     await pool.end();
     await deliveries.close();
@@ -75,10 +77,11 @@ async function measureDirect(context: BenchContext, env: Record<string, string>,
   const bench = openQueue(env, target.queue);
   try {
     await fillDirectly(bench.queue, target.jobName, count);
-    await spawnWorker(context, target.entry, { ...env, ...target.env, WORKER_CONCURRENCY: String(CONCURRENCY) });
+    const worker = await spawnWorker(context, target.entry, { ...env, ...target.env, WORKER_CONCURRENCY: String(CONCURRENCY) });
     context.log(`draining ${count} jobs with ${target.description}`);
-    const elapsed = await timeDrain(bench.queue, async () => (await unfinished(bench.queue)) === 0, DRAIN_TIMEOUT_MS);
-    const measurement = await drainMeasurement(bench.queue, count, elapsed);
+    const drained = () => timeDrain(bench.queue, async () => (await unfinished(bench.queue)) === 0, DRAIN_TIMEOUT_MS);
+    const { result: elapsed, cpuMsPerUnit } = await cpuPerUnit(worker.pid!, drained, () => count);
+    const measurement = { ...(await drainMeasurement(bench.queue, count, elapsed)), cpuMsPerJob: cpuMsPerUnit };
     await emptyQueue(bench.queue);
     return measurement;
   } finally {
@@ -138,6 +141,7 @@ export const deliveryThroughput: Benchmark = {
         `one process each, concurrency ${CONCURRENCY} (the webhook worker's WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
         'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',
+        `worker process CPU per job (ms, user + system, over the drain): webhook worker ${worker.cpuMsPerJob.toFixed(3)}, minimal-delivery ${minimal.cpuMsPerJob.toFixed(3)}, no-op ${noop.cpuMsPerJob.toFixed(3)}`,
         'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
         '--connections and --warmup are not used; PostgreSQL, Redis and both workers share this machine',
       ],
