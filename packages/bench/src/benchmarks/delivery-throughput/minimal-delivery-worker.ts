@@ -1,13 +1,11 @@
 // The naive same-work baseline for deliveries (`minimal-delivery`): a raw BullMQ worker that,
 // per job, renders the push into one embed the obvious way, INSERTs one message row and XADDs
 // one MESSAGE_CREATE, one job at a time (no batching, no once-only markers, no claim checks).
-import { Worker } from 'bullmq';
 import { loadConfig, z } from '@switchboard/config';
 import { createPool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
 import { createRedis } from '@switchboard/redis';
-import { announceReady } from '@switchboard/runtime';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { runRawWorker } from './raw-worker.ts';
 
 const config = loadConfig(
   z.object({
@@ -40,22 +38,18 @@ interface Push {
   head_commit?: { message?: string } | null;
 }
 
-const worker = new Worker(
-  config.MINIMAL_DELIVERY_QUEUE,
+await runRawWorker(
+  {
+    name: 'minimal-delivery',
+    queue: config.MINIMAL_DELIVERY_QUEUE,
+    redisUrl: config.REDIS_URL,
+    redisPrefix: config.REDIS_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+  },
   async (job) => {
     const push = (job.data as { body: { value: Push } }).body.value;
     const embeds = [{ type: 'rich', title: push.repository?.full_name ?? '', description: push.head_commit?.message ?? '', url: push.compare ?? '' }];
     const { rows } = await pool.query(INSERT, [ids.next(), config.BENCH_CHANNEL_ID, config.BENCH_GUILD_ID, config.BENCH_WEBHOOK_ID, JSON.stringify(embeds)]);
     await redis.xadd(config.MINIMAL_DELIVERY_STREAM, 'MAXLEN', '~', '100000', '*', 'type', 'MESSAGE_CREATE', 'data', JSON.stringify({ ...rows[0], embeds }));
   },
-  {
-    connection: createRedis(config.REDIS_URL, { role: 'worker', name: 'bench-minimal-delivery-worker' }),
-    prefix: bullPrefix(config.REDIS_PREFIX),
-    concurrency: config.WORKER_CONCURRENCY,
-    // The same retention as webhook-delivery jobs, so both queues do the same bookkeeping.
-    removeOnComplete: { age: 3600, count: 1000 },
-  },
 );
-await worker.waitUntilReady();
-announceReady('minimal-delivery', { queue: config.MINIMAL_DELIVERY_QUEUE });
-process.once('SIGTERM', () => void worker.close().then(() => process.exit(0)));
