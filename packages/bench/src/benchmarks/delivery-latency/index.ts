@@ -3,14 +3,14 @@ import { createPool } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { latencySummary, type Measurement } from '../../measure.ts';
+import { measurePaced } from '../../paced-load.ts';
 import type { Benchmark } from '../../types.ts';
-import { measurePostsAtRate } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
 
 /** The offered load: deliveries a second, across all connections. */
-const RATE = Number(process.env["BENCH_RATE_X"] ?? 1_000);
+const RATE = 1_000;
 const STORE_TIMEOUT_MS = 60_000;
 const PAGE = 5_000;
 
@@ -55,16 +55,22 @@ export const deliveryLatency: Benchmark = {
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
     await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, NODE_ENV: 'production', EVENTS_STREAM_KEY: streamKey });
     const url = `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
-    const load = { url, body: realPushPayload(), headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
+    const load = {
+      url,
+      method: 'POST' as const,
+      body: realPushPayload(),
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+      uniqueHeader: 'x-github-delivery',
+    };
+    const paced = (durationSeconds: number) => measurePaced(load, { requestsPerSecond: RATE, durationSeconds, connections: context.load.connections });
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 1, applicationName: 'bench-delivery-latency' });
     const deliveries = openQueue(env);
     try {
       context.log(`${RATE} deliveries/s for ${context.load.warmupSeconds} s warm-up, then ${context.load.durationSeconds} s measured`);
       // The warm-up's deliveries are excluded by time: only those accepted after this instant count.
-      const warmup = { ...context.load, durationSeconds: context.load.warmupSeconds, warmupSeconds: 0 };
-      const warm = warmup.durationSeconds > 0 ? await measurePostsAtRate(load, RATE, warmup) : undefined;
+      const warm = context.load.warmupSeconds > 0 ? await paced(context.load.warmupSeconds) : undefined;
       const measuredFromMs = Date.now();
-      const http = await measurePostsAtRate(load, RATE, { ...context.load, warmupSeconds: 0 });
+      const http = await paced(context.load.durationSeconds);
       for (const run of [warm, http]) {
         if (run && (run.non2xx > 0 || run.errors > 0)) throw new Error(`${run.non2xx} non-2xx answers and ${run.errors} errors at ${RATE}/s`);
       }
@@ -84,7 +90,7 @@ export const deliveryLatency: Benchmark = {
       return {
         benchmark: 'delivery-latency',
         notes: [
-          `offered load ${RATE} real pushes a second (autocannon overallRate, ${context.load.connections} connections), a fresh X-GitHub-Delivery each; ${http.requests} accepted in the measured window, every one stored`,
+          `offered load: a steady ${RATE} real pushes a second (open loop, one due every ms, up to ${context.load.connections} connections), a fresh X-GitHub-Delivery each; ${http.requests} accepted in the measured window, every one stored`,
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
           'gateway (rate limits off) and one webhook worker (defaults: concurrency 32), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],

@@ -3,7 +3,8 @@ import { cpuPerUnit } from '../../process-cpu.ts';
 import type { LoadOptions } from '../../types.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
-import { measurePosts, measurePostsAtRate, type PostLoad } from '../webhook-support/drive.ts';
+import { measurePaced } from '../../paced-load.ts';
+import { measurePosts, type PostLoad } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -47,7 +48,11 @@ export const webhookIngest: Benchmark = {
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
-    const gatewayHalf = await measurePostsAtRate({ ...load, url: `${gateway.url}${path}` }, halfRate, context.load);
+    const paced = { ...load, url: `${gateway.url}${path}`, method: 'POST' as const, headers: { 'content-type': 'application/json', ...load.headers } };
+    if (context.load.warmupSeconds > 0) {
+      await measurePaced(paced, { requestsPerSecond: halfRate, durationSeconds: context.load.warmupSeconds, connections: context.load.connections });
+    }
+    const gatewayHalf = await measurePaced(paced, { requestsPerSecond: halfRate, durationSeconds: context.load.durationSeconds, connections: context.load.connections });
     context.log('measuring minimal-ingest');
     const minimalRun = await measureWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
     const minimalResult = minimalRun.measurement;
@@ -67,7 +72,7 @@ export const webhookIngest: Benchmark = {
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
-        `half rate: autocannon --overallRate at half the gateway's measured maximum (coordinated omission corrected)`,
+        "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst)",
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [

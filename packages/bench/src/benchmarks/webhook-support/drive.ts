@@ -32,16 +32,6 @@ export async function measurePosts(load: PostLoad, loadOptions: LoadOptions): Pr
   return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
 }
 
-/**
- * POSTs at a fixed overall rate (requests a second across all connections), to read latency
- * below saturation: a discarded warm-up at the same rate, then the measurement.
- */
-export async function measurePostsAtRate(load: PostLoad, requestsPerSecond: number, loadOptions: LoadOptions): Promise<Measurement> {
-  const base = { ...options(load, loadOptions.connections), overallRate: Math.max(1, Math.round(requestsPerSecond)) };
-  if (loadOptions.warmupSeconds > 0) await autocannon({ ...base, duration: loadOptions.warmupSeconds });
-  return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
-}
-
 /** POSTs exactly `amount` requests (to fill a queue), and says how many were not 2xx. */
 export async function postMany(load: PostLoad, amount: number, connections: number): Promise<Measurement> {
   return toMeasurement(await autocannon({ ...options(load, connections), amount }));
