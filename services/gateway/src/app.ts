@@ -11,7 +11,7 @@ import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from '
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
-import { executeRouter } from './routes/webhooks/execute/index.ts';
+import { executeMethodGuards, executeRouter } from './routes/webhooks/execute/index.ts';
 import { webhooksRouter } from './routes/webhooks/index.ts';
 import { isDependencyUnavailable } from './unavailable.ts';
 
@@ -75,11 +75,13 @@ export function createApp(options: AppOptions): Express {
   app.use(healthRouter(deps));
   // Public, like discovery: the OpenAPI document and its reference page, built once here.
   app.use(openApiRouter(config));
+  // Webhook deliveries, the busiest route, before the admin router's many paths.
+  app.use(executeRouter(deps));
   app.use(adminRouter(deps, adminHandlers));
   // After the admin router, which serves the one route under this path that a key calls (session).
   app.use(DASHBOARD_PATH, dashboardRouter(deps));
   app.use(webhooksRouter(deps));
-  app.use(executeRouter(deps));
+  app.use(executeMethodGuards());
   app.use(channelsRouter(deps));
 
   app.use(notFound());

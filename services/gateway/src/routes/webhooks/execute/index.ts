@@ -38,8 +38,9 @@ function isClientError(error: unknown): boolean {
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
  * (per client IP and webhook) → origin block (plain only) → path → the process's body budget
  * (503 past WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
- * format's handler; a refusal spends from the failure budget. Mount after the management router, which owns
- * GET/PATCH/DELETE on the token path.
+ * format's handler; a refusal spends from the failure budget. Only POST routes: mounted before
+ * the admin and management routers, so the hottest route of all does not test its path against
+ * every admin route first; the other methods' 405 answers are executeMethodGuards().
  */
 export function executeRouter(deps: GatewayDeps): Router {
   const { config, logger } = deps;
@@ -78,6 +79,15 @@ export function executeRouter(deps: GatewayDeps): Router {
   mount(errorTrackerFormat);
   mount(chatAppFormat);
   router.use(spendOnRefusal(failures));
+  return router;
+}
+
+/**
+ * 405 for the methods the execution paths do not serve. Mount after the management router,
+ * which owns GET/PATCH/DELETE on the token path.
+ */
+export function executeMethodGuards(): Router {
+  const router = Router();
   router.all(TOKEN_PATH, methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE', 'POST']));
   for (const suffix of [...codeHostFormat.paths, ...errorTrackerFormat.paths, ...chatAppFormat.paths]) {
     router.all(`${TOKEN_PATH}${suffix}`, methodNotAllowed(['POST']));
