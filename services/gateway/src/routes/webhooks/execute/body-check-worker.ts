@@ -23,7 +23,8 @@ function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): Check
     } catch (error) {
       refusal = refusalOf(error);
     }
-    return { outcome: 'valid', json: typeof decoded.json === 'string' ? decoded.json : null, refusal };
+    // A JSON body's text is its bytes, which go back anyway: only a form's JSON is new text.
+    return { outcome: 'valid', json: kind === 'form' ? (decoded.json as string) : null, refusal };
   } catch (error) {
     return { outcome: 'invalid', refusal: refusalOf(error) };
   }

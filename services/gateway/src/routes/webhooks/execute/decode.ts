@@ -2,7 +2,7 @@ import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts'
 import { ApiError, assertJsonDepth } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
-/** A body's JSON value, and the JSON document as text for a claim check (the received bytes when they are JSON). */
+/** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
 export interface DecodedBody {
   value: unknown;
   json: Buffer | string;
@@ -49,7 +49,8 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
  */
 export function decodeBody(format: WebhookFormat, kind: BodyKind, raw: Buffer): DecodedBody {
   const text = raw.toString('utf8');
-  const decoded = kind === 'form' ? fromForm(format, text) : { value: parseJson(text), json: raw };
+  // The text decoded once here is what the job carries (or S3 holds): no second decoding later.
+  const decoded = kind === 'form' ? fromForm(format, text) : { value: parseJson(text), json: text };
   assertJsonDepth(decoded.value);
   return decoded;
 }
