@@ -37,9 +37,15 @@ export class InvalidJobPayloadError extends Error {
 export class QueueUnavailableError extends Error {
   override readonly name = 'QueueUnavailableError';
   readonly queue: string;
+  /**
+   * The add was sent but no answer came (the connection dropped, the command timed out):
+   * Redis may have carried it out, so the job may exist. False when nothing was sent.
+   */
+  readonly jobMayExist: boolean;
 
-  constructor(queue: string, cause?: unknown) {
+  constructor(queue: string, cause?: unknown, options: { jobMayExist?: boolean } = {}) {
     super(`Queue "${queue}" is unavailable: Redis is not connected`, { cause });
     this.queue = queue;
+    this.jobMayExist = options.jobMayExist ?? false;
   }
 }

@@ -126,9 +126,11 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
       if (!job.id) throw new Error(`Queue "${contract.queue}" returned a job without id`);
       return { jobId: job.id };
     } catch (error) {
-      if (connection.status === 'ready') throw error;
-      cache.evict(contract.queue);
-      throw new QueueUnavailableError(contract.queue, error);
+      const connected = connection.status === 'ready';
+      if (connected && !isRedisUnavailable(error)) throw error;
+      if (!connected) cache.evict(contract.queue);
+      // Sent, then the connection dropped or the answer timed out: Redis may have added it.
+      throw new QueueUnavailableError(contract.queue, error, { jobMayExist: true });
     }
   }
 

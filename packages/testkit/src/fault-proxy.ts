@@ -8,8 +8,10 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
  * - `blackhole`: the dependency is unreachable but nothing says so (a network partition, a
  *   SIGSTOPped server): connections are accepted and stay open, and nothing is read or
  *   forwarded in either direction.
+ * - `mute`: requests reach the dependency and are carried out, but its answers are dropped on
+ *   the way back (a reply lost): the client cannot tell whether its command ran.
  */
-export type FaultMode = 'pass' | 'cut' | 'blackhole';
+export type FaultMode = 'pass' | 'cut' | 'blackhole' | 'mute';
 
 export interface FaultProxy {
   /** Where clients connect instead of the target: a loopback host and port. */
@@ -55,7 +57,7 @@ export async function startFaultProxy(target: { host: string; port: number }, in
     const upstream = connect(target.port, target.host);
     link.upstream = upstream;
     forward(link.client, upstream, () => mode);
-    forward(upstream, link.client, () => mode);
+    forward(upstream, link.client, () => mode, { dropWhenMuted: true });
     // Whichever side goes, the other follows; errors end the link, they are not the test's.
     for (const socket of [link.client, upstream]) {
       socket.on('error', () => resetLink(link));
@@ -80,7 +82,7 @@ export async function startFaultProxy(target: { host: string; port: number }, in
       link.upstream?.destroy();
       links.delete(link);
     });
-    if (mode === 'pass') {
+    if (mode === 'pass' || mode === 'mute') {
       connectUpstream(link);
       client.resume();
     }
@@ -129,12 +131,13 @@ export async function startFaultProxy(target: { host: string; port: number }, in
  * Copies `from` into `to` with backpressure. While blackholed both sockets are paused, and a
  * 'drain' must not resume them behind the proxy's back.
  */
-function forward(from: Socket, to: Socket, mode: () => FaultMode): void {
+function forward(from: Socket, to: Socket, mode: () => FaultMode, options: { dropWhenMuted?: boolean } = {}): void {
   from.on('data', (chunk: Buffer) => {
+    if (options.dropWhenMuted && mode() === 'mute') return;
     if (!to.write(chunk)) from.pause();
   });
   to.on('drain', () => {
-    if (mode() === 'pass') from.resume();
+    if (mode() === 'pass' || mode() === 'mute') from.resume();
   });
   from.on('end', () => to.end());
 }

@@ -3,9 +3,20 @@ import { createRequire } from 'node:module';
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_JOB, webhookBodyKey } from '@switchboard/contracts';
-import { jobIdFor } from '@switchboard/queue';
-import { call, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess, type WebhookFixture } from '@switchboard/testkit';
-import { useGateway } from './helpers.ts';
+import { createProducer, jobIdFor } from '@switchboard/queue';
+import { closeRedis, createRedis } from '@switchboard/redis';
+import {
+  call,
+  createWebhookFixture,
+  startFaultProxy,
+  useTestEnvironment,
+  waitFor,
+  webhookMessages,
+  type FaultMode,
+  type ServiceProcess,
+  type WebhookFixture,
+} from '@switchboard/testkit';
+import { startGateway, useGateway, type RunningGateway } from './helpers.ts';
 import { deliveriesQueue, deliveriesSettled, executeUrl, fixtureIds, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
@@ -37,8 +48,8 @@ function issueOpened(): Record<string, unknown> {
   return structuredClone(example!);
 }
 
-function deliver(hook: WebhookFixture, deliveryId: string, payload: Record<string, unknown> = issueOpened()) {
-  return call('POST', executeUrl(gateway, hook, '/codehost'), { body: payload, headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': deliveryId } });
+function deliver(hook: WebhookFixture, deliveryId: string, payload: Record<string, unknown> = issueOpened(), to: { url: string } = gateway) {
+  return call('POST', executeUrl(to, hook, '/codehost'), { body: payload, headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': deliveryId } });
 }
 
 async function claimOf(hook: WebhookFixture, deliveryId: string): Promise<string | null | undefined> {
@@ -113,4 +124,58 @@ describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fai
       await waitingJob.remove();
     }
   });
+});
+
+describe('an enqueue whose answer was lost (the job may or may not exist)', () => {
+  /**
+   * A second gateway whose producer reaches Redis through a fault proxy: `mute` carries the add
+   * out and drops its answer, `cut` resets the connection under it. Either way the gateway
+   * answers 503, and the sender retries with the same X-GitHub-Delivery.
+   */
+  async function gatewayBehindProxy(): Promise<{ faulty: RunningGateway; setMode(mode: FaultMode): void; close(): Promise<void> }> {
+    const target = new URL(environment.redisUrl);
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+    const connection = createRedis(proxy.urlFor(environment.redisUrl), { role: 'producer', commandTimeoutMs: 300 });
+    const producer = createProducer({ connection, redisPrefix: gateway.config.REDIS_PREFIX });
+    const faulty = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' }, { producer });
+    return {
+      faulty,
+      setMode: (mode) => proxy.setMode(mode),
+      close: async () => {
+        await faulty.close();
+        await closeRedis(connection);
+        await proxy.close();
+      },
+    };
+  }
+
+  for (const mode of ['mute', 'cut'] as const) {
+    it(`posts exactly one message when the sender retries (${mode === 'mute' ? 'the job was added' : 'nothing was added'})`, async () => {
+      const hook = await createWebhookFixture(gateway.pool);
+      const deliveryId = randomUUID();
+      const { faulty, setMode, close } = await gatewayBehindProxy();
+      try {
+        // Warm: the producer's queue is set up before the fault.
+        expect((await deliver(hook, randomUUID(), issueOpened(), faulty)).status).toBe(204);
+        setMode(mode);
+        expect((await deliver(hook, deliveryId, issueOpened(), faulty)).status).toBe(503);
+        setMode('pass');
+        const added = (await queue.getJobCounts('waiting')).waiting;
+        expect(added).toBe(mode === 'mute' ? 2 : 1);
+
+        // A job that may exist keeps its claim, dated for the retry to settle (given back, the
+        // retry would post a second message); an add that never left gave it back.
+        if (mode === 'mute') expect(await claimOf(hook, deliveryId)).toEqual(expect.any(String));
+        expect((await deliver(hook, deliveryId)).status).toBe(204);
+        await startWorker();
+        await waitFor(async () => (await webhookMessages(gateway.pool, hook.webhookId)).length >= 2, 10_000);
+        await deliveriesSettled(queue);
+        expect((await deliver(hook, deliveryId)).status).toBe(204);
+        await deliveriesSettled(queue);
+        expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(2);
+      } finally {
+        await close();
+      }
+    });
+  }
 });

@@ -155,6 +155,20 @@ export async function releaseWebhookDelivery(db: Queryable, claim: DeliveryClaim
 }
 
 /**
+ * Leaves a claim for the sender's retry to settle, when its job may or may not have been
+ * enqueued (the answer was lost): dated `ageSeconds` back, so the retry takes the orphaned-claim
+ * path at once and asks the queue whether the job exists (findUnstoredClaim, takeOverClaim)
+ * instead of either posting twice or being dropped. Only the claim of that message.
+ */
+export async function backdateWebhookDelivery(db: Queryable, claim: DeliveryClaim, ageSeconds: number): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET created_at = now() - make_interval(secs => $4)
+     WHERE webhook_id = $1 AND delivery_id = $2 AND message_id = $3`,
+    [claim.webhookId, claim.deliveryId, claim.messageId, ageSeconds],
+  );
+}
+
+/**
  * Deletes dedupe keys older than `olderThan`, at most `batchSize` per call (short transactions;
  * call again while it returns `batchSize`).
  */

@@ -4,7 +4,14 @@ import {
   type WebhookBody,
   type WebhookDeliveryInput,
 } from '@switchboard/contracts';
-import { claimWebhookDelivery, findUnstoredClaim, releaseWebhookDelivery, takeOverClaim, type DeliveryClaim } from '@switchboard/db';
+import {
+  backdateWebhookDelivery,
+  claimWebhookDelivery,
+  findUnstoredClaim,
+  releaseWebhookDelivery,
+  takeOverClaim,
+  type DeliveryClaim,
+} from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import { QueueUnavailableError, type WaitOutcome } from '@switchboard/queue';
 import { UploadError } from '@switchboard/storage';
@@ -44,6 +51,23 @@ async function rollBack(deps: SubmitDeps, claim: DeliveryClaim | undefined, plac
       deps.logger.warn({ reason: (result.reason as Error).message }, 'webhook submission not fully rolled back');
     }
   }
+}
+
+/**
+ * The enqueue of a claimed delivery was sent but unanswered, so its job may exist. Giving the
+ * claim back would let the sender's retry post a second message if it does; keeping it as is
+ * would drop the retry as a duplicate if it does not. So the claim is left, dated past the
+ * orphan threshold: the retry asks the queue (takeOverOrphan) and posts only when no job
+ * exists. The body stays too, for the job that may run (a leftover object costs storage).
+ */
+async function leaveForRetry(deps: SubmitDeps, claim: DeliveryClaim): Promise<void> {
+  await backdateWebhookDelivery(deps.pool, claim, ORPHANED_CLAIM_AFTER_SECONDS + 1).catch((error: unknown) => {
+    deps.logger.warn({ reason: (error as Error).message }, 'webhook claim of an unanswered enqueue not backdated');
+  });
+}
+
+function jobMayExist(error: unknown): boolean {
+  return error instanceof QueueUnavailableError && error.jobMayExist;
 }
 
 function isUnavailable(error: unknown): boolean {
@@ -109,7 +133,7 @@ export async function submitDelivery(deps: SubmitDeps, submission: Submission, d
     const outcome = await deps.producer.enqueueAndWait(WEBHOOK_DELIVERY_JOB, payload, { timeoutMs: submission.waitMs });
     return { kind: 'waited', outcome };
   } catch (error) {
-    await rollBack(deps, claim, placed);
+    await (claim && jobMayExist(error) ? leaveForRetry(deps, claim) : rollBack(deps, claim, placed));
     if (isUnavailable(error)) throw new ApiError('SERVICE_UNAVAILABLE', { cause: error });
     throw error;
   }
