@@ -1,7 +1,7 @@
 import type { Queryable } from '../pool.ts';
 
 /**
- * How one bulk add went, as the requested users it did not make members (in request order).
+ * How one bulk add went, as the requested users it did not make members.
  * Every other requested user is a member of the guild now: added, or one already.
  */
 export interface BulkAddMembersOutcome {
@@ -37,16 +37,16 @@ export async function addGuildMembersInBulk(
   userIds: readonly string[],
   maxGuildsPerUser: number,
 ): Promise<BulkAddMembersOutcome> {
-  const guild = await db.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
-  if (guild.rowCount === 0) return { guildFound: false, unknownUsers: [], atGuildCap: [], overMemberCap: [] };
+  const { guildFound, unknownUsers } = await lockUsers(db, guildId, userIds);
+  if (!guildFound) return { guildFound, unknownUsers: [], atGuildCap: [], overMemberCap: [] };
+  const unknown = new Set(unknownUsers);
+  const knownUsers = unknown.size === 0 ? userIds : userIds.filter((id) => !unknown.has(id));
   // The per-user probes are estimated far above jit_above_cost while statistics lag, and
   // compiling them takes longer (tens of milliseconds) than running them.
   await db.query('SET LOCAL jit = off');
-  await lockUsers(db, userIds);
-  const { rows } = await db.query<Omit<BulkAddMembersOutcome, 'guildFound'>>(
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'atGuildCap' | 'overMemberCap'>>(
     `WITH probed AS (
        SELECT r.uid, r.ord,
-         (SELECT true FROM users u WHERE u.id = r.uid) IS NOT NULL AS known,
          coalesce(g.member, false) AS member,
          g.guilds >= $3 AS at_cap
        FROM unnest($2::bigint[]) WITH ORDINALITY AS r (uid, ord)
@@ -54,7 +54,7 @@ export async function addGuildMembersInBulk(
          SELECT bool_or(m.guild_id = $1) AS member, count(*) AS guilds FROM members m WHERE m.user_id = r.uid
        ) g
      ), admitted AS (
-       SELECT uid FROM probed WHERE known AND NOT member AND NOT at_cap
+       SELECT uid FROM probed WHERE NOT member AND NOT at_cap
        ORDER BY ord
        LIMIT (SELECT greatest(max_members - member_count, 0) FROM guilds WHERE id = $1)
      ), inserted AS (
@@ -62,26 +62,35 @@ export async function addGuildMembersInBulk(
        ON CONFLICT (guild_id, user_id) DO NOTHING
      )
      SELECT
-       ARRAY(SELECT uid::text FROM probed WHERE NOT known ORDER BY ord) AS "unknownUsers",
-       ARRAY(SELECT uid::text FROM probed WHERE known AND NOT member AND at_cap ORDER BY ord) AS "atGuildCap",
+       ARRAY(SELECT uid::text FROM probed WHERE NOT member AND at_cap ORDER BY ord) AS "atGuildCap",
        ARRAY(
          SELECT uid::text FROM probed
-         WHERE known AND NOT member AND NOT at_cap AND uid NOT IN (SELECT uid FROM admitted)
+         WHERE NOT member AND NOT at_cap AND uid NOT IN (SELECT uid FROM admitted)
          ORDER BY ord
        ) AS "overMemberCap"`,
-    [guildId, userIds, maxGuildsPerUser],
+    [guildId, knownUsers, maxGuildsPerUser],
   );
-  return { guildFound: true, ...rows[0]! };
+  return { guildFound: true, unknownUsers, ...rows[0]! };
 }
 
 /**
- * Locks the users among `userIds`, in id order. One primary-key probe per user, for the same
- * reason as above.
+ * Whether the guild exists, and locks the users among `userIds` in id order (one primary-key
+ * probe each, for the same reason as above), answering the ids that are no users.
  */
-async function lockUsers(db: Queryable, userIds: readonly string[]): Promise<void> {
-  await db.query(
-    `SELECT 1 FROM (SELECT id FROM unnest($1::bigint[]) AS r (id) ORDER BY id) r,
-       LATERAL (SELECT 1 FROM users u WHERE u.id = r.id FOR NO KEY UPDATE) locked`,
-    [userIds],
+async function lockUsers(
+  db: Queryable,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>> {
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>>(
+    `SELECT
+       EXISTS (SELECT 1 FROM guilds WHERE id = $1) AS "guildFound",
+       ARRAY(
+         SELECT r.id::text FROM (SELECT id FROM unnest($2::bigint[]) AS r (id) ORDER BY id) r
+         LEFT JOIN LATERAL (SELECT true AS found FROM users u WHERE u.id = r.id FOR NO KEY UPDATE) locked ON true
+         WHERE locked.found IS NULL
+       ) AS "unknownUsers"`,
+    [guildId, userIds],
   );
+  return rows[0]!;
 }
