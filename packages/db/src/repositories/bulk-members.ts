@@ -29,7 +29,8 @@ export const MEMBER_CAP_RACE = '23514';
  *
  * Every lookup is one index probe per requested user, so the cost follows the request, not
  * the size of the users or members tables (a join or `= ANY(…)` gets whole-table scans when
- * the statistics lag behind a table's growth).
+ * the statistics lag behind a table's growth). Both statements are named (prepared once per
+ * connection): parsing and planning them took a good part of their run time.
  */
 export async function addGuildMembersInBulk(
   db: Queryable,
@@ -44,8 +45,9 @@ export async function addGuildMembersInBulk(
   // The per-user probes are estimated far above jit_above_cost while statistics lag, and
   // compiling them takes longer (tens of milliseconds) than running them.
   await db.query('SET LOCAL jit = off');
-  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'atGuildCap' | 'overMemberCap'>>(
-    `WITH probed AS (
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'atGuildCap' | 'overMemberCap'>>({
+    name: 'bulk-add-guild-members',
+    text: `WITH probed AS (
        SELECT r.uid, r.ord,
          coalesce(g.member, false) AS member,
          g.guilds >= $3 AS at_cap
@@ -68,8 +70,8 @@ export async function addGuildMembersInBulk(
          WHERE NOT member AND NOT at_cap AND uid NOT IN (SELECT uid FROM admitted)
          ORDER BY ord
        ) AS "overMemberCap"`,
-    [guildId, knownUsers, maxGuildsPerUser],
-  );
+    values: [guildId, knownUsers, maxGuildsPerUser],
+  });
   return { guildFound: true, unknownUsers, ...rows[0]! };
 }
 
@@ -82,15 +84,16 @@ async function lockUsers(
   guildId: string,
   userIds: readonly string[],
 ): Promise<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>> {
-  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>>(
-    `SELECT
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>>({
+    name: 'bulk-add-lock-users',
+    text: `SELECT
        EXISTS (SELECT 1 FROM guilds WHERE id = $1) AS "guildFound",
        ARRAY(
          SELECT r.id::text FROM (SELECT id FROM unnest($2::bigint[]) AS r (id) ORDER BY id) r
          LEFT JOIN LATERAL (SELECT true AS found FROM users u WHERE u.id = r.id FOR NO KEY UPDATE) locked ON true
          WHERE locked.found IS NULL
        ) AS "unknownUsers"`,
-    [guildId, userIds],
-  );
+    values: [guildId, userIds],
+  });
   return rows[0]!;
 }
