@@ -1,5 +1,5 @@
-import { bulkAddRequestSchema, type BulkOperationResult } from '@switchboard/contracts';
-import { addGuildMembersInBulk, completeOperation, insertAuditLogs, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
+import { bulkAddRequestSchema, type BULK_ADD_ERRORS, type BulkOperationResult } from '@switchboard/contracts';
+import { addGuildMembersInBulk, completeOperation, type BulkAddMembersOutcome, insertAuditLogs, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
 /** Users per statement: a request of the maximum size is one statement. */
@@ -40,14 +40,11 @@ function addOnce({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operation: O
       for (let start = 0; start < userIds.length; start += CHUNK_SIZE) {
         const chunk = userIds.slice(start, start + CHUNK_SIZE);
         const outcome = await addGuildMembersInBulk(client, request.guild_id, chunk, maxGuildsPerUser);
-        const known = new Set(outcome.knownUsers);
-        const joined = new Set([...outcome.alreadyMembers, ...outcome.added]);
-        const capped = new Set(outcome.atGuildCap);
+        const errors = failuresOf(outcome);
         for (const id of chunk) {
-          if (!outcome.guildFound) result.failed.push({ id, error: 'UNKNOWN_GUILD' });
-          else if (!known.has(id)) result.failed.push({ id, error: 'UNKNOWN_USER' });
-          else if (joined.has(id)) result.successful.push(id);
-          else result.failed.push({ id, error: capped.has(id) ? 'MAX_GUILDS' : 'MAX_GUILD_MEMBERS' });
+          const error = outcome.guildFound ? errors.get(id) : 'UNKNOWN_GUILD';
+          if (error) result.failed.push({ id, error });
+          else result.successful.push(id);
         }
       }
       await insertAuditLogs(client, [
@@ -68,4 +65,15 @@ function addOnce({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operation: O
       await completeOperation(client, 'bulk_operations', operation.id, result);
       return result;
     });
+}
+
+type BulkAddError = (typeof BULK_ADD_ERRORS)[number];
+
+/** The error of each user the add left out; everyone else requested is a member now. */
+function failuresOf(outcome: BulkAddMembersOutcome): Map<string, BulkAddError> {
+  const errors = new Map<string, BulkAddError>();
+  for (const id of outcome.unknownUsers) errors.set(id, 'UNKNOWN_USER');
+  for (const id of outcome.atGuildCap) errors.set(id, 'MAX_GUILDS');
+  for (const id of outcome.overMemberCap) errors.set(id, 'MAX_GUILD_MEMBERS');
+  return errors;
 }

@@ -1,16 +1,17 @@
 import type { Queryable } from '../pool.ts';
 
-/** How each requested user fared in one bulk add, as sets of ids. */
+/**
+ * How one bulk add went, as the requested users it did not make members.
+ * Every other requested user is a member of the guild now: added, or one already.
+ */
 export interface BulkAddMembersOutcome {
   guildFound: boolean;
-  /** Requested ids that are users. */
-  knownUsers: string[];
-  /** Already members before this statement (they count as successful). */
-  alreadyMembers: string[];
-  /** Users at their guild cap (and not already members). */
+  /** Requested ids that are no users. */
+  unknownUsers: string[];
+  /** Users at their guild cap (and not members already). */
   atGuildCap: string[];
-  /** Inserted by this statement. */
-  added: string[];
+  /** Users left out because the guild had no free member slot left for them. */
+  overMemberCap: string[];
 }
 
 /** PostgreSQL's check_violation: a concurrent add took the guild's last member slots. */
@@ -25,6 +26,11 @@ export const MEMBER_CAP_RACE = '23514';
  * The guild row is not held for the statement: adds to one guild insert in parallel and meet
  * at the members trigger, whose UPDATE fails with MEMBER_CAP_RACE (the guilds CHECK) when a
  * concurrent add took the slots this one counted on; the caller retries with fresh counts.
+ *
+ * Every lookup is one index probe per requested user, so the cost follows the request, not
+ * the size of the users or members tables (a join or `= ANY(…)` gets whole-table scans when
+ * the statistics lag behind a table's growth). Both statements are named (prepared once per
+ * connection): parsing and planning them took a good part of their run time.
  */
 export async function addGuildMembersInBulk(
   db: Queryable,
@@ -32,37 +38,62 @@ export async function addGuildMembersInBulk(
   userIds: readonly string[],
   maxGuildsPerUser: number,
 ): Promise<BulkAddMembersOutcome> {
-  const guild = await db.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
-  if (guild.rowCount === 0) return { guildFound: false, knownUsers: [], alreadyMembers: [], atGuildCap: [], added: [] };
-  await db.query('SELECT 1 FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE', [userIds]);
-  const { rows } = await db.query<Omit<BulkAddMembersOutcome, 'guildFound'>>(
-    `WITH req AS (
-       SELECT uid, ord FROM unnest($2::bigint[]) WITH ORDINALITY AS r (uid, ord)
-     ), known AS (
-       SELECT req.uid, req.ord FROM req JOIN users u ON u.id = req.uid
-     ), already AS (
-       SELECT user_id FROM members WHERE guild_id = $1 AND user_id = ANY($2::bigint[])
-     ), guild_counts AS (
-       SELECT user_id, count(*) AS n FROM members WHERE user_id = ANY($2::bigint[]) GROUP BY user_id
-     ), capped AS (
-       SELECT k.uid FROM known k JOIN guild_counts c ON c.user_id = k.uid
-       WHERE c.n >= $3 AND k.uid NOT IN (SELECT user_id FROM already)
+  const { guildFound, unknownUsers } = await lockUsers(db, guildId, userIds);
+  if (!guildFound) return { guildFound, unknownUsers: [], atGuildCap: [], overMemberCap: [] };
+  const unknown = new Set(unknownUsers);
+  const knownUsers = unknown.size === 0 ? userIds : userIds.filter((id) => !unknown.has(id));
+  // The per-user probes are estimated far above jit_above_cost while statistics lag, and
+  // compiling them takes longer (tens of milliseconds) than running them.
+  await db.query('SET LOCAL jit = off');
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'atGuildCap' | 'overMemberCap'>>({
+    name: 'bulk-add-guild-members',
+    text: `WITH probed AS (
+       SELECT r.uid, r.ord,
+         coalesce(g.member, false) AS member,
+         g.guilds >= $3 AS at_cap
+       FROM unnest($2::bigint[]) WITH ORDINALITY AS r (uid, ord)
+       CROSS JOIN LATERAL (
+         SELECT bool_or(m.guild_id = $1) AS member, count(*) AS guilds FROM members m WHERE m.user_id = r.uid
+       ) g
      ), admitted AS (
-       SELECT k.uid FROM known k
-       WHERE k.uid NOT IN (SELECT user_id FROM already) AND k.uid NOT IN (SELECT uid FROM capped)
-       ORDER BY k.ord
+       SELECT uid FROM probed WHERE NOT member AND NOT at_cap
+       ORDER BY ord
        LIMIT (SELECT greatest(max_members - member_count, 0) FROM guilds WHERE id = $1)
      ), inserted AS (
        INSERT INTO members (guild_id, user_id) SELECT $1, uid FROM admitted
        ON CONFLICT (guild_id, user_id) DO NOTHING
-       RETURNING user_id
      )
      SELECT
-       ARRAY(SELECT uid::text FROM known) AS "knownUsers",
-       ARRAY(SELECT user_id::text FROM already) AS "alreadyMembers",
-       ARRAY(SELECT uid::text FROM capped) AS "atGuildCap",
-       ARRAY(SELECT user_id::text FROM inserted) AS "added"`,
-    [guildId, userIds, maxGuildsPerUser],
-  );
-  return { guildFound: true, ...rows[0]! };
+       ARRAY(SELECT uid::text FROM probed WHERE NOT member AND at_cap ORDER BY ord) AS "atGuildCap",
+       ARRAY(
+         SELECT uid::text FROM probed
+         WHERE NOT member AND NOT at_cap AND uid NOT IN (SELECT uid FROM admitted)
+         ORDER BY ord
+       ) AS "overMemberCap"`,
+    values: [guildId, knownUsers, maxGuildsPerUser],
+  });
+  return { guildFound: true, unknownUsers, ...rows[0]! };
+}
+
+/**
+ * Whether the guild exists, and locks the users among `userIds` in id order (one primary-key
+ * probe each, for the same reason as above), answering the ids that are no users.
+ */
+async function lockUsers(
+  db: Queryable,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>> {
+  const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>>({
+    name: 'bulk-add-lock-users',
+    text: `SELECT
+       EXISTS (SELECT 1 FROM guilds WHERE id = $1) AS "guildFound",
+       ARRAY(
+         SELECT r.id::text FROM (SELECT id FROM unnest($2::bigint[]) AS r (id) ORDER BY id) r
+         LEFT JOIN LATERAL (SELECT true AS found FROM users u WHERE u.id = r.id FOR NO KEY UPDATE) locked ON true
+         WHERE locked.found IS NULL
+       ) AS "unknownUsers"`,
+    values: [guildId, userIds],
+  });
+  return rows[0]!;
 }

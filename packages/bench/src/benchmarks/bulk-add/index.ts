@@ -17,6 +17,14 @@ function operationsFor(context: BenchContext): number {
   return Math.max(20, 4 * context.load.durationSeconds);
 }
 
+/**
+ * Discarded operations per side before the measured ones, at the same expected rate: the
+ * gateway and worker processes are fresh, and their first requests run unoptimised code.
+ */
+function warmupOperationsFor(context: BenchContext): number {
+  return 4 * context.load.warmupSeconds;
+}
+
 /** A guild with room for everyone, and `groups` groups of fresh users that are in no guild. */
 async function seed(pool: Pool, ids: SnowflakeGenerator, groups: number): Promise<{ guildId: string; groups: string[][] }> {
   const ownerId = ids.next();
@@ -46,42 +54,46 @@ export const bulkAdd: Benchmark = {
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 8, applicationName: 'bench-bulk-add' });
     const ids = createSnowflakeGenerator(1002);
     const operations = operationsFor(context);
+    const warmup = warmupOperationsFor(context);
     const concurrency = Math.min(4, context.load.connections);
     try {
-      context.log(`seeding ${2 * operations * USERS_PER_REQUEST} users`);
-      const ours = await seed(pool, ids, operations);
-      const raw = await seed(pool, ids, operations);
+      context.log(`seeding ${2 * (warmup + operations) * USERS_PER_REQUEST} users`);
+      const ours = await seed(pool, ids, warmup + operations);
+      const raw = await seed(pool, ids, warmup + operations);
       const { key } = await createAdminWithKey(pool, ids, { name: 'bench-bulk', acls: ['admin:authenticate', 'bulk:add:guild_members'] });
       const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '60000' });
       await spawnWorker(context, BULK_WORKER_ENTRY, env);
 
-      context.log(`${operations} bulk adds through the gateway, ${concurrency} at a time`);
-      const gatewayMeasurement = await timedMeasurement(operations, (index) =>
+      const throughGateway = (group: string[]) =>
         fetch(`${gateway.url}/v1/admin/bulk/add-guild-members`, {
           method: 'POST',
           headers: { authorization: `Admin ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ guild_id: ours.guildId, user_ids: ours.groups[index] }),
+          body: JSON.stringify({ guild_id: ours.guildId, user_ids: group }),
         }).then(async (response) => {
           const body = (await response.json()) as { successful?: string[] };
           return response.status === 200 && body.successful?.length === USERS_PER_REQUEST ? 200 : response.status;
-        }),
-        concurrency,
-      );
-
-      context.log(`${operations} raw INSERT … SELECT unnest statements, ${concurrency} at a time`);
-      const rawMeasurement = await timedMeasurement(operations, async (index) => {
+        });
+      const rawStatement = async (group: string[]) => {
         const { rowCount } = await pool.query(
           `INSERT INTO members (guild_id, user_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
-          [raw.guildId, raw.groups[index]],
+          [raw.guildId, group],
         );
         return rowCount === USERS_PER_REQUEST ? 200 : 500;
-      }, concurrency);
+      };
+
+      context.log(`${warmup} + ${operations} bulk adds through the gateway (warm-up, then measured), ${concurrency} at a time`);
+      await timedMeasurement(warmup, (index) => throughGateway(ours.groups[index]!), concurrency);
+      const gatewayMeasurement = await timedMeasurement(operations, (index) => throughGateway(ours.groups[warmup + index]!), concurrency);
+
+      context.log(`${warmup} + ${operations} raw INSERT … SELECT unnest statements (warm-up, then measured), ${concurrency} at a time`);
+      await timedMeasurement(warmup, (index) => rawStatement(raw.groups[index]!), concurrency);
+      const rawMeasurement = await timedMeasurement(operations, (index) => rawStatement(raw.groups[warmup + index]!), concurrency);
 
       const usersPerSecond = (measurement: Measurement) => measurement.requestsPerSecond * USERS_PER_REQUEST;
       return {
         benchmark: 'bulk-add',
         notes: [
-          `${operations} requests of ${USERS_PER_REQUEST} fresh users into one guild per side, ${concurrency} in flight; req/s = operations per second, latency = request to answer`,
+          `${operations} requests of ${USERS_PER_REQUEST} fresh users into one guild per side, ${concurrency} in flight, after ${warmup} discarded ones; req/s = operations per second, latency = request to answer`,
           `users per second: gateway + worker ${Math.round(usersPerSecond(gatewayMeasurement))}, raw statement ${Math.round(usersPerSecond(rawMeasurement))}`,
           'gateway: RATE_LIMITS_ENABLED=false, ADMIN_JOB_WAIT_MS=60000 (every answer is the 200 outcome); one bulk-worker process, default settings',
           'a non-2xx counts an answer that was not 200 with all 1000 users successful',
