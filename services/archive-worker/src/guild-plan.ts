@@ -2,8 +2,9 @@ import { UnrecoverableError } from 'bullmq';
 import { channelMessagesPage, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
-import { messagePhase, PAGE_ROWS, type ProgressWriter } from './progress.ts';
-import { jsonArray, textStream } from './text-stream.ts';
+import { jsonArray } from './json-pages.ts';
+import { messagePhase, type ProgressWriter } from './progress.ts';
+import { textStream } from './text-stream.ts';
 
 /**
  * A guild's archive (reference §4.6 layout): `guild.json` (the guild, roles, every member,
@@ -25,7 +26,7 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
 
   const guildJson = async function* () {
     yield `{"guild":${head.guild},"roles":${head.roles},"members":`;
-    yield* jsonArray((after) => guildMembersPage(pool, guildId, after, PAGE_ROWS), '0');
+    yield* jsonArray((after, rows) => guildMembersPage(pool, guildId, after, rows), '0');
     yield `,"emojis":${head.emojis},"stickers":${head.stickers},"channels":${head.channels}}`;
     await progress.report(25, 'Harvesting channel messages');
   };
@@ -34,7 +35,7 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
     open: () =>
       textStream(
         (async function* () {
-          yield* jsonArray((after) => channelMessagesPage(pool, channel.id, after, PAGE_ROWS), '0', onMessages);
+          yield* jsonArray((after, rows) => channelMessagesPage(pool, channel.id, after, rows), '0', onMessages);
           channelsDone += 1;
         })(),
       ),

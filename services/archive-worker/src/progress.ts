@@ -17,9 +17,6 @@ export function progressWriter(pool: Pool, archiveId: string, intervalMs: number
 
 export type ProgressWriter = ReturnType<typeof progressWriter>;
 
-/** Rows per archive page: a page of messages is about 1 MB of JSON text. */
-export const PAGE_ROWS = 5000;
-
 /**
  * The progress of a message phase: `from` percent plus `span` percent times the share of
  * `total` messages written so far, with the step text `step(written)`. Feed it each page's rows.
