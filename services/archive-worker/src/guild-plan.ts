@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { channelMessagesPage, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
+import { channelMessagesPage, countChannelMessages, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
@@ -17,8 +17,12 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
   const head = await readGuildArchiveHead(pool, guildId);
   if (!head) throw new UnrecoverableError(`Guild ${guildId} not found`);
   let channelsDone = 0;
+  // Counted while guild.json and the first pages are written; a failed count fails the archive
+  // when the first page reports.
+  const total = countChannelMessages(pool, head.textChannels.map((channel) => channel.id));
+  total.catch(() => {});
   const onMessages = messagePhase(progress, {
-    total: head.textChannels.reduce((sum, channel) => sum + channel.messages, 0),
+    total,
     from: 25,
     span: 50,
     step: (written) => `Harvested ${channelsDone}/${head.textChannels.length} channels (${written} messages)`,

@@ -73,8 +73,8 @@ export interface GuildArchiveHead {
   emojis: string;
   stickers: string;
   channels: string;
-  /** Text channels (type 0 and 5) with their message counts, for the entries and the progress. */
-  textChannels: Array<{ id: string; messages: number }>;
+  /** Text channels (type 0 and 5): one messages.json each. */
+  textChannels: Array<{ id: string }>;
   /** Objects of the guild's images: the current icon, banner, splashes, every emoji and sticker. */
   assets: Array<{ path: string; key: string }>;
 }
@@ -98,8 +98,7 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
        (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'type', type, 'parent_id', parent_id::text,
               'topic', topic, 'nsfw', nsfw, 'position', position) ORDER BY position, id), '[]')::text
           FROM channels WHERE guild_id = g.id) AS channels,
-       (SELECT json_agg(json_build_object('id', c.id::text,
-              'messages', (SELECT count(*) FROM messages m WHERE m.channel_id = c.id)) ORDER BY c.position, c.id)
+       (SELECT json_agg(json_build_object('id', c.id::text) ORDER BY c.position, c.id)
           FROM channels c WHERE c.guild_id = g.id AND c.type IN (0, 5)) AS "textChannels"
      FROM guilds g WHERE g.id = $1`,
     [guildId],
@@ -118,7 +117,16 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
      SELECT 'assets/guild/stickers/' || id || '.png', storage_key FROM stickers WHERE guild_id = $1`,
     [guildId],
   );
-  return { ...head, textChannels: (head.textChannels ?? []).map((c) => ({ id: c.id, messages: Number(c.messages) })), assets };
+  return { ...head, textChannels: head.textChannels ?? [], assets };
+}
+
+/**
+ * How many messages the channels hold, for an archive's progress only: counting a large guild
+ * takes a good part of a second, so the export starts without waiting for it.
+ */
+export async function countChannelMessages(db: Queryable, channelIds: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ total: string }>('SELECT count(*) AS total FROM messages WHERE channel_id = ANY($1::bigint[])', [channelIds]);
+  return Number(rows[0]?.total ?? 0);
 }
 
 /** What user.json holds besides the messages, already JSON; null when the user is gone. */
