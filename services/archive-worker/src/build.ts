@@ -5,6 +5,7 @@ import { completeArchive, findArchive, startArchive, type Archive, type Pool } f
 import type { Logger } from '@switchboard/logger';
 import { attachmentDisposition, type Storage } from '@switchboard/storage';
 import { guildPlan } from './guild-plan.ts';
+import { useNativeCrc32InYazl } from './native-crc32.ts';
 import { progressWriter } from './progress.ts';
 import { userPlan } from './user-plan.ts';
 
@@ -15,6 +16,8 @@ export interface BuildDeps {
   /** Least time between two progress writes (decisions §6: at most once a second). */
   progressIntervalMs: number;
 }
+
+useNativeCrc32InYazl();
 
 /** JSON deflates ~15:1 at 6 for about the CPU of gzip's default, the baseline's level. */
 const COMPRESSION_LEVEL = 6;
