@@ -26,9 +26,11 @@ export async function* jsonArray(
     // next await; until then it must not count as unhandled.
     pending?.catch(() => {});
     if (page.rows === 0) continue;
-    // Every object comes with a comma before it; the array's first must not.
-    yield firstObject ? page.json.subarray(1) : page.json;
-    firstObject = false;
+    for (const chunk of page.json) {
+      // Every object comes with a comma before it; the array's first must not.
+      yield firstObject ? chunk.subarray(1) : chunk;
+      firstObject = false;
+    }
     await onRows(page.rows);
   }
   yield ']';

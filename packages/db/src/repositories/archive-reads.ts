@@ -8,10 +8,11 @@ import type { Pool, Queryable } from '../pool.ts';
  */
 export interface JsonPage {
   /**
-   * The page's objects as UTF-8 JSON, each written `,{…}` and followed by a newline: a comma
-   * before every object (the array's first one has it cut), whitespace after; empty when none.
+   * The page's objects as UTF-8 JSON in the chunks they arrived in, each object written `,{…}`
+   * and followed by a newline: a comma before every object (the array's first one has it cut),
+   * whitespace after; no chunks when none.
    */
-  json: Buffer;
+  json: Buffer[];
   rows: number;
   /** The key to continue after (the last object's first field), or null when the page was empty. */
   last: string | null;
@@ -21,12 +22,25 @@ export interface JsonPage {
 const LAST_KEY = /^,\{"[a-z_]+" ?: ?"(\d+)"/;
 
 async function jsonPage(pool: Pool, select: string): Promise<JsonPage> {
-  const { text, rows } = await copyJsonRows(pool, select);
-  if (rows === 0) return { json: text, rows, last: null };
-  const lastRow = text.lastIndexOf(0x0a, text.length - 2) + 1;
-  const last = LAST_KEY.exec(text.toString('utf8', lastRow, lastRow + 64))?.[1];
+  const { chunks, rows } = await copyJsonRows(pool, select);
+  if (rows === 0) return { json: [], rows, last: null };
+  const last = LAST_KEY.exec(lastRow(chunks).toString('utf8', 0, 64))?.[1];
   if (last === undefined) throw new Error('an archive page\'s last object does not start with its key');
-  return { json: text, rows, last };
+  return { json: chunks, rows, last };
+}
+
+/** The last newline-terminated row of `chunks`, which may start in an earlier chunk than it ends. */
+function lastRow(chunks: Buffer[]): Buffer {
+  const tail: Buffer[] = [];
+  for (let index = chunks.length - 1; index >= 0; index -= 1) {
+    const chunk = chunks[index]!;
+    // The final newline ends the row; the one before it (if in this chunk) starts it.
+    const searchFrom = index === chunks.length - 1 ? chunk.length - 2 : chunk.length - 1;
+    const start = searchFrom < 0 ? -1 : chunk.lastIndexOf(0x0a, searchFrom);
+    if (start !== -1) return Buffer.concat([chunk.subarray(start + 1), ...tail]);
+    tail.unshift(chunk);
+  }
+  return Buffer.concat(tail);
 }
 
 /** Messages of a channel with an id above `after`, oldest first. */
