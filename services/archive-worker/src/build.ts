@@ -6,6 +6,7 @@ import type { Logger } from '@switchboard/logger';
 import { attachmentDisposition, type Storage } from '@switchboard/storage';
 import { guildPlan } from './guild-plan.ts';
 import type { ArchiveMetrics } from './metrics.ts';
+import { useNativeCrc32InYazl } from './native-crc32.ts';
 import { progressWriter } from './progress.ts';
 import { userPlan } from './user-plan.ts';
 
@@ -17,6 +18,8 @@ export interface BuildDeps {
   progressIntervalMs: number;
   metrics?: ArchiveMetrics;
 }
+
+useNativeCrc32InYazl();
 
 /** JSON deflates ~15:1 at 6 for about the CPU of gzip's default, the baseline's level. */
 const COMPRESSION_LEVEL = 6;

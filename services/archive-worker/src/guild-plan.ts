@@ -1,9 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
-import { channelMessagesPage, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
+import { channelMessagesPage, countChannelMessages, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
-import { messagePhase, PAGE_ROWS, type ProgressWriter } from './progress.ts';
-import { jsonArray, textStream } from './text-stream.ts';
+import { jsonArray } from './json-pages.ts';
+import { messagePhase, type ProgressWriter } from './progress.ts';
+import { textStream } from './text-stream.ts';
 
 /**
  * A guild's archive (reference §4.6 layout): `guild.json` (the guild, roles, every member,
@@ -16,8 +17,12 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
   const head = await readGuildArchiveHead(pool, guildId);
   if (!head) throw new UnrecoverableError(`Guild ${guildId} not found`);
   let channelsDone = 0;
+  // Counted while guild.json and the first pages are written; a failed count fails the archive
+  // when the first page reports.
+  const total = countChannelMessages(pool, head.textChannels.map((channel) => channel.id));
+  total.catch(() => {});
   const onMessages = messagePhase(progress, {
-    total: head.textChannels.reduce((sum, channel) => sum + channel.messages, 0),
+    total,
     from: 25,
     span: 50,
     step: (written) => `Harvested ${channelsDone}/${head.textChannels.length} channels (${written} messages)`,
@@ -25,7 +30,7 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
 
   const guildJson = async function* () {
     yield `{"guild":${head.guild},"roles":${head.roles},"members":`;
-    yield* jsonArray((after) => guildMembersPage(pool, guildId, after, PAGE_ROWS), '0');
+    yield* jsonArray((after, rows) => guildMembersPage(pool, guildId, after, rows), '0');
     yield `,"emojis":${head.emojis},"stickers":${head.stickers},"channels":${head.channels}}`;
     await progress.report(25, 'Harvesting channel messages');
   };
@@ -34,7 +39,7 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
     open: () =>
       textStream(
         (async function* () {
-          yield* jsonArray((after) => channelMessagesPage(pool, channel.id, after, PAGE_ROWS), '0', onMessages);
+          yield* jsonArray((after, rows) => channelMessagesPage(pool, channel.id, after, rows), '0', onMessages);
           channelsDone += 1;
         })(),
       ),

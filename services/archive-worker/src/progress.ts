@@ -17,18 +17,20 @@ export function progressWriter(pool: Pool, archiveId: string, intervalMs: number
 
 export type ProgressWriter = ReturnType<typeof progressWriter>;
 
-/** Rows per archive page: a page of messages is about 1 MB of JSON text. */
-export const PAGE_ROWS = 5000;
-
 /**
  * The progress of a message phase: `from` percent plus `span` percent times the share of
  * `total` messages written so far, with the step text `step(written)`. Feed it each page's rows.
+ * `total` may still be being counted: the first report waits for it.
  */
-export function messagePhase(progress: ProgressWriter, phase: { total: number; from: number; span: number; step: (written: number) => string }) {
+export function messagePhase(
+  progress: ProgressWriter,
+  phase: { total: number | Promise<number>; from: number; span: number; step: (written: number) => string },
+) {
   let written = 0;
-  return (rows: number): Promise<void> => {
+  return async (rows: number): Promise<void> => {
     written += rows;
-    const share = phase.total === 0 ? 1 : written / phase.total;
+    const total = await phase.total;
+    const share = total === 0 ? 1 : written / total;
     return progress.report(phase.from + Math.floor(share * phase.span), phase.step(written));
   };
 }

@@ -3,8 +3,9 @@ import { storageKeys } from '@switchboard/contracts';
 import { readUserArchiveHead, userChannelMessagesPage, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, type ArchivePlan } from './plan.ts';
-import { messagePhase, PAGE_ROWS, type ProgressWriter } from './progress.ts';
-import { jsonArray, textStream } from './text-stream.ts';
+import { jsonArray } from './json-pages.ts';
+import { messagePhase, type ProgressWriter } from './progress.ts';
+import { textStream } from './text-stream.ts';
 
 /**
  * A user's archive (reference §4.6 layout, for the data this platform holds): `user.json` (the
@@ -26,7 +27,7 @@ export async function userPlan(pool: Pool, storage: Storage, userId: string, pro
     entries: [
       ...head.channels.map((channel) => ({
         path: `channels/${channel.id}/messages.json`,
-        open: () => textStream(jsonArray((after) => userChannelMessagesPage(pool, userId, channel.id, after, PAGE_ROWS), '0', onMessages)),
+        open: () => textStream(jsonArray((after, rows) => userChannelMessagesPage(pool, userId, channel.id, after, rows), '0', onMessages)),
       })),
       {
         path: 'user.json',

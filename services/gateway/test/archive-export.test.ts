@@ -22,6 +22,8 @@ afterAll(async () => {
 });
 
 const PNG = Buffer.from('89504e470d0a1a0a0000', 'hex');
+/** Text COPY would escape or quote (backslashes, quotes, line breaks, control bytes) and multi-byte UTF-8: it must come out as stored. */
+const HOSTILE = 'back\\slash \\\\ "quoted" \n new line \t tab \r \u0001\u0002 , {"id":"1"} «ünïcode» 🎉';
 
 /** A guild: owner and two members, two text channels (one with 12,000 messages), a voice channel, an emoji with its object, a sticker without. */
 async function seedGuild(messagesInBig = 12_000) {
@@ -44,7 +46,7 @@ async function seedGuild(messagesInBig = 12_000) {
        FROM unnest($1::bigint[]) WITH ORDINALITY AS m (id, n)`,
       [messageIds, big, guildId, userA, userB],
     );
-    await db.query(`INSERT INTO messages (id, channel_id, guild_id, author_id, content) VALUES ($1, $2, $3, $4, 'hello')`, [fixtureIds.next(), small, guildId, ownerId]);
+    await db.query(`INSERT INTO messages (id, channel_id, guild_id, author_id, content) VALUES ($1, $2, $3, $4, $5)`, [fixtureIds.next(), small, guildId, ownerId, HOSTILE]);
     await insertEmojis(db, [{ id: emojiId, guildId, name: 'wave', creatorId: ownerId, storageKey: storageKeys.emoji(emojiId), contentType: 'image/png', size: PNG.length }]);
     await insertStickers(db, [{ id: stickerId, guildId, name: 'gone', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), contentType: 'image/png', size: PNG.length }]);
   });
@@ -106,7 +108,7 @@ describe('guild archives', () => {
     expect(exported).toHaveLength(12_000);
     expect(exported.map(({ id, author_id, content }) => ({ id, author_id, content }))).toEqual(rows);
     expect(Number.isNaN(Date.parse(exported[0]!.timestamp))).toBe(false);
-    expect(json(files, `channels/${seeded.small}/messages.json`)).toMatchObject([{ author_id: seeded.ownerId, content: 'hello' }]);
+    expect(json(files, `channels/${seeded.small}/messages.json`)).toMatchObject([{ author_id: seeded.ownerId, content: HOSTILE }]);
     expect(files.get(`assets/guild/emojis/${seeded.emojiId}.png`)).toEqual(PNG);
     expect(json(files, 'missing-assets.json')).toEqual([{ path: `assets/guild/stickers/${seeded.stickerId}.png`, key: storageKeys.sticker(seeded.stickerId) }]);
   });

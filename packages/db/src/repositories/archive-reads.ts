@@ -1,57 +1,82 @@
-import type { Queryable } from '../pool.ts';
+import { bigintLiteral, copyJsonRows } from '../copy-json.ts';
+import type { Pool, Queryable } from '../pool.ts';
 
 /**
- * The reads an archive export streams (decisions §6): every row in keyset pages, each page
- * rendered to JSON text by PostgreSQL (`json_build_object … string_agg`), so the worker only
- * concatenates text and memory stays one page whatever the guild's size.
+ * The reads an archive export streams (decisions §6): every row in keyset pages, each row
+ * rendered to JSON text by PostgreSQL (`row_to_json`) and read as bytes (`copyJsonRows`), so the
+ * worker only passes bytes on and memory stays a page or two whatever the guild's size.
  */
 export interface JsonPage {
-  /** The page's objects as JSON, comma-separated, without brackets; '' when empty. */
-  json: string;
-  /** The key to continue after, or null when the page was empty. */
-  last: string | null;
+  /**
+   * The page's objects as UTF-8 JSON in the chunks they arrived in, each object written `,{…}`
+   * and followed by a newline: a comma before every object (the array's first one has it cut),
+   * whitespace after; no chunks when none.
+   */
+  json: Buffer[];
   rows: number;
+  /** The key to continue after (the last object's first field), or null when the page was empty. */
+  last: string | null;
 }
 
-async function page(db: Queryable, sql: string, params: unknown[]): Promise<JsonPage> {
-  const { rows } = await db.query<JsonPage>(sql, params);
-  const row = rows[0];
-  return { json: row?.json ?? '', last: row?.last ?? null, rows: row?.rows ?? 0 };
+/** The first field of the page's last object: `,{"<key name>":"<digits>"` (json_build_object spaces the colon). */
+const LAST_KEY = /^,\{"[a-z_]+" ?: ?"(\d+)"/;
+
+async function jsonPage(pool: Pool, select: string): Promise<JsonPage> {
+  const { chunks, rows } = await copyJsonRows(pool, select);
+  if (rows === 0) return { json: [], rows, last: null };
+  const last = LAST_KEY.exec(lastRow(chunks).toString('utf8', 0, 64))?.[1];
+  if (last === undefined) throw new Error('an archive page\'s last object does not start with its key');
+  return { json: chunks, rows, last };
+}
+
+/** The last newline-terminated row of `chunks`, which may start in an earlier chunk than it ends. */
+function lastRow(chunks: Buffer[]): Buffer {
+  const tail: Buffer[] = [];
+  for (let index = chunks.length - 1; index >= 0; index -= 1) {
+    const chunk = chunks[index]!;
+    // The final newline ends the row; the one before it (if in this chunk) starts it.
+    const searchFrom = index === chunks.length - 1 ? chunk.length - 2 : chunk.length - 1;
+    const start = searchFrom < 0 ? -1 : chunk.lastIndexOf(0x0a, searchFrom);
+    if (start !== -1) return Buffer.concat([chunk.subarray(start + 1), ...tail]);
+    tail.unshift(chunk);
+  }
+  return Buffer.concat(tail);
 }
 
 /** Messages of a channel with an id above `after`, oldest first. */
-export function channelMessagesPage(db: Queryable, channelId: string, after: string, limit: number): Promise<JsonPage> {
+export function channelMessagesPage(pool: Pool, channelId: string, after: string, limit: number): Promise<JsonPage> {
   // row_to_json of a typed subselect: ~25% less PostgreSQL time than json_build_object per row.
-  return page(
-    db,
-    `SELECT string_agg(row_to_json(m)::text, ',' ORDER BY m.id::bigint) AS json, max(m.id::bigint)::text AS last, count(*)::int AS rows
-     FROM (SELECT id::text AS id, author_id::text AS author_id, webhook_id::text AS webhook_id, webhook_name,
-                  created_at AS timestamp, edited_at AS edited_timestamp, type, content, embeds, flags
-           FROM messages WHERE channel_id = $1 AND id > $2 ORDER BY messages.id LIMIT $3) m`,
-    [channelId, after, limit],
+  return jsonPage(
+    pool,
+    `SELECT ',' || row_to_json(m)::text
+     FROM messages AS msg,
+          LATERAL (SELECT msg.id::text AS id, msg.author_id::text AS author_id, msg.webhook_id::text AS webhook_id, msg.webhook_name,
+                          msg.created_at AS timestamp, msg.edited_at AS edited_timestamp, msg.type, msg.content, msg.embeds, msg.flags) m
+     WHERE msg.channel_id = ${bigintLiteral(channelId)} AND msg.id > ${bigintLiteral(after)}
+     ORDER BY msg.id LIMIT ${Math.trunc(limit)}`,
   );
 }
 
 /** Messages a user wrote in one channel with an id above `after`, oldest first. */
-export function userChannelMessagesPage(db: Queryable, userId: string, channelId: string, after: string, limit: number): Promise<JsonPage> {
-  return page(
-    db,
-    `SELECT string_agg(row_to_json(m)::text, ',' ORDER BY m.id::bigint) AS json, max(m.id::bigint)::text AS last, count(*)::int AS rows
-     FROM (SELECT id::text AS id, created_at AS timestamp, edited_at AS edited_timestamp, content, embeds
-           FROM messages WHERE author_id = $1 AND channel_id = $2 AND id > $3 ORDER BY messages.id LIMIT $4) m`,
-    [userId, channelId, after, limit],
+export function userChannelMessagesPage(pool: Pool, userId: string, channelId: string, after: string, limit: number): Promise<JsonPage> {
+  return jsonPage(
+    pool,
+    `SELECT ',' || row_to_json(m)::text
+     FROM messages AS msg,
+          LATERAL (SELECT msg.id::text AS id, msg.created_at AS timestamp, msg.edited_at AS edited_timestamp, msg.content, msg.embeds) m
+     WHERE msg.author_id = ${bigintLiteral(userId)} AND msg.channel_id = ${bigintLiteral(channelId)} AND msg.id > ${bigintLiteral(after)}
+     ORDER BY msg.id LIMIT ${Math.trunc(limit)}`,
   );
 }
 
 /** Members of a guild with a user id above `after`, in user id order. */
-export function guildMembersPage(db: Queryable, guildId: string, after: string, limit: number): Promise<JsonPage> {
-  return page(
-    db,
-    `SELECT string_agg(json_build_object('user_id', user_id::text, 'joined_at', joined_at, 'nickname', nick,
-              'role_ids', role_ids::text[], 'avatar_hash', avatar_hash, 'banner_hash', banner_hash)::text, ',' ORDER BY user_id) AS json,
-            max(user_id)::text AS last, count(*)::int AS rows
-     FROM (SELECT * FROM members WHERE guild_id = $1 AND user_id > $2 ORDER BY user_id LIMIT $3) m`,
-    [guildId, after, limit],
+export function guildMembersPage(pool: Pool, guildId: string, after: string, limit: number): Promise<JsonPage> {
+  return jsonPage(
+    pool,
+    `SELECT ',' || json_build_object('user_id', user_id::text, 'joined_at', joined_at, 'nickname', nick,
+              'role_ids', role_ids::text[], 'avatar_hash', avatar_hash, 'banner_hash', banner_hash)::text
+     FROM members WHERE guild_id = ${bigintLiteral(guildId)} AND user_id > ${bigintLiteral(after)}
+     ORDER BY user_id LIMIT ${Math.trunc(limit)}`,
   );
 }
 
@@ -62,8 +87,8 @@ export interface GuildArchiveHead {
   emojis: string;
   stickers: string;
   channels: string;
-  /** Text channels (type 0 and 5) with their message counts, for the entries and the progress. */
-  textChannels: Array<{ id: string; messages: number }>;
+  /** Text channels (type 0 and 5): one messages.json each. */
+  textChannels: Array<{ id: string }>;
   /** Objects of the guild's images: the current icon, banner, splashes, every emoji and sticker. */
   assets: Array<{ path: string; key: string }>;
 }
@@ -87,8 +112,7 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
        (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'type', type, 'parent_id', parent_id::text,
               'topic', topic, 'nsfw', nsfw, 'position', position) ORDER BY position, id), '[]')::text
           FROM channels WHERE guild_id = g.id) AS channels,
-       (SELECT json_agg(json_build_object('id', c.id::text,
-              'messages', (SELECT count(*) FROM messages m WHERE m.channel_id = c.id)) ORDER BY c.position, c.id)
+       (SELECT json_agg(json_build_object('id', c.id::text) ORDER BY c.position, c.id)
           FROM channels c WHERE c.guild_id = g.id AND c.type IN (0, 5)) AS "textChannels"
      FROM guilds g WHERE g.id = $1`,
     [guildId],
@@ -107,7 +131,16 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
      SELECT 'assets/guild/stickers/' || id || '.png', storage_key FROM stickers WHERE guild_id = $1`,
     [guildId],
   );
-  return { ...head, textChannels: (head.textChannels ?? []).map((c) => ({ id: c.id, messages: Number(c.messages) })), assets };
+  return { ...head, textChannels: head.textChannels ?? [], assets };
+}
+
+/**
+ * How many messages the channels hold, for an archive's progress only: counting a large guild
+ * takes a good part of a second, so the export starts without waiting for it.
+ */
+export async function countChannelMessages(db: Queryable, channelIds: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ total: string }>('SELECT count(*) AS total FROM messages WHERE channel_id = ANY($1::bigint[])', [channelIds]);
+  return Number(rows[0]?.total ?? 0);
 }
 
 /** What user.json holds besides the messages, already JSON; null when the user is gone. */
