@@ -1,5 +1,5 @@
 import { bulkAddRequestSchema, type BULK_ADD_ERRORS, type BulkOperationResult } from '@switchboard/contracts';
-import { addGuildMembersInBulk, completeOperation, type BulkAddMembersOutcome, insertAuditLogs, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
+import { addGuildMembersInBulk, completeOperationWithAudit, type BulkAddMembersOutcome, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
 /** Users per statement: a request of the maximum size is one statement. */
@@ -47,22 +47,19 @@ function addOnce({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operation: O
           else result.successful.push(id);
         }
       }
-      await insertAuditLogs(client, [
-        {
-          id: ids.next(),
-          adminUserId: operation.requestedBy,
-          reason: operation.auditLogReason,
-          targetType: 'guild',
-          targetId: request.guild_id,
-          action: 'bulk_add_guild_members',
-          metadata: {
-            user_count: String(request.user_ids.length),
-            successful_count: String(result.successful.length),
-            failed_count: String(result.failed.length),
-          },
+      await completeOperationWithAudit(client, 'bulk_operations', operation.id, result, {
+        id: ids.next(),
+        adminUserId: operation.requestedBy,
+        reason: operation.auditLogReason,
+        targetType: 'guild',
+        targetId: request.guild_id,
+        action: 'bulk_add_guild_members',
+        metadata: {
+          user_count: String(request.user_ids.length),
+          successful_count: String(result.successful.length),
+          failed_count: String(result.failed.length),
         },
-      ]);
-      await completeOperation(client, 'bulk_operations', operation.id, result);
+      });
       return result;
     });
 }

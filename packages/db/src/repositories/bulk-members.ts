@@ -42,9 +42,6 @@ export async function addGuildMembersInBulk(
   if (!guildFound) return { guildFound, unknownUsers: [], atGuildCap: [], overMemberCap: [] };
   const unknown = new Set(unknownUsers);
   const knownUsers = unknown.size === 0 ? userIds : userIds.filter((id) => !unknown.has(id));
-  // The per-user probes are estimated far above jit_above_cost while statistics lag, and
-  // compiling them takes longer (tens of milliseconds) than running them.
-  await db.query('SET LOCAL jit = off');
   const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'atGuildCap' | 'overMemberCap'>>({
     name: 'bulk-add-guild-members',
     text: `WITH probed AS (
@@ -77,7 +74,11 @@ export async function addGuildMembersInBulk(
 
 /**
  * Whether the guild exists, and locks the users among `userIds` in id order (one primary-key
- * probe each, for the same reason as above), answering the ids that are no users.
+ * probe each, for the same reason as above), answering the ids that are no users. It also
+ * turns JIT off for the rest of the transaction (set_config(…, true) is SET LOCAL without a
+ * round trip of its own): the insert's per-user probes are estimated far above
+ * jit_above_cost while statistics lag, and compiling them takes longer (tens of
+ * milliseconds) than running them.
  */
 async function lockUsers(
   db: Queryable,
@@ -87,6 +88,7 @@ async function lockUsers(
   const { rows } = await db.query<Pick<BulkAddMembersOutcome, 'guildFound' | 'unknownUsers'>>({
     name: 'bulk-add-lock-users',
     text: `SELECT
+       set_config('jit', 'off', true) AS "jit",
        EXISTS (SELECT 1 FROM guilds WHERE id = $1) AS "guildFound",
        ARRAY(
          SELECT r.id::text FROM (SELECT id FROM unnest($2::bigint[]) AS r (id) ORDER BY id) r
@@ -95,5 +97,6 @@ async function lockUsers(
        ) AS "unknownUsers"`,
     values: [guildId, userIds],
   });
-  return rows[0]!;
+  const { guildFound, unknownUsers } = rows[0]!;
+  return { guildFound, unknownUsers };
 }
