@@ -86,6 +86,13 @@ export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
 export type WebhookDeliveryResult = z.infer<typeof webhookDeliveryResultSchema>;
 
 /**
+ * Retries and retention of the jobs that write messages (deliveries, edits, deletes): 1 s … 64 s
+ * of backoff rides out a database restart, ids keep every retry idempotent; completed jobs are
+ * only read by `wait=true` within seconds, and bodies must not pile up.
+ */
+const MESSAGE_JOB_DEFAULTS = { attempts: 8, removeOnComplete: { ageSeconds: 60 * 60, count: 1000 } };
+
+/**
  * One inbound webhook request turned into one message. The job id is the message id, so
  * enqueueing the same request twice adds one job. Renaming the job strands waiting jobs.
  */
@@ -94,12 +101,7 @@ export const WEBHOOK_DELIVERY_JOB = defineJob({
   name: 'webhook-delivery',
   payload: webhookDeliveryPayloadSchema,
   jobId: (payload) => payload.messageId,
-  defaults: {
-    // 1 s … 64 s: rides out a database restart; the message id keeps every retry idempotent.
-    attempts: 8,
-    // Completed jobs are only read by `wait=true` within seconds; bodies must not pile up.
-    removeOnComplete: { ageSeconds: 60 * 60, count: 1000 },
-  },
+  defaults: MESSAGE_JOB_DEFAULTS,
 });
 
 /**
@@ -135,7 +137,7 @@ export const WEBHOOK_MESSAGE_EDIT_JOB = defineJob({
   name: 'webhook-message-edit',
   payload: webhookMessageEditPayloadSchema,
   jobId: (payload) => payload.editId,
-  defaults: { attempts: 8, removeOnComplete: { ageSeconds: 60 * 60, count: 1000 } },
+  defaults: MESSAGE_JOB_DEFAULTS,
 });
 
 /**
@@ -156,7 +158,7 @@ export const WEBHOOK_MESSAGE_DELETE_JOB = defineJob({
   name: 'webhook-message-delete',
   payload: webhookMessageDeletePayloadSchema,
   jobId: (payload) => payload.messageId,
-  defaults: { attempts: 8, removeOnComplete: { ageSeconds: 60 * 60, count: 1000 } },
+  defaults: MESSAGE_JOB_DEFAULTS,
 });
 
 /** What an edit or delete job returns: whether the message was still there to change. */

@@ -165,7 +165,7 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
   }
 
   /** Runs a read or change on `queue`, reporting Redis trouble as QueueUnavailableError. */
-  async function onQueue<T>(queue: QueueName, work: (target: ReturnType<typeof cache.queueFor>) => Promise<T>): Promise<T> {
+  async function onQueue<T>(queue: QueueName, work: (target: Queue) => Promise<T>): Promise<T> {
     try {
       return await work(cache.queueFor(queue));
     } catch (error) {

@@ -5,14 +5,11 @@ import { loadConfig, z } from '@switchboard/config';
 import { createPool } from '@switchboard/db';
 import { createRedis } from '@switchboard/redis';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { baselineStoresSchema } from '../../baseline-config.ts';
 import { runRawWorker } from './raw-worker.ts';
 
 const config = loadConfig(
-  z.object({
-    DATABASE_URL: z.string(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1),
-    REDIS_URL: z.string(),
-    REDIS_PREFIX: z.string(),
+  baselineStoresSchema.extend({
     MINIMAL_DELIVERY_QUEUE: z.string(),
     MINIMAL_DELIVERY_STREAM: z.string(),
     BENCH_WEBHOOK_ID: z.string(),

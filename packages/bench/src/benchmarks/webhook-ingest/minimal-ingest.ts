@@ -5,6 +5,7 @@ import { loadConfig, z } from '@switchboard/config';
 import { createPool } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { createRedis } from '@switchboard/redis';
+import { baselineStoresSchema } from '../../baseline-config.ts';
 
 /**
  * The naive same-work baseline for ingest (`minimal-ingest`): express parses the JSON body,
@@ -16,11 +17,7 @@ import { createRedis } from '@switchboard/redis';
 // Registered before any await: the harness sends its one message right after the fork.
 const started = new Promise((resolve) => process.once('message', resolve));
 const config = loadConfig(
-  z.object({
-    DATABASE_URL: z.string(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1),
-    REDIS_URL: z.string(),
-    REDIS_PREFIX: z.string(),
+  baselineStoresSchema.extend({
     MINIMAL_INGEST_QUEUE: z.string(),
   }),
   process.env,

@@ -24,7 +24,7 @@ function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): Check
       refusal = refusalOf(error);
     }
     // A JSON body's text is its bytes, which go back anyway: only a form's JSON is new text.
-    return { outcome: 'valid', json: kind === 'form' ? (decoded.json as string) : null, refusal };
+    return { outcome: 'valid', json: kind === 'form' ? decoded.json : null, refusal };
   } catch (error) {
     return { outcome: 'invalid', refusal: refusalOf(error) };
   }

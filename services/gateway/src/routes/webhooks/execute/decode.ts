@@ -5,7 +5,7 @@ import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 /** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
 export interface DecodedBody {
   value: unknown;
-  json: Buffer | string;
+  json: string;
 }
 
 /** How a body is written: JSON or a form (anything else was refused with 415 before). */
