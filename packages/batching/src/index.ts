@@ -1,1 +1,2 @@
 export { createBatcher, type BatcherOptions } from './batcher.ts';
+export { InFlight } from './in-flight.ts';

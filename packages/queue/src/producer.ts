@@ -1,5 +1,5 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import { createBatcher } from '@switchboard/batching';
+import { createBatcher, InFlight } from '@switchboard/batching';
 import type { Redis } from 'ioredis';
 import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
@@ -98,7 +98,8 @@ async function addJobs(queue: Queue, jobs: PreparedJob[]): Promise<Job[]> {
 
 export function createProducer({ connection, redisPrefix, logger }: ProducerOptions): Producer {
   const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
-  const waits = new Set<WaitHandle>();
+  // Not a Set: one add and one delete per waiting request churns a hash table (see InFlight).
+  const waits = new InFlight<WaitHandle>();
   /**
    * Per queue, the jobs enqueued in one event-loop round go out together: one write and one
    * round trip for a burst of requests instead of one each (a lone job waits for nothing).

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { InFlight } from '@switchboard/batching';
 import type { Logger } from '@switchboard/logger';
 
 export interface ActiveJob {
@@ -32,9 +33,9 @@ export async function settlesWithin(work: Promise<unknown>, timeoutMs: number): 
 }
 
 /** Puts unfinished jobs back in the queue now, so another worker takes them without a stall. */
-async function releaseJobs(active: Map<string, ActiveJob>, logger: Logger): Promise<void> {
+async function releaseJobs(active: InFlight<ActiveJob>, logger: Logger): Promise<void> {
   await Promise.all(
-    [...active.values()].map(async ({ job, token }) => {
+    active.values().map(async ({ job, token }) => {
       try {
         await job.moveToWait(token);
         logger.warn({ jobName: job.name, jobId: job.id }, 'job released at shutdown');
@@ -54,7 +55,7 @@ async function releaseJobs(active: Map<string, ActiveJob>, logger: Logger): Prom
  */
 export async function shutDownWorker(
   worker: StoppableWorker,
-  active: Map<string, ActiveJob>,
+  active: InFlight<ActiveJob>,
   timeoutMs: number,
   logger: Logger,
 ): Promise<void> {
@@ -65,7 +66,7 @@ export async function shutDownWorker(
     logger.info('worker closed');
     return;
   }
-  logger.warn({ activeJobIds: [...active.keys()], timeoutMs }, 'shutdown timeout reached, releasing active jobs');
+  logger.warn({ activeJobIds: active.values().map(({ job }) => job.id), timeoutMs }, 'shutdown timeout reached, releasing active jobs');
   worker.cancelAllJobs('worker shutting down');
   await settlesWithin(releaseJobs(active, logger), releaseBudgetMs / 2);
   await worker.stopLockRenewal();

@@ -1,5 +1,6 @@
 import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { InFlight } from '@switchboard/batching';
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
@@ -90,7 +91,7 @@ function guardedObserver(observer: JobObserver | undefined, logger: Logger): Job
 
 function createProcessor(
   registry: Map<string, Registration>,
-  active: Map<string, ActiveJob>,
+  active: InFlight<ActiveJob>,
   logger: Logger,
   observer: JobObserver,
 ): Processor {
@@ -103,7 +104,8 @@ function createProcessor(
       throw new UnrecoverableError(`Malformed payload: ${describeProblems(payloadProblems(parsed.error))}`);
     }
     const jobId = job.id ?? '';
-    active.set(jobId, { job, token: token ?? '' });
+    const running: ActiveJob = { job, token: token ?? '' };
+    active.add(running);
     // Made on first use: most jobs log nothing, and a child logger per job is not free.
     let jobLogger: Logger | undefined;
     const startedAt = performance.now();
@@ -122,7 +124,7 @@ function createProcessor(
       outcome = 'completed';
       return result;
     } finally {
-      active.delete(jobId);
+      active.delete(running);
       observer.attemptEnded(job.name, outcome, (performance.now() - startedAt) / 1000);
     }
   };
@@ -181,7 +183,8 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
     typeof options.connection === 'string'
       ? createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger })
       : options.connection();
-  const active = new Map<string, ActiveJob>();
+  // Not a Map: one set and one delete per job churns a hash table (see InFlight).
+  const active = new InFlight<ActiveJob>();
   const observer = guardedObserver(options.observer, logger);
   const worker = new QueueWorker(queue, createProcessor(registry, active, logger, observer), {
     connection,
