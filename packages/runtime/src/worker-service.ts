@@ -5,6 +5,7 @@ import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake'
 import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
 import type { Registry } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
+import { keepShortLivedObjectsYoung } from './heap.ts';
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
@@ -105,6 +106,7 @@ function workerChecks({ pool, redis, storage }: Resources, lease: SnowflakeLease
 export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
   options: WorkerServiceOptions<Contracts, Config>,
 ): Promise<WorkerService<Config>> {
+  keepShortLivedObjectsYoung();
   const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
   const config = loadConfig(schema, undefined, options.name);
   const logger = createLogger(options.name, config.LOG_LEVEL);

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
-import { announceReady, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
+import { announceReady, keepShortLivedObjectsYoung, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { trackForDrain } from './shutdown.ts';
 
+keepShortLivedObjectsYoung();
 const config = loadGatewayConfig();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const resources = openResources('gateway', config, logger);
