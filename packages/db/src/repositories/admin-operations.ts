@@ -1,6 +1,5 @@
 import type { OperationStatus } from '@switchboard/contracts';
 import type { Queryable } from '../pool.ts';
-import type { NewAuditLog } from './audit-logs.ts';
 
 /**
  * Admin operations run by workers (asset purges, bulk operations): one row each, the job's
@@ -77,44 +76,6 @@ export async function completeOperation(db: Queryable, table: OperationTable, id
     [id, JSON.stringify(result)],
   );
   return rowCount === 1;
-}
-
-/**
- * completeOperation and insertAuditLogs of its one entry in one statement (one round trip
- * fewer in the operation's transaction); the entry is inserted whether or not the row moved,
- * as the two separate statements did. False when the row was not running (already finished).
- */
-export async function completeOperationWithAudit(
-  db: Queryable,
-  table: OperationTable,
-  id: string,
-  result: unknown,
-  audit: NewAuditLog,
-): Promise<boolean> {
-  const { rows } = await db.query<{ completed: boolean }>({
-    // Named: prepared once per connection, like the bulk add's own statements.
-    name: `complete-${table}-with-audit`,
-    text: `WITH audit AS (
-       INSERT INTO audit_logs (id, admin_user_id, target_type, target_id, action, audit_log_reason, metadata)
-       VALUES ($3, $4, $5, $6, $7, $8, $9)
-     ), completed AS (
-       UPDATE ${table} SET status = 'completed', result = $2, completed_at = now(), error = NULL
-       WHERE id = $1 AND status IN ('queued', 'running') RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM completed) AS completed`,
-    values: [
-      id,
-      JSON.stringify(result),
-      audit.id,
-      audit.adminUserId,
-      audit.targetType,
-      audit.targetId,
-      audit.action,
-      audit.reason,
-      JSON.stringify(audit.metadata),
-    ],
-  });
-  return rows[0]!.completed;
 }
 
 /** queued|running → failed with a short reason (no internals); a finished row stays as it is. */
