@@ -28,6 +28,8 @@ export interface JsonField {
 /** The fields of an object, prepared once: each key as the bytes written before its value. */
 export interface JsonShape {
   kinds: readonly JsonKind[];
+  /** The kinds as KIND codes: the per-value switch compares small integers. */
+  codes: Uint8Array;
   prefixes: readonly Buffer[];
   /** Bytes an object can take besides 6× its values' bytes (keys, quotes, digits, `null`s). */
   overhead: number;
@@ -37,8 +39,11 @@ export function jsonShape(fields: readonly JsonField[]): JsonShape {
   const prefixes = fields.map((field, index) => Buffer.from(`${index === 0 ? ',{' : ','}${JSON.stringify(field.key)}:`));
   // Per value at most 24 bytes besides 6× its own (a quoted 20-digit bigint; `null`), then `}\n`.
   const overhead = prefixes.reduce((sum, prefix) => sum + prefix.length, 0) + 24 * fields.length + 2;
-  return { kinds: fields.map((field) => field.kind), prefixes, overhead };
+  const kinds = fields.map((field) => field.kind);
+  return { kinds, codes: Uint8Array.from(kinds, (kind) => KIND[kind]), prefixes, overhead };
 }
+
+const KIND = { 'int8-string': 0, text: 1, json: 2, jsonb: 3, int2: 4, int4: 5 } as const satisfies Record<JsonKind, number>;
 
 /** A page of binary COPY output, checked against its shape. */
 export interface BinaryRows {
@@ -124,8 +129,8 @@ const NULL = Buffer.from('null');
 /** One row as `,{…}\n` into `out` at `at` (room checked by the caller); answers the new end. */
 function writeObject(data: Buffer, cursor: { position: number }, shape: JsonShape, out: Buffer, at: number): number {
   let position = cursor.position + 2;
-  const { kinds, prefixes } = shape;
-  for (let field = 0; field < kinds.length; field += 1) {
+  const { codes, prefixes } = shape;
+  for (let field = 0; field < codes.length; field += 1) {
     at = copyBytes(prefixes[field]!, 0, prefixes[field]!.length, out, at);
     const length = data.readInt32BE(position);
     position += 4;
@@ -134,26 +139,26 @@ function writeObject(data: Buffer, cursor: { position: number }, shape: JsonShap
       continue;
     }
     const end = position + length;
-    switch (kinds[field]) {
-      case 'int8-string':
+    switch (codes[field]) {
+      case KIND['int8-string']:
         out[at++] = QUOTE;
         at = writeInt8(data, position, out, at);
         out[at++] = QUOTE;
         break;
-      case 'text':
+      case KIND.text:
         at = writeJsonString(data, position, end, out, at);
         break;
-      case 'json':
+      case KIND.json:
         at = copyBytes(data, position, end, out, at);
         break;
-      case 'jsonb':
+      case KIND.jsonb:
         at = copyBytes(data, position + 1, end, out, at);
         break;
-      case 'int2':
-        at = writeDigits(String(data.readInt16BE(position)), out, at);
+      case KIND.int2:
+        at = writeInteger(data.readInt16BE(position), out, at);
         break;
-      case 'int4':
-        at = writeDigits(String(data.readInt32BE(position)), out, at);
+      case KIND.int4:
+        at = writeInteger(data.readInt32BE(position), out, at);
         break;
     }
     position = end;
@@ -171,28 +176,53 @@ function copyBytes(source: Buffer, from: number, to: number, out: Buffer, at: nu
   return at;
 }
 
-function writeDigits(digits: string, out: Buffer, at: number): number {
-  for (let index = 0; index < digits.length; index += 1) out[at++] = digits.charCodeAt(index);
-  return at;
+const ZERO = 0x30;
+
+/** A 32-bit integer's decimal digits, written in place: no string per value. */
+function writeInteger(value: number, out: Buffer, at: number): number {
+  if (value >= 0) return writeDigits(value, digitCount(value), out, at);
+  out[at] = 0x2d; // -
+  return writeDigits(-value, digitCount(-value), out, at + 1);
+}
+
+/** How many digits a non-negative integer below 10¹⁰ has. */
+function digitCount(value: number): number {
+  let count = 1;
+  while (count < 10 && value >= POWERS_OF_TEN[count]!) count += 1;
+  return count;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 11 }, (_, power) => 10 ** power);
+
+/** `value`'s last `count` digits (zero-padded), right to left; `value` at most 2³¹ (its tenth fits a 32-bit integer). */
+function writeDigits(value: number, count: number, out: Buffer, at: number): number {
+  for (let index = at + count - 1; index >= at; index -= 1) {
+    const next = (value / 10) | 0;
+    out[index] = ZERO + value - next * 10;
+    value = next;
+  }
+  return at + count;
 }
 
 /**
- * A big-endian int64 as decimal digits without a BigInt (a tenth of its cost): value =
- * high·2³² + low and 2³² = 429496·10⁴ + 7296, so value = (high·429496 + ⌊rest/10⁴⌋)·10⁴ +
- * rest mod 10⁴ with rest = high·7296 + low, every term exact in a double (< 2⁵³).
+ * A big-endian int64 as decimal digits without a BigInt or a string (a tenth of their cost):
+ * value = high·2³² + low and 2³² = 429496·10⁴ + 7296, so with rest = high·7296 + low the
+ * value is (high·429496 + ⌊rest/10⁴⌋)·10⁴ + rest mod 10⁴; that leading part is split again at
+ * 10⁸. Every term is an integer below 2⁵³, exact in a double, and each quotient is far enough
+ * from the next integer that rounding cannot carry it over.
  */
 function writeInt8(data: Buffer, position: number, out: Buffer, at: number): number {
   const high = data.readInt32BE(position);
-  if (high < 0) return writeDigits(data.readBigInt64BE(position).toString(), out, at);
+  if (high < 0) return at + out.write(data.readBigInt64BE(position).toString(), at, 'latin1');
   const rest = high * 7296 + data.readUInt32BE(position + 4);
-  const lastFour = rest % 10000;
-  const leading = high * 429496 + (rest - lastFour) / 10000;
-  if (leading === 0) return writeDigits(String(lastFour), out, at);
-  at = writeDigits(String(leading), out, at);
-  // The last four digits zero-padded: "1dddd" without its 1.
-  const padded = String(10000 + lastFour);
-  for (let index = 1; index < 5; index += 1) out[at++] = padded.charCodeAt(index);
-  return at;
+  const restTenThousands = Math.floor(rest / 10000);
+  const lastFour = rest - restTenThousands * 10000;
+  const leading = high * 429496 + restTenThousands;
+  if (leading === 0) return writeDigits(lastFour, digitCount(lastFour), out, at);
+  const top = Math.floor(leading / 100000000);
+  const middleEight = leading - top * 100000000;
+  at = top === 0 ? writeDigits(middleEight, digitCount(middleEight), out, at) : writeDigits(middleEight, 8, out, writeDigits(top, digitCount(top), out, at));
+  return writeDigits(lastFour, 4, out, at);
 }
 
 /**
