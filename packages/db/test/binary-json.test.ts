@@ -1,12 +1,20 @@
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
-import { describe, expect, it } from 'vitest';
+import { testSnowflakeWorkerId, useTestEnvironment } from '@switchboard/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/binary-json.ts';
 import { copyBinaryRows, copyJsonRows } from '../src/copy-out.ts';
-import { channelMessagesPage, ChannelType, insertChannels, insertGuild, insertUsers, userChannelMessagesPage, type JsonPage } from '../src/index.ts';
+import { channelMessagesPage, ChannelType, createPool, insertChannels, insertGuild, insertUsers, userChannelMessagesPage, type JsonPage, type Pool } from '../src/index.ts';
 
 const environment = useTestEnvironment();
-const pool = useTestPool(environment);
+/** Sessions in UTC, whatever the server's default: the reference row_to_json then writes dates as the binary path does. */
+let utcPool: Pool;
+const pool = () => utcPool;
+beforeAll(() => {
+  const url = new URL(environment.databaseUrl);
+  url.searchParams.set('options', '-c TimeZone=UTC');
+  utcPool = createPool({ connectionString: url.toString(), max: 2 });
+});
+afterAll(() => utcPool.end());
 const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 
 /** Every control character, JSON's and COPY's special characters, multi-byte UTF-8. */
@@ -43,7 +51,7 @@ describe('JSON objects from binary COPY', () => {
         // VALUES gives a column the common type of its rows: each is cast to the type it tests.
         { key: 'big', column: 'big::bigint', reference: 'big::bigint::text', kind: 'int8-string' },
         { key: 'text', column: 'txt::text', reference: 'txt::text', kind: 'text' },
-        { key: 'at', column: 'to_json(at::timestamptz)', reference: 'at::timestamptz', kind: 'json' },
+        { key: 'at', column: 'at::timestamptz', reference: 'at::timestamptz', kind: 'timestamptz' },
         { key: 'doc', column: 'doc::jsonb', reference: 'doc::jsonb', kind: 'jsonb' },
         { key: 'small', column: 'small::smallint', reference: 'small::smallint', kind: 'int2' },
         { key: 'int', column: 'int::integer', reference: 'int::integer', kind: 'int4' },
@@ -53,6 +61,27 @@ describe('JSON objects from binary COPY', () => {
     expect(page.rows).toBe(10);
     // The last row's first field, even when null: the keyset never continues from a null key.
     expect(page.lastKey).toBeNull();
+  });
+
+  it('writes dates across PostgreSQL\'s whole range as its JSON does: BC, leap days, past 9999, fractions, infinities', async () => {
+    const fixed = [
+      '4713-11-24 00:00:00+00 BC', '0001-12-31 23:59:59.999999+00 BC', '0001-01-01 00:00:00+00', '0400-02-29 12:00:00+00',
+      '1582-10-04 00:00:00+00', '1714-12-31 23:59:59.5+00', '1899-12-31 23:59:59+00', '1900-03-01 00:00:00+00',
+      '1969-12-31 23:59:59.999999+00', '1970-01-01 00:00:00+00', '1999-12-31 23:59:59.999999+00', '2000-01-01 00:00:00+00',
+      '2000-01-01 00:00:00.000001+00', '2000-02-29 23:59:59.12345+00', '2100-02-28 00:00:00.1+00', '2285-06-01 00:00:00+00',
+      '2286-01-01 00:00:00+00', '9999-12-31 23:59:59.999999+00', '10000-01-01 00:00:00+00', '294276-12-31 23:59:59.999999+00',
+      'infinity', '-infinity',
+    ];
+    // And 20,000 instants spread over 4000 BC – 6000 AD with every kind of fraction.
+    const { expected, actual, page } = await bothWays(
+      `(SELECT at FROM unnest('{${fixed.map((at) => `"${at}"`).join(',')}}'::timestamptz[]) AS at
+        UNION ALL
+        SELECT '2000-01-01 00:00:00+00'::timestamptz + make_interval(secs => ((n * 7919) % 20000 - 10000) * 15778800.123457 + (n % 7) * 0.1)
+        FROM generate_series(1, 20000) AS n) AS v`,
+      [{ key: 'at', column: 'at', reference: 'at', kind: 'timestamptz' }],
+    );
+    expect(page.rows).toBe(fixed.length + 20_000);
+    expect(actual).toBe(expected);
   });
 
   it('answers the last row\'s key and writes many rows across slices', async () => {

@@ -53,17 +53,17 @@ function binaryObjects(columns: Columns) {
 }
 
 /**
- * A message as an archive holds it, the keys and values `row_to_json` gave it before (dates
- * are still formatted by PostgreSQL, in the session's time zone). `readBinaryRows` checks each
- * page against the kinds, so a column whose type changes fails loudly.
+ * A message as an archive holds it, the keys and values `row_to_json` gave it before, dates in
+ * UTC (as PostgreSQL writes them with TimeZone UTC, the servers' setting). `readBinaryRows`
+ * checks each page against the kinds, so a column whose type changes fails loudly.
  */
 const CHANNEL_MESSAGE = binaryObjects([
   { key: 'id', column: 'msg.id', kind: 'int8-string' },
   { key: 'author_id', column: 'msg.author_id', kind: 'int8-string' },
   { key: 'webhook_id', column: 'msg.webhook_id', kind: 'int8-string' },
   { key: 'webhook_name', column: 'msg.webhook_name', kind: 'text' },
-  { key: 'timestamp', column: 'to_json(msg.created_at)', kind: 'json' },
-  { key: 'edited_timestamp', column: 'to_json(msg.edited_at)', kind: 'json' },
+  { key: 'timestamp', column: 'msg.created_at', kind: 'timestamptz' },
+  { key: 'edited_timestamp', column: 'msg.edited_at', kind: 'timestamptz' },
   { key: 'type', column: 'msg.type', kind: 'int2' },
   { key: 'content', column: 'msg.content', kind: 'text' },
   { key: 'embeds', column: 'msg.embeds', kind: 'jsonb' },
@@ -73,8 +73,8 @@ const CHANNEL_MESSAGE = binaryObjects([
 /** A message in a user's archive: what they wrote and when. */
 const USER_MESSAGE = binaryObjects([
   { key: 'id', column: 'msg.id', kind: 'int8-string' },
-  { key: 'timestamp', column: 'to_json(msg.created_at)', kind: 'json' },
-  { key: 'edited_timestamp', column: 'to_json(msg.edited_at)', kind: 'json' },
+  { key: 'timestamp', column: 'msg.created_at', kind: 'timestamptz' },
+  { key: 'edited_timestamp', column: 'msg.edited_at', kind: 'timestamptz' },
   { key: 'content', column: 'msg.content', kind: 'text' },
   { key: 'embeds', column: 'msg.embeds', kind: 'jsonb' },
 ]);
