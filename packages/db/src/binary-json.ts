@@ -32,6 +32,8 @@ export interface JsonShape {
   kinds: readonly JsonKind[];
   /** The kinds as KIND codes: the per-value switch compares small integers. */
   codes: Uint8Array;
+  /** Each field's binary length when its kind has one, else -1. */
+  fixedLengths: Int8Array;
   prefixes: readonly Buffer[];
   /** Bytes an object can take besides 6× its values' bytes (keys, quotes, digits, `null`s). */
   overhead: number;
@@ -43,7 +45,13 @@ export function jsonShape(fields: readonly JsonField[]): JsonShape {
   // 40 from 8), then `}\n`.
   const overhead = prefixes.reduce((sum, prefix) => sum + prefix.length, 0) + 24 * fields.length + 2;
   const kinds = fields.map((field) => field.kind);
-  return { kinds, codes: Uint8Array.from(kinds, (kind) => KIND[kind]), prefixes, overhead };
+  return {
+    kinds,
+    codes: Uint8Array.from(kinds, (kind) => KIND[kind]),
+    fixedLengths: Int8Array.from(kinds, (kind) => FIXED_LENGTH[kind] ?? -1),
+    prefixes,
+    overhead,
+  };
 }
 
 const KIND = { 'int8-string': 0, text: 1, jsonb: 2, int2: 3, int4: 4, timestamptz: 5 } as const satisfies Record<JsonKind, number>;
@@ -72,7 +80,8 @@ const FIXED_LENGTH: Partial<Record<JsonKind, number>> = { 'int8-string': 8, int2
 export function readBinaryRows(data: Buffer, shape: JsonShape): BinaryRows {
   if (data.length < SIGNATURE.length + 8 || !data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('not COPY binary output');
   const start = SIGNATURE.length + 8 + data.readInt32BE(SIGNATURE.length + 4);
-  const fields = shape.kinds.length;
+  const { codes, fixedLengths } = shape;
+  const fields = codes.length;
   let position = start;
   let rows = 0;
   let lastRow = -1;
@@ -87,10 +96,9 @@ export function readBinaryRows(data: Buffer, shape: JsonShape): BinaryRows {
       const length = data.readInt32BE(position);
       position += 4;
       if (length === -1) continue;
-      const kind = shape.kinds[field]!;
-      const fixed = FIXED_LENGTH[kind];
-      if ((fixed !== undefined && length !== fixed) || (kind === 'jsonb' && data[position] !== 1)) {
-        throw new Error(`COPY field ${field} does not hold a binary ${kind}`);
+      const fixed = fixedLengths[field]!;
+      if ((fixed !== -1 && length !== fixed) || (codes[field] === KIND.jsonb && data[position] !== 1)) {
+        throw new Error(`COPY field ${field} does not hold a binary ${shape.kinds[field]}`);
       }
       position += length;
     }

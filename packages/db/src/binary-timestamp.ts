@@ -37,24 +37,53 @@ export function writeTimestamp(data: Buffer, position: number, out: Buffer, at: 
     days = Number(whole);
     micros = Number(value - whole * BigInt(MICROS_PER_DAY));
   }
-  const { year, month, day } = civilDate(days + DAYS_TO_2000);
   const seconds = Math.floor(micros / 1_000_000);
   const fraction = micros - seconds * 1_000_000;
   out[at++] = QUOTE;
-  at = writePadded(year > 0 ? year : 1 - year, 4, out, at);
-  out[at++] = DASH;
-  at = writePadded(month, 2, out, at);
-  out[at++] = DASH;
-  at = writePadded(day, 2, out, at);
+  at = writeDate(days, out, at);
   out[at++] = 0x54; // T
-  at = writePadded(Math.floor(seconds / 3600), 2, out, at);
+  at = writeTwoDigits(Math.floor(seconds / 3600), out, at);
   out[at++] = COLON;
-  at = writePadded(Math.floor(seconds / 60) % 60, 2, out, at);
+  at = writeTwoDigits(Math.floor(seconds / 60) % 60, out, at);
   out[at++] = COLON;
-  at = writePadded(seconds % 60, 2, out, at);
+  at = writeTwoDigits(seconds % 60, out, at);
   if (fraction !== 0) at = writeFraction(fraction, out, at);
-  at += out.write(year > 0 ? '+00:00"' : '+00:00 BC"', at, 'latin1');
+  // lastDate is this date's day, just written.
+  const suffix = lastDate.bc ? SUFFIX_BC : SUFFIX;
+  for (let index = 0; index < suffix.length; index += 1) out[at++] = suffix[index]!;
   return at;
+}
+
+const SUFFIX = Buffer.from('+00:00"');
+const SUFFIX_BC = Buffer.from('+00:00 BC"');
+
+/** The last date written, as bytes: a page's messages mostly share their day. */
+const lastDate = { days: Number.NaN, bytes: Buffer.alloc(0), bc: false };
+
+/** `YYYY-MM-DD` of the day `days` after 2000-01-01 (the year without its sign: ` BC` follows). */
+function writeDate(days: number, out: Buffer, at: number): number {
+  if (days !== lastDate.days) {
+    const { year, month, day } = civilDate(days + DAYS_TO_2000);
+    const text = Buffer.alloc(16);
+    let end = writePadded(year > 0 ? year : 1 - year, 4, text, 0);
+    text[end++] = DASH;
+    end = writeTwoDigits(month, text, end);
+    text[end++] = DASH;
+    end = writeTwoDigits(day, text, end);
+    lastDate.days = days;
+    lastDate.bytes = text.subarray(0, end);
+    lastDate.bc = year <= 0;
+  }
+  const bytes = lastDate.bytes;
+  for (let index = 0; index < bytes.length; index += 1) out[at++] = bytes[index]!;
+  return at;
+}
+
+function writeTwoDigits(value: number, out: Buffer, at: number): number {
+  const tens = (value / 10) | 0;
+  out[at] = ZERO + tens;
+  out[at + 1] = ZERO + value - tens * 10;
+  return at + 2;
 }
 
 const QUOTE = 0x22;
@@ -90,10 +119,15 @@ function writePadded(value: number, width: number, out: Buffer, at: number): num
   return at + digits;
 }
 
-/** `.` and the microseconds' six digits without their trailing zeros. */
+/** `.` and the microseconds' six digits without their trailing zeros (`micros` is not 0). */
 function writeFraction(micros: number, out: Buffer, at: number): number {
-  let digits = 6;
-  while (micros % 10 === 0) (micros /= 10), (digits -= 1);
   out[at++] = 0x2e; // .
-  return writePadded(micros, digits, out, at);
+  let end = at + 6;
+  for (let index = end - 1; index >= at; index -= 1) {
+    const next = (micros / 10) | 0;
+    out[index] = ZERO + micros - next * 10;
+    micros = next;
+  }
+  while (out[end - 1] === ZERO) end -= 1;
+  return end;
 }
