@@ -147,7 +147,8 @@ function writeObject(data: Buffer, cursor: { position: number }, shape: JsonShap
   let position = cursor.position + 2;
   const { codes, prefixes } = shape;
   for (let field = 0; field < codes.length; field += 1) {
-    at = copyBytes(prefixes[field]!, 0, prefixes[field]!.length, out, at);
+    out.set(prefixes[field]!, at);
+    at += prefixes[field]!.length;
     const length = data.readInt32BE(position);
     position += 4;
     if (length === -1) {
@@ -185,7 +186,7 @@ function writeObject(data: Buffer, cursor: { position: number }, shape: JsonShap
   return at;
 }
 
-/** Short runs byte by byte: cheaper than a native copy's call for the keys and ids that make up most of a row. */
+/** Short runs byte by byte: cheaper than a native copy's call for the short values that make up most of a row. */
 function copyBytes(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
   if (to - from > 48) return at + source.copy(out, at, from, to);
   for (let index = from; index < to; index += 1) out[at++] = source[index]!;
@@ -242,17 +243,18 @@ function writeInt8(data: Buffer, position: number, out: Buffer, at: number): num
 }
 
 /**
- * UTF-8 text as a JSON string. Most text needs no escape and is copied as bytes; otherwise it
- * goes through JSON.stringify, which escapes exactly what escape_json does (`"`, `\`, \b \f
+ * UTF-8 text as a JSON string. Most text needs no escape and is copied byte by byte as it is
+ * checked; otherwise it is written again from the opening quote through JSON.stringify, which escapes exactly what escape_json does (`"`, `\`, \b \f
  * \n \r \t by name, other control characters as lower-case \u00xx, nothing else).
  */
 function writeJsonString(data: Buffer, from: number, to: number, out: Buffer, at: number): number {
+  const start = at;
+  out[at++] = QUOTE;
   for (let index = from; index < to; index += 1) {
     const byte = data[index]!;
-    if (byte < 0x20 || byte === QUOTE || byte === 0x5c) return at + out.write(JSON.stringify(data.toString('utf8', from, to)), at);
+    if (byte < 0x20 || byte === QUOTE || byte === 0x5c) return start + out.write(JSON.stringify(data.toString('utf8', from, to)), start);
+    out[at++] = byte;
   }
-  out[at++] = QUOTE;
-  at = copyBytes(data, from, to, out, at);
   out[at++] = QUOTE;
   return at;
 }
