@@ -1,11 +1,9 @@
-import type { Submittable } from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { CopyOutPage } from './copy-page.ts';
 import type { Pool } from './pool.ts';
 
-/** Rows of JSON text as PostgreSQL wrote them, and how many there were. */
+/** Rows as COPY wrote them, and how many there were. */
 export interface CopiedRows {
-  /** Each row's text followed by a newline, UTF-8, in the chunks it arrived in (a row may span two). */
-  chunks: Buffer[];
+  data: Buffer;
   rows: number;
 }
 
@@ -21,38 +19,32 @@ const UNUSED_QUOTE = 0x01;
  * than passed on. COPY takes no bind parameters: `select` may only hold literals the caller
  * made safe (ids through `bigintLiteral`).
  */
-export function copyJsonRows(pool: Pool, select: string): Promise<CopiedRows> {
-  return copyOut(pool, `COPY (${select}) TO STDOUT (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`, (chunk) => {
-    if (chunk.includes(UNUSED_QUOTE) || chunk.includes(UNUSED_DELIMITER)) throw new Error('COPY quoted a JSON value');
-  });
+export async function copyJsonRows(pool: Pool, select: string): Promise<CopiedRows> {
+  const copied = await copyOut(pool, `COPY (${select}) TO STDOUT (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`);
+  if (copied.data.includes(UNUSED_QUOTE) || copied.data.includes(UNUSED_DELIMITER)) throw new Error('COPY quoted a JSON value');
+  return copied;
 }
 
 /**
  * The rows of `select` in COPY's binary format (header, then each row's fields as
- * length-prefixed values in their types' binary form), as one buffer: the cheapest output
- * PostgreSQL has, no output function or escaping per value. Literals as for `copyJsonRows`.
+ * length-prefixed values in their types' binary form): the cheapest output PostgreSQL has, no
+ * output function or escaping per value. Literals as for `copyJsonRows`.
  */
-export async function copyBinaryRows(pool: Pool, select: string): Promise<{ data: Buffer; rows: number }> {
-  const { chunks, rows } = await copyOut(pool, `COPY (${select}) TO STDOUT (FORMAT binary)`, () => {});
-  return { data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), rows };
+export function copyBinaryRows(pool: Pool, select: string): Promise<CopiedRows> {
+  return copyOut(pool, `COPY (${select}) TO STDOUT (FORMAT binary)`);
 }
 
 /**
- * A `COPY … TO STDOUT` read whole, each chunk shown to `check` as it arrives. Whole, because
- * callers ask for a bounded page: the statement ends at once and its timeout keeps its meaning.
+ * A `COPY … TO STDOUT` read whole into one buffer (`CopyOutPage`). Whole, because callers ask
+ * for a bounded page: the statement ends at once and its timeout keeps its meaning.
  */
-async function copyOut(pool: Pool, sql: string, check: (chunk: Buffer) => void): Promise<CopiedRows> {
+async function copyOut(pool: Pool, sql: string): Promise<CopiedRows> {
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    const copy = timedCopyTo(sql);
-    // Kept as they came: joining them would copy every byte once more for nothing.
-    const chunks: Buffer[] = [];
-    for await (const chunk of client.query(copy)) {
-      check(chunk as Buffer);
-      chunks.push(chunk as Buffer);
-    }
-    return { chunks, rows: copy.rowCount };
+    const page = new CopyOutPage(sql);
+    client.query(page);
+    return await page.result;
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
     throw error;
@@ -65,32 +57,4 @@ async function copyOut(pool: Pool, sql: string, check: (chunk: Buffer) => void):
 /** A bigint as an SQL literal; throws unless `value` is an integer. */
 export function bigintLiteral(value: string): string {
   return BigInt(value).toString();
-}
-
-type CopyQuery = ReturnType<typeof copyTo> & {
-  callback?: (error?: Error) => void;
-  handleReadyForQuery(): void;
-  handleError(error: Error): void;
-};
-
-/**
- * pg arms the pool's query_timeout for a COPY too, and only the query's callback disarms it,
- * which pg-copy-streams' COPY TO never calls (brianc/node-pg-copy-streams#156): left alone,
- * the timer fires after a finished COPY and errors a stream nobody listens to any more. The
- * callback is called when the COPY ends either way; a COPY that outlives the bound still fails.
- */
-function timedCopyTo(sql: string): CopyQuery & Submittable {
-  const query = copyTo(sql) as CopyQuery;
-  query.callback = () => {};
-  const ready = query.handleReadyForQuery.bind(query);
-  const fail = query.handleError.bind(query);
-  query.handleReadyForQuery = () => {
-    query.callback?.();
-    ready();
-  };
-  query.handleError = (error) => {
-    query.callback?.(error);
-    fail(error);
-  };
-  return query;
 }

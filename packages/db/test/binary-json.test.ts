@@ -29,7 +29,7 @@ async function bothWays(rows: string, columns: Array<JsonField & { column: strin
   const shape = jsonShape(columns);
   const { data } = await copyBinaryRows(pool(), `SELECT ${columns.map((c) => c.column).join(', ')} FROM ${rows}`);
   const page = readBinaryRows(data, shape);
-  return { expected: Buffer.concat(reference.chunks).toString('utf8'), actual: Buffer.concat([...jsonObjects(page, shape)]).toString('utf8'), page };
+  return { expected: reference.data.toString('utf8'), actual: Buffer.concat([...jsonObjects(page, shape)]).toString('utf8'), page };
 }
 
 describe('JSON objects from binary COPY', () => {
@@ -102,6 +102,27 @@ describe('JSON objects from binary COPY', () => {
   });
 });
 
+describe('COPY pages', () => {
+  it('fail with the server\'s error when a row fails midway, and the pool goes on serving', async () => {
+    const failed = await copyBinaryRows(pool(), 'SELECT n, 1 / (n - 4000) FROM generate_series(1, 5000) AS n').catch((error: unknown) => error);
+    expect((failed as { code?: string }).code).toBe('22012');
+    expect((await copyBinaryRows(pool(), 'SELECT n FROM generate_series(1, 3) AS n')).rows).toBe(3);
+    expect((await pool().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('are cancelled at the statement timeout', async () => {
+    const url = new URL(environment.databaseUrl);
+    const bounded = createPool({ connectionString: url.toString(), max: 1, queryTimeoutMs: 200 });
+    try {
+      const slow = await copyBinaryRows(bounded, 'SELECT pg_sleep(2)').catch((error: unknown) => error);
+      expect((slow as { code?: string }).code).toBe('57014');
+      expect((await copyBinaryRows(bounded, 'SELECT 1')).rows).toBe(1);
+    } finally {
+      await bounded.end();
+    }
+  });
+});
+
 describe('archive message pages', () => {
   it('hold each message exactly as row_to_json wrote it, page after page', async () => {
     const [authorId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
@@ -126,9 +147,7 @@ describe('archive message pages', () => {
       }
     };
     const reference = async (columns: string, where: string) =>
-      Buffer.concat(
-        (await copyJsonRows(pool(), `SELECT ',' || row_to_json(m)::text FROM messages AS msg, LATERAL (SELECT ${columns}) m WHERE ${where} ORDER BY msg.id`)).chunks,
-      ).toString('utf8');
+      (await copyJsonRows(pool(), `SELECT ',' || row_to_json(m)::text FROM messages AS msg, LATERAL (SELECT ${columns}) m WHERE ${where} ORDER BY msg.id`)).data.toString('utf8');
 
     expect(await pages((after) => channelMessagesPage(pool(), channelId, after, 3))).toBe(
       await reference(

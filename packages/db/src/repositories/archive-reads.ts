@@ -24,25 +24,12 @@ export interface JsonPage {
 const LAST_KEY = /^,\{"[a-z_]+" ?: ?"(\d+)"/;
 
 async function jsonPage(pool: Pool, select: string): Promise<JsonPage> {
-  const { chunks, rows } = await copyJsonRows(pool, select);
+  const { data, rows } = await copyJsonRows(pool, select);
   if (rows === 0) return { json: [], rows, last: null };
-  const last = LAST_KEY.exec(lastRow(chunks).toString('utf8', 0, 64))?.[1];
+  // The last row: after the newline before the final one.
+  const last = LAST_KEY.exec(data.toString('utf8', data.lastIndexOf(0x0a, data.length - 2) + 1, data.length))?.[1];
   if (last === undefined) throw new Error('an archive page\'s last object does not start with its key');
-  return { json: chunks, rows, last };
-}
-
-/** The last newline-terminated row of `chunks`, which may start in an earlier chunk than it ends. */
-function lastRow(chunks: Buffer[]): Buffer {
-  const tail: Buffer[] = [];
-  for (let index = chunks.length - 1; index >= 0; index -= 1) {
-    const chunk = chunks[index]!;
-    // The final newline ends the row; the one before it (if in this chunk) starts it.
-    const searchFrom = index === chunks.length - 1 ? chunk.length - 2 : chunk.length - 1;
-    const start = searchFrom < 0 ? -1 : chunk.lastIndexOf(0x0a, searchFrom);
-    if (start !== -1) return Buffer.concat([chunk.subarray(start + 1), ...tail]);
-    tail.unshift(chunk);
-  }
-  return Buffer.concat(tail);
+  return { json: [data], rows, last };
 }
 
 /** An object's fields and the column (an expression of `msg`) each is read from; the first is the keyset's key. */
