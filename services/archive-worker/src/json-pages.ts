@@ -6,8 +6,8 @@ export const PAGE_ROWS = 5000;
 /**
  * `[` + every row's object + `]`, as page bytes: pages of PAGE_ROWS are read by keyset from
  * `first` until one comes back short; `onRows` hears how many rows each page had (progress).
- * The next page is asked for as soon as one arrives, so PostgreSQL renders it while this one is
- * compressed and uploaded.
+ * The next page is asked for as soon as one arrives, before this one's JSON is written (a page
+ * of messages is written as it is iterated), so PostgreSQL reads it meanwhile.
  */
 export async function* jsonArray(
   readPage: (after: string, rows: number) => Promise<JsonPage>,
