@@ -7,6 +7,9 @@ const ERROR_RESPONSE = 0x45; // E
 /** A message's type byte and its length (which counts itself). */
 const HEADER_BYTES = 5;
 
+/** The size of the last page read: a page buffer allocated too large twice over is garbage to collect. */
+let expectedBytes = 256 * 1024;
+
 /**
  * One `COPY … TO STDOUT` read whole into one buffer, as a pg query object. PostgreSQL sends
  * each row as its own CopyData message; pg and pg-copy-streams turn each into objects and
@@ -22,8 +25,8 @@ export class CopyOutPage implements Submittable {
   /** pg wraps this to clear its query_timeout; called when the query settles either way. */
   callback?: (error?: Error) => void;
 
-  /** Sized for a page of 5,000 messages (about 600 KB): grown by doubling past that. */
-  private data = Buffer.allocUnsafe(1024 * 1024);
+  /** Sized like the last page read (pages of one kind follow each other), grown by doubling past that. */
+  private data = Buffer.allocUnsafe(expectedBytes + (expectedBytes >> 3));
   private size = 0;
   /** From the CommandComplete tag (`COPY n`): binary COPY's header and trailer travel as rows' messages. */
   private rows = 0;
@@ -120,6 +123,9 @@ export class CopyOutPage implements Submittable {
     this.settled = true;
     this.callback?.(error);
     if (error) this.settle.reject(error);
-    else this.settle.resolve({ data: this.data.subarray(0, this.size), rows: this.rows });
+    else {
+      expectedBytes = Math.max(64 * 1024, this.size);
+      this.settle.resolve({ data: this.data.subarray(0, this.size), rows: this.rows });
+    }
   }
 }

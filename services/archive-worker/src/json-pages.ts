@@ -1,7 +1,11 @@
 import type { JsonPage } from '@switchboard/db';
 
-/** Rows per page: a page of messages is about 1 MB of JSON text. */
-export const PAGE_ROWS = 5000;
+/**
+ * Rows per page: a page of messages is about 1.2 MB from PostgreSQL and 2.5 MB of JSON text.
+ * Pages of 10,000 rather than 5,000 made a 1M-message archive about a tenth faster (fewer
+ * statements, and each keeps PostgreSQL busy longer while the worker writes the last one).
+ */
+export const PAGE_ROWS = 10_000;
 
 /**
  * `[` + every row's object + `]`, as page bytes: pages of PAGE_ROWS are read by keyset from
