@@ -54,17 +54,25 @@ async function writeZip(deps: BuildDeps, archive: Archive, key: string): Promise
   const output = zip.outputStream as Readable;
   // An entry that fails (a query, an object read) must fail the upload, not leave it waiting.
   zip.on('error', (error: Error) => output.destroy(error));
-  const mtime = new Date();
-  for (const entry of plan.entries) {
-    zip.addReadStreamLazy(entry.path, { compressionLevel: COMPRESSION_LEVEL, mtime }, (done) => {
-      Promise.resolve()
-        .then(() => entry.open())
-        .then((stream) => done(null, stream), (error: unknown) => done(error, undefined as unknown as Readable));
-    });
-  }
-  zip.end();
   const filename = archive.subjectType === 'guild' ? `guild-${archive.subjectId}-archive.zip` : `user-${archive.subjectId}-data.zip`;
-  const { size } = await deps.storage.upload(key, output, { contentType: 'application/zip', contentDisposition: attachmentDisposition(filename) });
+  // Started first: the ZIP streams out while the plan's later entries are still being looked up.
+  const uploaded = deps.storage.upload(key, output, { contentType: 'application/zip', contentDisposition: attachmentDisposition(filename) });
+  uploaded.catch(() => {}); // awaited below, once every entry is added
+  const mtime = new Date();
+  try {
+    for await (const entry of plan.entries) {
+      zip.addReadStreamLazy(entry.path, { compressionLevel: COMPRESSION_LEVEL, mtime }, (done) => {
+        Promise.resolve()
+          .then(() => entry.open())
+          .then((stream) => done(null, stream), (error: unknown) => done(error, undefined as unknown as Readable));
+      });
+    }
+    zip.end();
+  } catch (error) {
+    // A plan that cannot be completed (an asset lookup failed) fails the upload, which aborts it.
+    output.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+  const { size } = await uploaded;
   // No progress write here: completeArchive sets 100 / Completed next, in one statement.
   return size;
 }

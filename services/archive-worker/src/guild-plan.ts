@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { channelMessagesPage, countChannelMessages, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
-import { assetEntries, type ArchivePlan } from './plan.ts';
+import { assetEntries, entriesThen, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
 import { messagePhase, type ProgressWriter } from './progress.ts';
 import { textStream } from './text-stream.ts';
@@ -44,16 +44,11 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
         })(),
       ),
   }));
-  const assets = await assetEntries(storage, head.assets);
-  return {
-    entries: [
-      { path: 'guild.json', open: () => textStream(guildJson()) },
-      ...channelEntries,
-      ...assets.map((entry, index) =>
-        index === 0
-          ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) }
-          : entry,
-      ),
-    ],
-  };
+  // Looked up while the messages are written.
+  const assets = assetEntries(storage, head.assets).then((entries) =>
+    entries.map((entry, index) =>
+      index === 0 ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) } : entry,
+    ),
+  );
+  return { entries: entriesThen([{ path: 'guild.json', open: () => textStream(guildJson()) }, ...channelEntries], assets) };
 }

@@ -1,13 +1,17 @@
 import type { JsonPage } from '@switchboard/db';
 
-/** Rows per page: a page of messages is about 1 MB of JSON text. */
-export const PAGE_ROWS = 5000;
+/**
+ * Rows per page: a page of messages is about 1.2 MB from PostgreSQL and 2.5 MB of JSON text.
+ * Pages of 10,000 rather than 5,000 made a 1M-message archive about a tenth faster (fewer
+ * statements, and each keeps PostgreSQL busy longer while the worker writes the last one).
+ */
+export const PAGE_ROWS = 10_000;
 
 /**
  * `[` + every row's object + `]`, as page bytes: pages of PAGE_ROWS are read by keyset from
  * `first` until one comes back short; `onRows` hears how many rows each page had (progress).
- * The next page is asked for as soon as one arrives, so PostgreSQL renders it while this one is
- * compressed and uploaded.
+ * The next page is asked for as soon as one arrives, before this one's JSON is written (a page
+ * of messages is written as it is iterated), so PostgreSQL reads it meanwhile.
  */
 export async function* jsonArray(
   readPage: (after: string, rows: number) => Promise<JsonPage>,

@@ -7,9 +7,24 @@ export interface ArchiveEntry {
   open(): Readable | Promise<Readable>;
 }
 
-/** What one archive holds, in order, and how far along writing it is. */
+/**
+ * What one archive holds, in order. An iterable that may wait: the assets, last in every
+ * archive, are looked up in the bucket while the entries before them are written.
+ */
 export interface ArchivePlan {
-  entries: ArchiveEntry[];
+  entries: AsyncIterable<ArchiveEntry>;
+}
+
+/**
+ * `first`, then what `later` resolves to. `later` is already under way; until it is reached
+ * its failure must not count as unhandled (it fails the archive then).
+ */
+export function entriesThen(first: readonly ArchiveEntry[], later: Promise<readonly ArchiveEntry[]>): AsyncIterable<ArchiveEntry> {
+  later.catch(() => {});
+  return (async function* () {
+    yield* first;
+    yield* await later;
+  })();
 }
 
 /** Objects checked at once when listing an archive's assets. */

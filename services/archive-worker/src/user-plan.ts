@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { storageKeys } from '@switchboard/contracts';
 import { readUserArchiveHead, userChannelMessagesPage, type Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
-import { assetEntries, type ArchivePlan } from './plan.ts';
+import { assetEntries, entriesThen, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
 import { messagePhase, type ProgressWriter } from './progress.ts';
 import { textStream } from './text-stream.ts';
@@ -24,19 +24,22 @@ export async function userPlan(pool: Pool, storage: Storage, userId: string, pro
   });
   const avatar = head.avatarHash ? [{ path: 'assets/user/avatar.png', key: storageKeys.userAvatar(userId, head.avatarHash) }] : [];
   return {
-    entries: [
-      ...head.channels.map((channel) => ({
-        path: `channels/${channel.id}/messages.json`,
-        open: () => textStream(jsonArray((after, rows) => userChannelMessagesPage(pool, userId, channel.id, after, rows), '0', onMessages)),
-      })),
-      {
-        path: 'user.json',
-        open: () => textStream((async function* () {
-          await progress.report(60, 'Collecting user metadata');
-          yield `{"user":${head.user},"guild_memberships":${head.guildMemberships}}`;
-        })()),
-      },
-      ...(await assetEntries(storage, avatar)),
-    ],
+    entries: entriesThen(
+      [
+        ...head.channels.map((channel) => ({
+          path: `channels/${channel.id}/messages.json`,
+          open: () => textStream(jsonArray((after, rows) => userChannelMessagesPage(pool, userId, channel.id, after, rows), '0', onMessages)),
+        })),
+        {
+          path: 'user.json',
+          open: () => textStream((async function* () {
+            await progress.report(60, 'Collecting user metadata');
+            yield `{"user":${head.user},"guild_memberships":${head.guildMemberships}}`;
+          })()),
+        },
+      ],
+      // Looked up while the messages are written.
+      assetEntries(storage, avatar),
+    ),
   };
 }
