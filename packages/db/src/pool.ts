@@ -45,6 +45,9 @@ export function createPool({
     connectionString,
     max,
     application_name: applicationName,
+    // Every session in UTC, whatever the server's default: dates PostgreSQL renders (to_json)
+    // then match those the archive worker formats itself from binary COPY (binary-timestamp.ts).
+    options: '-c TimeZone=UTC',
     connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
     // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.
