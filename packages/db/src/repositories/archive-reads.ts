@@ -44,27 +44,26 @@ function binaryObjects(columns: Columns) {
  * UTC (as PostgreSQL writes them with TimeZone UTC, the servers' setting). `readBinaryRows`
  * checks each page against the kinds, so a column whose type changes fails loudly.
  */
-const CHANNEL_MESSAGE = binaryObjects([
-  { key: 'id', column: 'msg.id', kind: 'int8-string' },
-  { key: 'author_id', column: 'msg.author_id', kind: 'int8-string' },
-  { key: 'webhook_id', column: 'msg.webhook_id', kind: 'int8-string' },
-  { key: 'webhook_name', column: 'msg.webhook_name', kind: 'text' },
-  { key: 'timestamp', column: 'msg.created_at', kind: 'timestamptz' },
-  { key: 'edited_timestamp', column: 'msg.edited_at', kind: 'timestamptz' },
-  { key: 'type', column: 'msg.type', kind: 'int2' },
-  { key: 'content', column: 'msg.content', kind: 'text' },
-  { key: 'embeds', column: 'msg.embeds', kind: 'jsonb' },
-  { key: 'flags', column: 'msg.flags', kind: 'int4' },
-]);
+const MESSAGE_FIELDS = {
+  id: { key: 'id', column: 'msg.id', kind: 'int8-string' },
+  author_id: { key: 'author_id', column: 'msg.author_id', kind: 'int8-string' },
+  webhook_id: { key: 'webhook_id', column: 'msg.webhook_id', kind: 'int8-string' },
+  webhook_name: { key: 'webhook_name', column: 'msg.webhook_name', kind: 'text' },
+  timestamp: { key: 'timestamp', column: 'msg.created_at', kind: 'timestamptz' },
+  edited_timestamp: { key: 'edited_timestamp', column: 'msg.edited_at', kind: 'timestamptz' },
+  type: { key: 'type', column: 'msg.type', kind: 'int2' },
+  content: { key: 'content', column: 'msg.content', kind: 'text' },
+  embeds: { key: 'embeds', column: 'msg.embeds', kind: 'jsonb' },
+  flags: { key: 'flags', column: 'msg.flags', kind: 'int4' },
+} as const satisfies Record<string, Columns[number]>;
+
+/** The message fields named, in that order (the keys' order in each JSON object). */
+const messageObjects = (keys: ReadonlyArray<keyof typeof MESSAGE_FIELDS>) => binaryObjects(keys.map((key) => MESSAGE_FIELDS[key]));
+
+const CHANNEL_MESSAGE = messageObjects(['id', 'author_id', 'webhook_id', 'webhook_name', 'timestamp', 'edited_timestamp', 'type', 'content', 'embeds', 'flags']);
 
 /** A message in a user's archive: what they wrote and when. */
-const USER_MESSAGE = binaryObjects([
-  { key: 'id', column: 'msg.id', kind: 'int8-string' },
-  { key: 'timestamp', column: 'msg.created_at', kind: 'timestamptz' },
-  { key: 'edited_timestamp', column: 'msg.edited_at', kind: 'timestamptz' },
-  { key: 'content', column: 'msg.content', kind: 'text' },
-  { key: 'embeds', column: 'msg.embeds', kind: 'jsonb' },
-]);
+const USER_MESSAGE = messageObjects(['id', 'timestamp', 'edited_timestamp', 'content', 'embeds']);
 
 async function messagePage(pool: Pool, objects: ReturnType<typeof binaryObjects>, fromWhereOrder: string): Promise<JsonPage> {
   const { data } = await copyBinaryRows(pool, `SELECT ${objects.select} ${fromWhereOrder}`);
