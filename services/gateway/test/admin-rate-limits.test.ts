@@ -1,24 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACL, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { frozenClock, useTestEnvironment, type Answer, type TestClock } from '@switchboard/testkit';
+import { useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { adminCall, createAdmin, insertKey } from './admin-helpers.ts';
-import { uniqueClient, useGateway } from './helpers.ts';
+import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-const CLOCK_KEY = 'admin-rate-limits:test-clock';
-// Rate limits on explicitly, deciding by a clock only this file moves; clients are told apart
-// by X-Forwarded-For through one trusted hop.
-const gateway = useGateway(environment, {
-  RATE_LIMITS_ENABLED: 'true',
-  TRUSTED_PROXY_HOPS: '1',
-  RATE_LIMIT_CLOCK_KEY: CLOCK_KEY,
-  RATE_LIMIT_TIMEOUT_MS: '10000',
-});
-let clock: TestClock;
-
-beforeAll(async () => {
-  clock = await frozenClock(gateway.redis, `${environment.redisPrefix}:${CLOCK_KEY}`);
-});
+// Rate limits on explicitly, deciding by a clock only this file moves.
+const { gateway, clock } = useClockedGateway(environment, 'admin-rate-limits');
 
 const CREATE_LIMIT = RATE_LIMIT_BUCKETS['admin:code:generation'].limit;
 /** GCRA refills one request per window/limit: 2 s for 30 per minute. */

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { frozenClock, useTestEnvironment, type Answer, type TestClock } from '@switchboard/testkit';
+import { useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { createAdmin } from './admin-helpers.ts';
 import { banCaller, type BanKind, type BanOperation } from './bans-helpers.ts';
-import { startGateway, uniqueClient, type RunningGateway } from './helpers.ts';
+import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-let gateway: RunningGateway;
-/** The gateway's rate limiter decides by this clock, which only this file moves. */
-let clock: TestClock;
-const CLOCK_KEY = 'bans-rate-limit:test-clock';
+/** The gateway's rate limiter decides by a clock only this file moves. */
+const { gateway, clock } = useClockedGateway(environment, 'bans-rate-limit');
 
 const BUCKET = RATE_LIMIT_BUCKETS['admin:ban:operation'];
 /** GCRA gives one request back per window/limit (1 s for 60 a minute). */
@@ -20,20 +18,6 @@ const REFILL_MS = BUCKET.windowMs / BUCKET.limit;
  * only one request per two) while the ban bucket gains only 0.6 of a request over 60 of them.
  */
 const STEP_MS = GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit / 2;
-
-beforeAll(async () => {
-  gateway = await startGateway(environment, {
-    RATE_LIMITS_ENABLED: 'true',
-    TRUSTED_PROXY_HOPS: '1',
-    RATE_LIMIT_CLOCK_KEY: CLOCK_KEY,
-    RATE_LIMIT_TIMEOUT_MS: '10000',
-  });
-  clock = await frozenClock(gateway.redis, `${environment.redisPrefix}:${CLOCK_KEY}`);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
 
 const ROUTES: Array<[BanKind, BanOperation, unknown]> = [
   ['email', 'check', { email: 'rl@limits.test' }],

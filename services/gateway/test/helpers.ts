@@ -9,7 +9,7 @@ import { createProducer, type Producer } from '@switchboard/queue';
 import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
 import type { SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { serveOnFreePort, type TestEnvironment } from '@switchboard/testkit';
+import { frozenClock, serveOnFreePort, type TestClock, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
 
 export interface RunningGateway {
@@ -91,6 +91,32 @@ export function useGateway(
     await gateway.close?.();
   });
   return gateway;
+}
+
+/**
+ * A gateway whose rate limits are on and decide by a clock only the calling file moves
+ * (`clock.advance`), so refills never race the requests; clients are told apart by
+ * X-Forwarded-For through one trusted hop (`uniqueClient`). Both are ready in the file's tests.
+ */
+export function useClockedGateway(
+  environment: TestEnvironment,
+  clockName: string,
+  extra: Record<string, string> = {},
+): { gateway: RunningGateway; clock: TestClock } {
+  const clockKey = `${clockName}:test-clock`;
+  const gateway = useGateway(environment, {
+    RATE_LIMITS_ENABLED: 'true',
+    TRUSTED_PROXY_HOPS: '1',
+    RATE_LIMIT_CLOCK_KEY: clockKey,
+    RATE_LIMIT_TIMEOUT_MS: '10000',
+    ...extra,
+  });
+  const clock = {} as TestClock;
+  // After useGateway's own beforeAll, so the gateway (and its Redis) is up.
+  beforeAll(async () => {
+    Object.assign(clock, await frozenClock(gateway.redis, `${environment.redisPrefix}:${clockKey}`));
+  });
+  return { gateway, clock };
 }
 
 let nextAddress = 1;

@@ -1,23 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
-import { createWebhookFixture, frozenClock, metricValue, scrapeMetrics, useTestEnvironment, waitFor, type Answer } from '@switchboard/testkit';
+import { createWebhookFixture, metricValue, scrapeMetrics, useTestEnvironment, waitFor, type Answer } from '@switchboard/testkit';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { adminCall } from './admin-helpers.ts';
-import { uniqueClient, useGateway } from './helpers.ts';
+import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-const CLOCK_KEY = 'operability-metrics:test-clock';
 // Rate limits on, deciding by a clock nobody moves: a bucket's budget is spent for good.
-const gateway = useGateway(environment, {
-  RATE_LIMITS_ENABLED: 'true',
-  TRUSTED_PROXY_HOPS: '1',
-  RATE_LIMIT_CLOCK_KEY: CLOCK_KEY,
-  RATE_LIMIT_TIMEOUT_MS: '10000',
-});
-
-beforeAll(async () => {
-  await frozenClock(gateway.redis, `${environment.redisPrefix}:${CLOCK_KEY}`);
-});
+const { gateway } = useClockedGateway(environment, 'operability-metrics');
 
 const scrape = () => scrapeMetrics(`${gateway.url}/metrics`);
 

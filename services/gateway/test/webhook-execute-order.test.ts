@@ -1,15 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, frozenClock, useTestEnvironment, webhookMessages, type TestClock, type WebhookFixture } from '@switchboard/testkit';
-import { uniqueClient, useGateway } from './helpers.ts';
+import { call, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import { uniqueClient, useClockedGateway, useGateway } from './helpers.ts';
 
 // No worker runs in this file: every case is decided by the gateway before or at enqueue.
 const environment = useTestEnvironment();
-const PROXIED = { TRUSTED_PROXY_HOPS: '1' };
-const gateway = useGateway(environment, { ...PROXIED, RATE_LIMITS_ENABLED: 'false', WEBAPP_URL: 'https://app.switchboard.test' });
-const CLOCK_KEY = 'execute-order:test-clock';
+const gateway = useGateway(environment, { TRUSTED_PROXY_HOPS: '1', RATE_LIMITS_ENABLED: 'false', WEBAPP_URL: 'https://app.switchboard.test' });
 /** Rate limits on, deciding by a clock only this file moves: refills never race the requests. */
-const limited = useGateway(environment, { ...PROXIED, RATE_LIMIT_CLOCK_KEY: CLOCK_KEY, RATE_LIMIT_TIMEOUT_MS: '10000' });
-let clock: TestClock;
+const { gateway: limited, clock } = useClockedGateway(environment, 'execute-order');
 let webhook: WebhookFixture;
 
 const BAD_TOKEN = 'x'.repeat(64);
@@ -17,7 +14,6 @@ const FORMAT_PATHS = ['', '/codehost', '/github', '/errortracker', '/sentry', '/
 
 beforeAll(async () => {
   webhook = await createWebhookFixture(gateway.pool);
-  clock = await frozenClock(limited.redis, `${environment.redisPrefix}:${CLOCK_KEY}`);
 });
 
 function urlWith(token: string, suffix = '', id = webhook.webhookId): string {
