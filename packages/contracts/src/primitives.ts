@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSnowflake } from '@switchboard/snowflake';
+import { snowflakeText } from '@switchboard/snowflake';
 
 const INVALID_SNOWFLAKE = {
   code: 'custom',
@@ -15,12 +15,12 @@ const INVALID_SNOWFLAKE = {
 // Typed as string | number for callers, but every value reaches the transform so that a wrong
 // type gets the same snowflake issue as a malformed string.
 export const snowflakeSchema = z.custom<string | number>(() => true).transform((value, ctx) => {
-  const id = parseSnowflake(value);
+  const id = snowflakeText(value);
   if (id === null) {
     ctx.issues.push({ ...INVALID_SNOWFLAKE, input: value });
     return z.NEVER;
   }
-  return id.toString();
+  return id;
 });
 
 export type Snowflake = string;

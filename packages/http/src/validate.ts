@@ -24,7 +24,35 @@ export function dropEmptyStrings(value: unknown): unknown {
   return result;
 }
 
-/** The path of the first string (value or key) holding NUL, which PostgreSQL text refuses; iterative. */
+/**
+ * Whether any string (value or key) holds NUL, which PostgreSQL text refuses; iterative. Checks
+ * strings where it meets them and builds no paths, so a clean input (nearly every one, some
+ * with thousands of ids) costs one look per value.
+ */
+function holdsNul(input: unknown): boolean {
+  if (typeof input === 'string') return input.includes('\u0000');
+  const stack: unknown[] = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const element of value) {
+        if (typeof element === 'string') {
+          if (element.includes('\u0000')) return true;
+        } else if (element !== null && typeof element === 'object') stack.push(element);
+      }
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const field = (value as Record<string, unknown>)[key];
+      if (key.includes('\u0000') || (typeof field === 'string' && field.includes('\u0000'))) return true;
+      if (field !== null && typeof field === 'object') stack.push(field);
+    }
+  }
+  return false;
+}
+
+/** The path of the first string (value or key) holding NUL, for the error; iterative. */
 function nulPath(input: unknown): string | null {
   const stack: Array<[unknown, string]> = [[input, '']];
   while (stack.length > 0) {
@@ -50,10 +78,9 @@ function nulPath(input: unknown): string | null {
  * so it would otherwise surface as a 500 from the database.
  */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
-  const nul = nulPath(input);
-  if (nul !== null) {
+  if (holdsNul(input)) {
     throw new ApiError('INVALID_FORM_BODY', {
-      errors: [{ path: nul, message: 'Text must not contain NUL characters.', code: 'INVALID_CHARACTERS' }],
+      errors: [{ path: nulPath(input) ?? 'root', message: 'Text must not contain NUL characters.', code: 'INVALID_CHARACTERS' }],
     });
   }
   const result = schema.safeParse(dropEmptyStrings(input));

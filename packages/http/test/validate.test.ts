@@ -41,6 +41,25 @@ describe('validate', () => {
       ],
     });
   });
+  it('refuses NUL in any string or key before the schema, naming where it is', () => {
+    const anything = z.unknown();
+    const nulAt = (input: unknown) => {
+      try {
+        validate(anything, input);
+        return null;
+      } catch (error) {
+        const body = (error as ApiError).toBody() as { code: string; errors: Array<{ path: string; code: string }> };
+        expect(body.code).toBe('INVALID_FORM_BODY');
+        expect(body.errors[0]!.code).toBe('INVALID_CHARACTERS');
+        return body.errors[0]!.path;
+      }
+    };
+    expect(nulAt('a\u0000')).toBe('root');
+    expect(nulAt({ ids: ['1', '2', 'x\u0000'] })).toBe('ids.2');
+    expect(nulAt({ a: { b: [{ c: 'ok' }, { 'd\u0000': 1 }] } })).toBe('a.b.1.d\u0000');
+    expect(nulAt({ a: [[['deep\u0000']]] })).toBe('a.0.0.0');
+    expect(nulAt({ a: ['no', { b: 'nul here' }], c: null, d: 5, e: [null, 1, true] })).toBeNull();
+  });
 });
 
 describe('issuesToItems', () => {

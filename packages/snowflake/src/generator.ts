@@ -10,7 +10,8 @@ export const MAX_WORKER_ID = (1 << Number(WORKER_ID_BITS)) - 1;
 const MAX_SEQUENCE = (1n << SEQUENCE_BITS) - 1n;
 const MAX_SNOWFLAKE = (1n << 63n) - 1n;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
-const MAX_SNOWFLAKE_DIGITS = MAX_SNOWFLAKE.toString().length;
+const MAX_SNOWFLAKE_TEXT = MAX_SNOWFLAKE.toString();
+const MAX_SNOWFLAKE_DIGITS = MAX_SNOWFLAKE_TEXT.length;
 
 export interface SnowflakeGenerator {
   /** The next id as a decimal string. */
@@ -53,6 +54,16 @@ export function createSnowflakeGenerator(workerId: number, now: () => number = D
  * integer. Returns null for anything else, including values beyond 2^63-1.
  */
 export function parseSnowflake(value: unknown): bigint | null {
+  const text = snowflakeText(value);
+  return text === null ? null : BigInt(text);
+}
+
+/**
+ * The same parse as parseSnowflake, answering the id as its canonical decimal string (what the
+ * wire carries) without a BigInt round trip: the decimal pattern refuses leading zeros, so a
+ * string that passes it is already canonical and only needs its range checked.
+ */
+export function snowflakeText(value: unknown): string | null {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) return null;
@@ -62,11 +73,9 @@ export function parseSnowflake(value: unknown): bigint | null {
   } else {
     return null;
   }
-  // 2^63-1 has 19 digits: anything longer is out of range, and is refused before BigInt, whose
-  // cost grows faster than the length of what it parses.
   if (text.length > MAX_SNOWFLAKE_DIGITS || !DECIMAL.test(text)) return null;
-  const id = BigInt(text);
-  return id <= MAX_SNOWFLAKE ? id : null;
+  // Equal lengths of digits without leading zeros compare as their numbers do.
+  return text.length < MAX_SNOWFLAKE_DIGITS || text <= MAX_SNOWFLAKE_TEXT ? text : null;
 }
 
 /** The creation time encoded in a snowflake. */

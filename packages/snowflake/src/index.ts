@@ -4,6 +4,7 @@ export {
   parseSnowflake,
   SNOWFLAKE_EPOCH_MS,
   snowflakeFromTimestamp,
+  snowflakeText,
   snowflakeTimestamp,
   snowflakeWorkerId,
   type SnowflakeGenerator,

@@ -20,7 +20,7 @@ import {
   type PoolClient,
 } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
-import { parseSnowflake, type SnowflakeGenerator } from '@switchboard/snowflake';
+import { snowflakeText, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 
 export interface PurgeDeps {
@@ -96,9 +96,9 @@ async function purgeByIds(client: PoolClient, requested: readonly string[]): Pro
   /** As given (trimmed), and as the database writes it. */
   const valid: Array<{ id: string; canonical: string }> = [];
   for (const id of new Set(requested.map((value) => value.trim()))) {
-    const parsed = parseSnowflake(id);
-    if (parsed === null) errors.push({ id, error: 'Invalid numeric ID' });
-    else valid.push({ id, canonical: parsed.toString() });
+    const canonical = snowflakeText(id);
+    if (canonical === null) errors.push({ id, error: 'Invalid numeric ID' });
+    else valid.push({ id, canonical });
   }
   const removed = new Map((await deleteExpressionsById(client, valid.map((item) => item.canonical))).map((row) => [row.id, row]));
   const processed: PurgedAsset[] = [];

@@ -1,4 +1,4 @@
-import { parseSnowflake } from '@switchboard/snowflake';
+import { snowflakeText } from '@switchboard/snowflake';
 
 /**
  * An id in a path (an API key, a purge, a bulk operation): a decimal snowflake within bigint
@@ -6,5 +6,5 @@ import { parseSnowflake } from '@switchboard/snowflake';
  */
 export function snowflakeFromPath(value: unknown): string | null {
   if (typeof value !== 'string' || !/^[0-9]{1,20}$/.test(value)) return null;
-  return parseSnowflake(value)?.toString() ?? null;
+  return snowflakeText(value);
 }
