@@ -1,5 +1,5 @@
 import type { OperationPayload } from '@switchboard/contracts';
-import { findOperation, failOperation, startOperation, type Operation, type OperationTable, type Pool } from '@switchboard/db';
+import { failOperation, startOperation, type Operation, type OperationTable, type Pool } from '@switchboard/db';
 import type { FinalFailureHandler, JobHandler } from '@switchboard/queue';
 
 export interface OperationJob {
@@ -10,10 +10,12 @@ export interface OperationJob {
 /**
  * The job-row lifecycle every admin operation shares (decisions §13): the row moves to
  * `running` (again, on a retry) before `run` does the work; `run` moves it to `completed`
- * itself, in the transaction of its last effects, and returns the outcome. A job whose row is
- * already finished returns the stored outcome without doing anything (a duplicate or a retry
- * after the commit); when the last attempt fails, the row becomes `failed` with `publicError`,
- * which says nothing about internals (the logs have the reason).
+ * itself, in the transaction of its last effects. A job whose row is already finished does
+ * nothing (a duplicate or a retry after the commit); when the last attempt fails, the row
+ * becomes `failed` with `publicError`, which says nothing about internals (the logs have the
+ * reason). The outcome is the row's alone: the job returns nothing, so the completion event
+ * every gateway replica reads only says the row is done, and a 1000-user result (22 KB) is
+ * not carried through Redis to every replica; the waiting gateway reads it from the row.
  */
 export function operationJob(
   pool: Pool,
@@ -24,9 +26,7 @@ export function operationJob(
   return {
     handler: async ({ operationId }) => {
       const operation = await startOperation(pool, table, operationId);
-      if (operation) return run(operation);
-      const finished = await findOperation(pool, table, operationId);
-      return finished?.status === 'completed' ? finished.result : null;
+      if (operation) await run(operation);
     },
     onFinalFailure: async ({ operationId }) => {
       await failOperation(pool, table, operationId, publicError);

@@ -8,17 +8,22 @@ import type { Queryable } from '../pool.ts';
  */
 export type OperationTable = 'asset_purges' | 'bulk_operations';
 
-export interface Operation {
+/** A row as its status route and waiting gateway read it: everything but the request. */
+export interface OperationState {
   id: string;
   requestedBy: string;
   status: OperationStatus;
-  request: unknown;
   result: unknown;
   auditLogReason: string | null;
   error: string | null;
   createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
+}
+
+/** A row as the worker running it reads it. */
+export interface Operation extends OperationState {
+  request: unknown;
 }
 
 export interface NewOperation {
@@ -30,8 +35,9 @@ export interface NewOperation {
   kind?: 'add_guild_members';
 }
 
-const COLUMNS = `id, requested_by AS "requestedBy", status, request, result, audit_log_reason AS "auditLogReason",
+const STATE_COLUMNS = `id, requested_by AS "requestedBy", status, result, audit_log_reason AS "auditLogReason",
   error, created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt"`;
+const COLUMNS = `${STATE_COLUMNS}, request`;
 
 export async function insertOperation(db: Queryable, table: OperationTable, operation: NewOperation): Promise<void> {
   const { id, requestedBy, request, auditLogReason } = operation;
@@ -50,8 +56,8 @@ export async function insertOperation(db: Queryable, table: OperationTable, oper
   }
 }
 
-export async function findOperation(db: Queryable, table: OperationTable, id: string): Promise<Operation | null> {
-  const { rows } = await db.query<Operation>(`SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]);
+export async function findOperation(db: Queryable, table: OperationTable, id: string): Promise<OperationState | null> {
+  const { rows } = await db.query<OperationState>(`SELECT ${STATE_COLUMNS} FROM ${table} WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
 

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode, OperationJobContract } from '@switchboard/contracts';
-import { failOperation, findOperation, insertOperation, type NewOperation, type Operation, type OperationTable } from '@switchboard/db';
+import { failOperation, findOperation, insertOperation, type NewOperation, type OperationState, type OperationTable } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import { adminPrincipal, auditReason } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -8,7 +8,7 @@ import { snowflakeFromPath } from '../routes/admin/path-id.ts';
 import { enqueueForRow } from './enqueue.ts';
 
 /** What the worker said within the wait, or that it is still at it. */
-export type OperationOutcome = { state: 'done'; result: unknown } | { state: 'pending'; operation: Operation };
+export type OperationOutcome = { state: 'done'; result: unknown } | { state: 'pending'; operation: OperationState };
 
 export interface OperationSpec extends Omit<NewOperation, 'id'> {
   table: OperationTable;
@@ -18,9 +18,8 @@ export interface OperationSpec extends Omit<NewOperation, 'id'> {
 /**
  * An enqueue-and-wait admin operation (decisions §13): insert the row (its id is the job id),
  * enqueue the job (enqueueForRow: Redis away is a 503 and a failed row), wait for it up to
- * ADMIN_JOB_WAIT_MS. A job that fails for good within the
- * wait is a 503 too (the row says so); past the wait the row, read now, is the answer's
- * status (202 by the caller).
+ * ADMIN_JOB_WAIT_MS, then read the row: completed is the outcome, failed (or a job that failed
+ * for good within the wait) a 503, anything else the answer's status (202 by the caller).
  */
 export async function runOperation(
   { pool, producer, ids, config }: Pick<GatewayDeps, 'pool' | 'producer' | 'ids' | 'config'>,
@@ -32,7 +31,7 @@ export async function runOperation(
     () => producer.enqueueAndWait(contract, { operationId: id }, { timeoutMs: config.ADMIN_JOB_WAIT_MS }),
     (message) => failOperation(pool, table, id, message),
   );
-  if (outcome.state === 'completed') return { state: 'done', result: outcome.result };
+  // The outcome is the row's (operationJob): a completed job says it is there to read.
   const operation = await findOperation(pool, table, id);
   if (outcome.state === 'failed' || operation?.status === 'failed') {
     throw new ApiError('SERVICE_UNAVAILABLE', { message: operation?.error ?? 'The operation failed; request it again.', headers: { 'Retry-After': '1' } });
@@ -46,7 +45,7 @@ export async function runOperation(
  * outcome body once completed (the same body the first request would have had) or `error`
  * once failed.
  */
-export function presentOperation(idField: string, operation: Operation): Record<string, unknown> {
+export function presentOperation(idField: string, operation: OperationState): Record<string, unknown> {
   const head = { [idField]: operation.id, status: operation.status };
   if (operation.status === 'completed') return { ...head, ...(operation.result as Record<string, unknown>) };
   if (operation.status === 'failed') return { ...head, error: operation.error };
