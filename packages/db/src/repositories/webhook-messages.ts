@@ -58,20 +58,25 @@ async function notInserted(db: Queryable, id: string): Promise<WebhookMessageWri
  * each with the outcome it would have had alone (results in the order of `messages`). A
  * message with its id already there (a retried delivery) is left alone and returned: the row,
  * not this attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show. Any error fails the whole call (nothing was inserted: it is one statement);
- * a caller batching unrelated deliveries runs them again one by one (createBatcher does).
+ * a caller batching unrelated deliveries runs them again one by one (createBatcher does). Named:
+ * parsed and planned once per connection, not once per batch.
  */
 export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
   let inserted: Map<string, StoredMessage>;
   try {
-    const { rows } = await db.query<StoredMessage>(STORE_MANY, [
-      messages.map((message) => message.id),
-      messages.map((message) => message.webhookId),
-      messages.map((message) => message.username),
-      messages.map((message) => message.avatarUrl),
-      messages.map((message) => message.content),
-      messages.map((message) => JSON.stringify(message.embeds)),
-      messages.map((message) => message.flags),
-    ]);
+    const { rows } = await db.query<StoredMessage>({
+      name: 'webhook-messages-store',
+      text: STORE_MANY,
+      values: [
+        messages.map((message) => message.id),
+        messages.map((message) => message.webhookId),
+        messages.map((message) => message.username),
+        messages.map((message) => message.avatarUrl),
+        messages.map((message) => message.content),
+        messages.map((message) => JSON.stringify(message.embeds)),
+        messages.map((message) => message.flags),
+      ],
+    });
     inserted = new Map(rows.map((row) => [row.id, row]));
   } catch (error) {
     if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && messages.length === 1) return [{ channelGone: true }];
