@@ -119,10 +119,16 @@ describe('guild archives', () => {
     const triggered = await Promise.all(seeded.map(({ guildId }) => trigger('guild', guildId)));
     const archives = await Promise.all(triggered.map((answer, i) => completed('guild', seeded[i]!.guildId, answer.body.archive_id)));
     expect(archives.map((archive) => archive.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
-    const logged = workers.map((worker) => worker.stdout()).join('\n');
-    for (const archive of archives) {
-      expect(logged.split('\n').filter((line) => line.includes('"archive completed"') && line.includes(archive.archive_id))).toHaveLength(1);
-    }
+    // A worker logs the completion after committing the row, and its output reaches this
+    // process through a pipe: wait for every archive's line, then count them.
+    const completions = (archiveId: string) =>
+      workers
+        .map((worker) => worker.stdout())
+        .join('\n')
+        .split('\n')
+        .filter((line) => line.includes('"archive completed"') && line.includes(archiveId));
+    await waitFor(async () => archives.every((archive) => completions(archive.archive_id).length > 0), 10_000);
+    for (const archive of archives) expect(completions(archive.archive_id)).toHaveLength(1);
   });
 
   it('is taken over and completed when its worker is SIGKILLed mid-archive; no object is served before', async () => {
