@@ -82,12 +82,6 @@ export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
   /** The webhook or its channel was deleted between the request and the delivery. */
   z.object({ outcome: z.literal('webhook_gone') }),
   z.object({ outcome: z.literal('channel_gone') }),
-  /**
-   * Nothing was stored and the claim-checked body is gone: the gateway withdrew the submission
-   * (its enqueue went unanswered, so it answered 503 and deleted the body) and the job had been
-   * added after all. Nothing is posted: the client was told it was not accepted.
-   */
-  z.object({ outcome: z.literal('withdrawn') }),
 ]);
 export type WebhookDeliveryResult = z.infer<typeof webhookDeliveryResultSchema>;
 

@@ -101,11 +101,9 @@ async function announce(writes: Writes, stored: StoredMessage, context: JobConte
 }
 
 /**
- * The claim-checked body is gone. Either an earlier attempt finished with it (the body is
- * deleted only after the message is stored) and crashed before the job completed: finish that
- * delivery from what it left. Or no message was stored: the gateway withdrew the submission
- * (submit.ts deletes the body when its enqueue went unanswered, answering 503), so there is
- * nothing to post and nothing for an operator to retry; the job completes as `withdrawn`.
+ * The claim-checked body is gone: an earlier attempt finished with it (and crashed before the
+ * job completed). Finish that delivery from what it left; without a message and with the
+ * webhook still there, there is nothing left to deliver from.
  */
 async function finishWithoutBody(
   deps: DeliveryDeps,
@@ -116,8 +114,7 @@ async function finishWithoutBody(
   const stored = await findMessageById(deps.pool, payload.messageId);
   if (stored) return announce(writes, stored, context);
   if (!(await findWebhookById(deps.pool, payload.webhookId))) return { outcome: 'webhook_gone' };
-  context.logger.warn({ webhookId: payload.webhookId, messageId: payload.messageId }, 'delivery withdrawn by the gateway (body gone, nothing stored), nothing posted');
-  return { outcome: 'withdrawn' };
+  throw new UnrecoverableError('the delivery body is gone and no message was stored');
 }
 
 async function store(
