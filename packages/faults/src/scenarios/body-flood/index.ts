@@ -64,12 +64,13 @@ function probeHealth(url: string): { stop(): Promise<number[]> } {
     const latencies = [];
     let running = true;
     process.on('message', () => { running = false; });
+    const probe = () => fetch(${JSON.stringify(`${url}/healthz`)}).then((answer) => answer.arrayBuffer());
     (async () => {
       // Untimed: the first fetch loads this process's HTTP client and opens its connection.
-      await fetch(${JSON.stringify(`${url}/healthz`)}).then((answer) => answer.arrayBuffer());
+      await probe();
       while (running) {
         const started = performance.now();
-        await fetch(${JSON.stringify(`${url}/healthz`)}).then((answer) => answer.arrayBuffer());
+        await probe();
         latencies.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, ${PROBE_EVERY_MS}));
       }
