@@ -82,6 +82,12 @@ export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
   /** The webhook or its channel was deleted between the request and the delivery. */
   z.object({ outcome: z.literal('webhook_gone') }),
   z.object({ outcome: z.literal('channel_gone') }),
+  /**
+   * The gateway withdrew the submission: its enqueue went unanswered, so it answered 503 and
+   * deleted the body, yet the job had been added. Nothing is posted, as the client was told.
+   * Only deliveries without a dedupe key: for a claimed one the gateway keeps the body.
+   */
+  z.object({ outcome: z.literal('withdrawn') }),
 ]);
 export type WebhookDeliveryResult = z.infer<typeof webhookDeliveryResultSchema>;
 

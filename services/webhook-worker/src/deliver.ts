@@ -102,8 +102,10 @@ async function announce(writes: Writes, stored: StoredMessage, context: JobConte
 
 /**
  * The claim-checked body is gone: an earlier attempt finished with it (and crashed before the
- * job completed). Finish that delivery from what it left; without a message and with the
- * webhook still there, there is nothing left to deliver from.
+ * job completed), so finish that delivery from what it left. With no message stored, either
+ * the gateway withdrew the delivery (an unanswered enqueue without a dedupe key: it answered
+ * 503 and deleted the body; submit.ts) and there is nothing to post, or the body was lost and
+ * the delivery fails for good (which gives a dedupe key back for the sender's redelivery).
  */
 async function finishWithoutBody(
   deps: DeliveryDeps,
@@ -114,6 +116,10 @@ async function finishWithoutBody(
   const stored = await findMessageById(deps.pool, payload.messageId);
   if (stored) return announce(writes, stored, context);
   if (!(await findWebhookById(deps.pool, payload.webhookId))) return { outcome: 'webhook_gone' };
+  if (payload.deliveryId === undefined) {
+    context.logger.warn({ messageId: payload.messageId }, 'delivery withdrawn by the gateway (its enqueue went unanswered), nothing posted');
+    return { outcome: 'withdrawn' };
+  }
   throw new UnrecoverableError('the delivery body is gone and no message was stored');
 }
 

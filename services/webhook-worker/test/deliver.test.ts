@@ -50,9 +50,18 @@ describe('deliveryHandler', () => {
     expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
   });
 
+  it('completes a delivery the gateway withdrew (no dedupe key, body gone, nothing stored) without posting', async () => {
+    const hook = await createWebhookFixture(stores.pool);
+    const withdrawn = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    expect(await stores.handler()(withdrawn, jobContext())).toEqual({ outcome: 'withdrawn' });
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(0);
+    expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(0);
+  });
+
   it('fails for good (not retried) when nothing can be delivered', async () => {
     const hook = await createWebhookFixture(stores.pool);
-    const gone = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    // A claimed delivery's body is never withdrawn by the gateway: losing it is a failure.
+    const gone = delivery(hook, { format: 'chatapp', deliveryId: 'lost-body' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
     await expect(stores.handler()(gone, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const empty = delivery(hook, { format: 'plain' }, inline({ content: '   ' }));
     await expect(stores.handler()(empty, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
