@@ -17,7 +17,8 @@ export interface BenchServices {
  * rebuilding it).
  */
 export async function startBenchServices(config: BenchConfig, cleanup: CleanupStack): Promise<BenchServices> {
-  const started = await startTestServices(config);
+  // The embedded stores' children need the rest of the environment (PATH finds redis-server).
+  const started = await startTestServices({ ...process.env, ...config });
   cleanup.defer('services', started.stop);
   const { services } = started;
   const database = await createTestDatabase(services.databaseUrl);
