@@ -22,12 +22,13 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 const jsonValue = z.custom<JsonValue>((value) => value !== undefined, 'Must be a JSON value.');
 
 /**
- * Where the body is. Small bodies ride in the job as the JSON text the gateway received
- * (`json`: passing the text on costs a string copy, serialising the parsed value again cost a
- * third of the enqueue); larger ones are written to S3 under `webhookBodyKey(...)` first and
- * the job carries the key (claim check), so Redis never holds a 25 MiB code-host payload,
- * neither while queued nor in failed-job retention. `inline` (the parsed value) is what
- * earlier gateways enqueued, still delivered.
+ * Where the body is. Small bodies ride in the job: as the value the gateway parsed (`inline`:
+ * the job's own JSON carries it, so the worker parses it once, and serialising a parsed value
+ * costs less than escaping the quotes of its text), or as the JSON text received when the
+ * gateway never parsed it on its event loop (`json`: a body checked on a parse thread). Larger
+ * ones are written to S3 under `webhookBodyKey(...)` first and the job carries the key (claim
+ * check), so Redis never holds a 25 MiB code-host payload, neither while queued nor in
+ * failed-job retention.
  */
 export const webhookBodySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('json'), text: z.string() }),

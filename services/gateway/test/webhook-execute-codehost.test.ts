@@ -146,6 +146,32 @@ describe('code-host deliveries', () => {
     await drained();
     expect(await stack.gateway.storage.headObject(webhookBodyKey(hook.webhookId, message!.id))).toBeNull();
   });
+
+  it('carries a small body in its job as the value received, and the worker renders that value', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const payload = pushExample();
+    // What the job's own JSON must carry unchanged: quotes, a line break, non-ASCII and an astral character.
+    payload['head_commit']['message'] = 'Füge "Raketen" 🚀 hinzu\n\nDetails';
+    payload['commits'][0]['message'] = payload['head_commit']['message'];
+    // A key JSON.parse keeps as plain data: it must reach the worker as data, not as a prototype.
+    const raw = JSON.stringify(payload).replace(/^\{/, '{"__proto__":{"polluted":true},');
+    const rendered = renderCodeHost('push', JSON.parse(raw));
+    if (rendered.kind !== 'message') throw new Error('the push example renders no message');
+    // Paused, so the job is read as the gateway queued it, before the worker takes it.
+    await stack.deliveries.pause();
+    try {
+      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('push', { 'Content-Type': 'application/json' }) });
+      expect(answer.status).toBe(204);
+      const [job] = (await stack.deliveries.getWaiting()).filter((waiting) => waiting.data.webhookId === hook.webhookId);
+      expect(job?.data.body).toEqual({ kind: 'inline', value: JSON.parse(raw) });
+      expect(Object.hasOwn(job!.data.body.value, '__proto__')).toBe(true);
+    } finally {
+      await stack.deliveries.resume();
+    }
+    const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
+    expect(JSON.stringify(message!.embeds)).toContain('Raketen');
+  });
 });
 
 describe('signatures (decisions §9: optional per-webhook secret)', () => {

@@ -1,6 +1,7 @@
 import {
   WEBHOOK_DELIVERY_JOB,
   webhookBodyKey,
+  type JsonValue,
   type WebhookBody,
   type WebhookDeliveryInput,
 } from '@switchboard/contracts';
@@ -31,11 +32,20 @@ export interface Submission {
 
 export type Submitted = { kind: 'duplicate' } | { kind: 'enqueued' } | { kind: 'waited'; outcome: WaitOutcome };
 
-/** Inline when small; else written to S3 under a key derived from the ids (claim check). */
+/**
+ * Inline when small; else written to S3 under a key derived from the ids (claim check). A body
+ * the event loop decoded rides as its parsed value: serialising the value costs less than
+ * escaping every quote of its text (11 µs against 18 µs for a 7.7 KB push), the job is smaller,
+ * and the worker parses it once instead of twice. One decoded on a parse thread rides as its
+ * text, which the event loop then never parses.
+ */
 async function placeBody(deps: SubmitDeps, { delivery, body }: Submission): Promise<WebhookBody> {
   const bytes = Buffer.byteLength(body.json);
-  // The text parsed as JSON here (on the event loop or a parse thread), so it is JSON.
-  if (bytes <= deps.inlineBodyMaxBytes) return { kind: 'json', text: typeof body.json === 'string' ? body.json : body.json.toString('utf8') };
+  if (bytes <= deps.inlineBodyMaxBytes) {
+    if (!body.checked) return { kind: 'inline', value: body.value as JsonValue };
+    // The text parsed as JSON on the parse thread, so it is JSON.
+    return { kind: 'json', text: typeof body.json === 'string' ? body.json : body.json.toString('utf8') };
+  }
   const key = webhookBodyKey(delivery.webhookId, delivery.messageId);
   await deps.storage.upload(key, body.json, { contentType: 'application/json' });
   return { kind: 'stored', key, bytes };
