@@ -30,14 +30,14 @@ function checkMessage(event: string, action: string, check: CheckSummary) {
 
 export const renderCheckRun = withSchema(
   'check_run',
-  z.looseObject({
+  z.object({
     action: z.string(),
-    check_run: z.looseObject({
+    check_run: z.object({
       name: z.string(),
       conclusion: nullableText,
       head_sha: nullableText,
       html_url: nullableText,
-      check_suite: z.looseObject({ head_branch: nullableText }).nullish().catch(undefined),
+      check_suite: z.object({ head_branch: nullableText }).nullish().catch(undefined),
     }),
     repository: repositorySchema,
   }),
@@ -55,13 +55,13 @@ export const renderCheckRun = withSchema(
 
 export const renderCheckSuite = withSchema(
   'check_suite',
-  z.looseObject({
+  z.object({
     action: z.string(),
-    check_suite: z.looseObject({
+    check_suite: z.object({
       conclusion: nullableText,
       head_branch: nullableText,
       head_sha: nullableText,
-      app: z.looseObject({ name: z.string() }).nullish().catch(undefined),
+      app: z.object({ name: z.string() }).nullish().catch(undefined),
     }),
     repository: repositorySchema,
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ignoredAction, withSchema } from './handler.ts';
 import { COLORS, codeHostMessage, optionalText, optionalUser, repositorySchema } from './parts.ts';
 
-const discussionSchema = z.looseObject({
+const discussionSchema = z.object({
   number: z.number(),
   title: z.string(),
   html_url: z.string(),
@@ -10,11 +10,11 @@ const discussionSchema = z.looseObject({
   user: optionalUser,
 });
 
-const commentSchema = z.looseObject({ html_url: z.string(), body: optionalText, user: optionalUser });
+const commentSchema = z.object({ html_url: z.string(), body: optionalText, user: optionalUser });
 
 export const renderDiscussion = withSchema(
   'discussion',
-  z.looseObject({
+  z.object({
     action: z.string(),
     discussion: discussionSchema,
     answer: commentSchema.nullish().catch(undefined),
@@ -45,7 +45,7 @@ export const renderDiscussion = withSchema(
 
 export const renderDiscussionComment = withSchema(
   'discussion_comment',
-  z.looseObject({ action: z.string(), discussion: discussionSchema, comment: commentSchema, repository: repositorySchema }),
+  z.object({ action: z.string(), discussion: discussionSchema, comment: commentSchema, repository: repositorySchema }),
   ({ action, discussion, comment, repository }) => {
     if (action !== 'created') return ignoredAction('discussion_comment', action);
     return codeHostMessage({

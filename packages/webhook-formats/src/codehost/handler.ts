@@ -16,7 +16,8 @@ export function ignoredAction(event: string, action: string | undefined): Ignore
 
 /**
  * A renderer that parses the payload with `schema` first and ignores what does not fit, so a
- * payload shape GitHub adds later can never turn into an error.
+ * payload shape GitHub adds later can never turn into an error. Schemas are plain `z.object`s
+ * built at module level (README: a loose one copies every key the renderer never reads).
  */
 export function withSchema<Schema extends z.ZodType>(
   event: string,

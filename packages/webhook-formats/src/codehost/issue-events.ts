@@ -4,7 +4,7 @@ import { ignoredAction, withSchema } from './handler.ts';
 import { COLORS, codeHostMessage, optionalText, optionalUser, repositorySchema } from './parts.ts';
 
 /** An issue or pull request: ids and numbers are read as any number, never as int32. */
-const itemSchema = z.looseObject({
+const itemSchema = z.object({
   number: z.number(),
   title: z.string(),
   html_url: z.string(),
@@ -16,7 +16,7 @@ const itemSchema = z.looseObject({
   draft: z.boolean().nullish(),
 });
 
-const commentSchema = z.looseObject({
+const commentSchema = z.object({
   html_url: z.string(),
   body: optionalText,
   user: optionalUser,
@@ -26,7 +26,7 @@ const STATE_COLORS: Record<string, number> = { opened: COLORS.issueOpened, close
 
 export const renderIssues = withSchema(
   'issues',
-  z.looseObject({ action: z.string(), issue: itemSchema, repository: repositorySchema }),
+  z.object({ action: z.string(), issue: itemSchema, repository: repositorySchema }),
   ({ action, issue, repository }) => {
     const color = STATE_COLORS[action];
     if (color === undefined) return ignoredAction('issues', action);
@@ -43,7 +43,7 @@ export const renderIssues = withSchema(
 
 export const renderIssueComment = withSchema(
   'issue_comment',
-  z.looseObject({ action: z.string(), issue: itemSchema, comment: commentSchema, repository: repositorySchema }),
+  z.object({ action: z.string(), issue: itemSchema, comment: commentSchema, repository: repositorySchema }),
   (payload) => {
     if (payload.action !== 'created') return ignoredAction('issue_comment', payload.action);
     // GitHub marks a comment on a pull request with `issue.pull_request` (Fluxer read a top-level key).
@@ -69,7 +69,7 @@ function pullRequestState(action: string, pullRequest: z.output<typeof itemSchem
 
 export const renderPullRequest = withSchema(
   'pull_request',
-  z.looseObject({ action: z.string(), pull_request: itemSchema, repository: repositorySchema }),
+  z.object({ action: z.string(), pull_request: itemSchema, repository: repositorySchema }),
   ({ action, pull_request: pullRequest, repository }) => {
     const state = pullRequestState(action, pullRequest);
     if (!state) return ignoredAction('pull_request', action);
@@ -90,10 +90,10 @@ const REVIEW_TITLES: Record<string, { title: string; color: number }> = {
 
 export const renderPullRequestReview = withSchema(
   'pull_request_review',
-  z.looseObject({
+  z.object({
     action: z.string(),
     // The review URL carries `#pullrequestreview-N`: any string is accepted (Fluxer refused it).
-    review: z.looseObject({ html_url: z.string(), state: z.string(), body: optionalText, user: optionalUser }),
+    review: z.object({ html_url: z.string(), state: z.string(), body: optionalText, user: optionalUser }),
     pull_request: itemSchema,
     repository: repositorySchema,
   }),
@@ -115,7 +115,7 @@ export const renderPullRequestReview = withSchema(
 
 export const renderPullRequestReviewComment = withSchema(
   'pull_request_review_comment',
-  z.looseObject({ action: z.string(), comment: commentSchema, pull_request: itemSchema, repository: repositorySchema }),
+  z.object({ action: z.string(), comment: commentSchema, pull_request: itemSchema, repository: repositorySchema }),
   ({ action, comment, pull_request: pullRequest, repository }) => {
     if (action !== 'created') return ignoredAction('pull_request_review_comment', action);
     return codeHostMessage({
@@ -130,7 +130,7 @@ export const renderPullRequestReviewComment = withSchema(
 
 export const renderCommitComment = withSchema(
   'commit_comment',
-  z.looseObject({
+  z.object({
     action: z.string(),
     comment: commentSchema.extend({ commit_id: z.string() }),
     repository: repositorySchema,

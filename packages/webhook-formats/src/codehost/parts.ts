@@ -29,7 +29,7 @@ export const COLORS = {
 } as const;
 
 /** A user as payloads carry it; only `login` matters, the links are optional. */
-export const userSchema = z.looseObject({
+export const userSchema = z.object({
   login: z.string(),
   html_url: z.string().nullish(),
   avatar_url: z.string().nullish(),
@@ -38,7 +38,7 @@ export const userSchema = z.looseObject({
 /** A user that may be missing or malformed without costing the message (e.g. a deleted account). */
 export const optionalUser = userSchema.nullish().catch(undefined);
 
-export const repositorySchema = z.looseObject({
+export const repositorySchema = z.object({
   name: z.string(),
   full_name: z.string(),
   html_url: z.string(),

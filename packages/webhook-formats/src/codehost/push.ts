@@ -9,20 +9,20 @@ export const PUSH_LISTED_COMMITS = 5;
 /** Length of each listed commit's first line. */
 const COMMIT_LINE_MAX = 50;
 
-const commitSchema = z.looseObject({
+const commitSchema = z.object({
   id: z.string(),
   url: z.string(),
   message: z.string(),
-  author: z.looseObject({ name: z.string().nullish(), username: z.string().nullish() }).nullish().catch(undefined),
+  author: z.object({ name: z.string().nullish(), username: z.string().nullish() }).nullish().catch(undefined),
 });
 
-const pushSchema = z.looseObject({
+const pushSchema = z.object({
   ref: z.string(),
   compare: optionalText,
   forced: z.boolean().nullish(),
   deleted: z.boolean().nullish(),
   commits: z.array(commitSchema).nullish(),
-  head_commit: z.looseObject({ id: z.string() }).nullish().catch(undefined),
+  head_commit: z.object({ id: z.string() }).nullish().catch(undefined),
   repository: repositorySchema,
   sender: optionalUser,
 });

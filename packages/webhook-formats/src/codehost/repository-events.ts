@@ -3,7 +3,7 @@ import { ignored } from '../message.ts';
 import { ignoredAction, withSchema } from './handler.ts';
 import { COLORS, codeHostMessage, optionalUser, repositorySchema, userSchema } from './parts.ts';
 
-const refSchema = z.looseObject({
+const refSchema = z.object({
   ref: z.string(),
   ref_type: z.string(),
   repository: repositorySchema,
@@ -27,7 +27,7 @@ export const renderDelete = refEvent('delete');
 
 export const renderFork = withSchema(
   'fork',
-  z.looseObject({ repository: repositorySchema, forkee: repositorySchema, sender: optionalUser }),
+  z.object({ repository: repositorySchema, forkee: repositorySchema, sender: optionalUser }),
   (payload) =>
     codeHostMessage({
       title: `[${payload.repository.full_name}] Fork created: ${payload.forkee.full_name}`,
@@ -38,7 +38,7 @@ export const renderFork = withSchema(
 
 export const renderMember = withSchema(
   'member',
-  z.looseObject({ action: z.string(), member: userSchema, repository: repositorySchema, sender: optionalUser }),
+  z.object({ action: z.string(), member: userSchema, repository: repositorySchema, sender: optionalUser }),
   (payload) => {
     if (payload.action !== 'added') return ignoredAction('member', payload.action);
     return codeHostMessage({
@@ -49,7 +49,7 @@ export const renderMember = withSchema(
   },
 );
 
-export const renderPublic = withSchema('public', z.looseObject({ repository: repositorySchema, sender: optionalUser }), (payload) =>
+export const renderPublic = withSchema('public', z.object({ repository: repositorySchema, sender: optionalUser }), (payload) =>
   codeHostMessage({
     title: `[${payload.repository.full_name}] Now open sourced!`,
     url: payload.repository.html_url,
@@ -59,9 +59,9 @@ export const renderPublic = withSchema('public', z.looseObject({ repository: rep
 
 export const renderRelease = withSchema(
   'release',
-  z.looseObject({
+  z.object({
     action: z.string(),
-    release: z.looseObject({ tag_name: z.string(), html_url: z.string() }),
+    release: z.object({ tag_name: z.string(), html_url: z.string() }),
     repository: repositorySchema,
     sender: optionalUser,
   }),
@@ -76,7 +76,7 @@ export const renderRelease = withSchema(
   },
 );
 
-const starSchema = z.looseObject({ action: z.string(), repository: repositorySchema, sender: optionalUser });
+const starSchema = z.object({ action: z.string(), repository: repositorySchema, sender: optionalUser });
 
 export const renderWatch = withSchema('watch', starSchema, (payload) => {
   if (payload.action !== 'started') return ignoredAction('watch', payload.action);
@@ -103,11 +103,11 @@ export const renderRepository = withSchema('repository', starSchema, (payload) =
   });
 });
 
-const pingSchema = z.looseObject({
+const pingSchema = z.object({
   zen: z.string().nullish().catch(undefined),
-  hook: z.looseObject({ type: z.string().nullish(), events: z.array(z.string()).nullish() }).nullish().catch(undefined),
+  hook: z.object({ type: z.string().nullish(), events: z.array(z.string()).nullish() }).nullish().catch(undefined),
   repository: repositorySchema.nullish().catch(undefined),
-  organization: z.looseObject({ login: z.string() }).nullish().catch(undefined),
+  organization: z.object({ login: z.string() }).nullish().catch(undefined),
   sender: optionalUser,
 });
 

@@ -3,7 +3,7 @@ import { ignored, type InboundOutcome } from '../message.ts';
 import { SENTRY_COLORS, errorTrackerMessage, field, levelColor, looseText } from './parts.ts';
 
 /** An event as issue alerts (`data.event`) and error webhooks (`data.error`) carry it. */
-const eventSchema = z.looseObject({
+const eventSchema = z.object({
   title: z.string(),
   web_url: looseText,
   level: looseText,
@@ -12,12 +12,14 @@ const eventSchema = z.looseObject({
   environment: looseText,
 });
 
+const eventAlertPayloadSchema = z.object({ data: z.object({ event: eventSchema, triggered_rule: looseText }) });
+
+const errorPayloadSchema = z.object({ data: z.object({ error: eventSchema }) });
+
 /** Resource `event_alert`, action `triggered`: an issue alert rule fired for an event. */
 export function renderEventAlert(action: string, payload: unknown): InboundOutcome {
   if (action !== 'triggered') return ignored(`event_alert action ${action.slice(0, 64)} is not announced`);
-  const parsed = z
-    .looseObject({ data: z.looseObject({ event: eventSchema, triggered_rule: looseText }) })
-    .safeParse(payload);
+  const parsed = eventAlertPayloadSchema.safeParse(payload);
   if (!parsed.success) return ignored('event_alert payload lacks data.event with a title');
   const { event, triggered_rule: rule } = parsed.data.data;
   return errorTrackerMessage({
@@ -33,7 +35,7 @@ export function renderEventAlert(action: string, payload: unknown): InboundOutco
 /** Resource `error`, action `created`: one new error event (business plans). */
 export function renderError(action: string, payload: unknown): InboundOutcome {
   if (action !== 'created') return ignored(`error action ${action.slice(0, 64)} is not announced`);
-  const parsed = z.looseObject({ data: z.looseObject({ error: eventSchema }) }).safeParse(payload);
+  const parsed = errorPayloadSchema.safeParse(payload);
   if (!parsed.success) return ignored('error payload lacks data.error with a title');
   const { error } = parsed.data.data;
   return errorTrackerMessage({
@@ -51,13 +53,13 @@ const METRIC_COLORS: Record<string, number> = {
   resolved: SENTRY_COLORS.resolved,
 };
 
-const metricPayloadSchema = z.looseObject({
-  data: z.looseObject({
+const metricPayloadSchema = z.object({
+  data: z.object({
     description_title: looseText,
     description_text: looseText,
     web_url: looseText,
     metric_alert: z
-      .looseObject({ title: looseText, alert_rule: z.looseObject({ name: looseText }).nullish().catch(undefined) })
+      .object({ title: looseText, alert_rule: z.object({ name: looseText }).nullish().catch(undefined) })
       .nullish()
       .catch(undefined),
   }),

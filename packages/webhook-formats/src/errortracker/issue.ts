@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
 import { SENTRY_COLORS, actorSchema, byActor, errorTrackerMessage, field, levelColor, looseText } from './parts.ts';
 
-const issueSchema = z.looseObject({
+const issueSchema = z.object({
   title: z.string(),
   shortId: looseText,
   culprit: looseText,
@@ -10,13 +10,13 @@ const issueSchema = z.looseObject({
   substatus: looseText,
   web_url: looseText,
   permalink: looseText,
-  project: z.looseObject({ name: looseText, slug: looseText }).nullish().catch(undefined),
-  assignedTo: z.looseObject({ name: looseText, email: looseText }).nullish().catch(undefined),
+  project: z.object({ name: looseText, slug: looseText }).nullish().catch(undefined),
+  assignedTo: z.object({ name: looseText, email: looseText }).nullish().catch(undefined),
 });
 
-const issuePayloadSchema = z.looseObject({
+const issuePayloadSchema = z.object({
   actor: actorSchema,
-  data: z.looseObject({ issue: issueSchema }),
+  data: z.object({ issue: issueSchema }),
 });
 
 type Issue = z.output<typeof issueSchema>;

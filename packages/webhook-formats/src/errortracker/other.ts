@@ -2,18 +2,23 @@ import { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
 import { SENTRY_COLORS, actorSchema, byActor, errorTrackerMessage, field, levelColor, looseText } from './parts.ts';
 
+const installationPayloadSchema = z.object({
+  actor: actorSchema,
+  data: z
+    .object({ installation: z.object({ organization: z.object({ slug: looseText }).nullish().catch(undefined) }) })
+    .nullish()
+    .catch(undefined),
+});
+
+const commentPayloadSchema = z.object({
+  actor: actorSchema,
+  data: z.object({ comment: z.string(), issue_id: looseText, project_slug: looseText }),
+});
+
 /** Resource `installation`: the integration was installed or uninstalled, worth a line in the channel. */
 export function renderInstallation(action: string, payload: unknown): InboundOutcome {
   if (action !== 'created' && action !== 'deleted') return ignored(`installation action ${action.slice(0, 64)} is not announced`);
-  const parsed = z
-    .looseObject({
-      actor: actorSchema,
-      data: z
-        .looseObject({ installation: z.looseObject({ organization: z.looseObject({ slug: looseText }).nullish().catch(undefined) }) })
-        .nullish()
-        .catch(undefined),
-    })
-    .safeParse(payload);
+  const parsed = installationPayloadSchema.safeParse(payload);
   const body = parsed.success ? parsed.data : undefined;
   const organization = body?.data?.installation.organization?.slug;
   return errorTrackerMessage({
@@ -26,12 +31,7 @@ export function renderInstallation(action: string, payload: unknown): InboundOut
 /** Resource `comment`: a new comment on an issue (edits and deletions post nothing). */
 export function renderComment(action: string, payload: unknown): InboundOutcome {
   if (action !== 'created') return ignored(`comment action ${action.slice(0, 64)} is not announced`);
-  const parsed = z
-    .looseObject({
-      actor: actorSchema,
-      data: z.looseObject({ comment: z.string(), issue_id: looseText, project_slug: looseText }),
-    })
-    .safeParse(payload);
+  const parsed = commentPayloadSchema.safeParse(payload);
   if (!parsed.success) return ignored('comment payload lacks data.comment');
   const { data, actor } = parsed.data;
   return errorTrackerMessage({
@@ -42,7 +42,7 @@ export function renderComment(action: string, payload: unknown): InboundOutcome 
   });
 }
 
-const legacySchema = z.looseObject({
+const legacySchema = z.object({
   message: looseText,
   url: looseText,
   culprit: looseText,

@@ -40,7 +40,7 @@ export const looseText = z
   .nullish()
   .catch(undefined);
 
-export const actorSchema = z.looseObject({ name: looseText, type: looseText }).nullish().catch(undefined);
+export const actorSchema = z.object({ name: looseText, type: looseText }).nullish().catch(undefined);
 
 export function field(name: string, value: string | null | undefined, inline = true): EmbedField | undefined {
   const text = value?.trim();
