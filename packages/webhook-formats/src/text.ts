@@ -79,13 +79,29 @@ export function storableText(value: string): string {
   return value.replaceAll('\u0000', '').toWellFormed();
 }
 
+/** Whether every string of a JSON-like value, keys included, is storable: nothing to copy. */
+function allStorable(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (Array.isArray(value)) return value.every(allStorable);
+  if (value === null || typeof value !== 'object') return true;
+  for (const key in value) {
+    if (!isStorableText(key) || !allStorable((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
 /**
  * Every string of a JSON-like value made storable (storableText), keys included; other values
  * are kept. For messages generated from third-party payloads, which must post whatever they hold.
+ * A value that is storable already (nearly every message) is returned as it is, not copied.
  */
 export function storableStrings<T>(value: T): T {
+  return allStorable(value) ? value : storableCopy(value);
+}
+
+function storableCopy<T>(value: T): T {
   if (typeof value === 'string') return storableText(value) as T;
-  if (Array.isArray(value)) return value.map((element: unknown) => storableStrings(element)) as T;
+  if (Array.isArray(value)) return value.map((element: unknown) => storableCopy(element)) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [storableText(key), storableStrings(field)])) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [storableText(key), storableCopy(field)])) as T;
 }

@@ -18,4 +18,14 @@ describe('storable text', () => {
       k: null,
     });
   });
+
+  it('returns a message that is storable already as it is, and copies one with a single bad string deep down', () => {
+    const clean = { content: 'fine 😀', embeds: [{ title: 't', fields: [{ name: 'n', value: 'v' }], color: 5 }], flags: 4, nothing: null };
+    expect(storableStrings(clean)).toBe(clean);
+    const deep = { ...clean, embeds: [{ ...clean.embeds[0]!, fields: [{ name: 'n', value: 'v\u0000' }] }] };
+    const cleaned = storableStrings(deep);
+    expect(cleaned).not.toBe(deep);
+    expect(cleaned.embeds[0]!.fields[0]!.value).toBe('v');
+    expect(deep.embeds[0]!.fields[0]!.value).toBe('v\u0000');
+  });
 });
