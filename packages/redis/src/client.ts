@@ -89,14 +89,44 @@ function dropSilentConnections(client: Redis, { role, name, logger }: RedisClien
   return client;
 }
 
+/**
+ * Lets go of a command's arguments once it has succeeded. Settled ioredis commands outlive the
+ * young-generation collections that should free them (measured, mechanism not pinned down), and
+ * their arguments with them: on the gateway every job's serialised data (8 KB for a push) then
+ * reached the old generation. Letting go took what survives each of the gateway's scavenges at
+ * 1,000 deliveries a second from 6.5 to 3.1 MB, and its ingest maximum from about 4,240 to
+ * 4,400-4,900 requests a second (three runs each, alternating). Nothing reads
+ * a settled command's arguments: ioredis resends only unanswered ones, and a failed command
+ * keeps them (its error names them).
+ */
+function releaseSettledArguments(client: Redis): Redis {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((command, stream) => {
+    const sent = send(command, stream);
+    command.promise.then(
+      () => {
+        command.args = [];
+      },
+      () => undefined,
+    );
+    return sent;
+  }) as Redis['sendCommand'];
+  return client;
+}
+
+/** Every client gets the same handling, however it was made. */
+function managed(client: Redis, options: RedisClientOptions): Redis {
+  return releaseSettledArguments(dropSilentConnections(watchErrors(client, options), options));
+}
+
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
 export function createRedis(url: string, options: RedisClientOptions): Redis {
-  return dropSilentConnections(watchErrors(new Redis(url, optionsFor(options)), options), options);
+  return managed(new Redis(url, optionsFor(options)), options);
 }
 
 /** A new connection to the same server as `client`, with the options of another role. */
 export function duplicateRedis(client: Redis, options: RedisClientOptions): Redis {
-  return dropSilentConnections(watchErrors(client.duplicate(optionsFor(options)), options), options);
+  return managed(client.duplicate(optionsFor(options)), options);
 }
 
 /** ioredis's messages for a command it could not send or got no answer to in time. */
