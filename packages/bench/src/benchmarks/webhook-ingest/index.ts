@@ -48,17 +48,23 @@ export const webhookIngest: Benchmark = {
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
-    const paced = { ...load, url: `${gateway.url}${path}`, method: 'POST' as const, headers: { 'content-type': 'application/json', ...load.headers } };
-    if (context.load.warmupSeconds > 0) {
-      await measurePaced(paced, { requestsPerSecond: halfRate, durationSeconds: context.load.warmupSeconds, connections: context.load.connections });
-    }
-    const gatewayHalf = await measurePaced(paced, { requestsPerSecond: halfRate, durationSeconds: context.load.durationSeconds, connections: context.load.connections });
+    /** Warm-up, then the measured run, of a steady load at half the gateway's maximum. */
+    const atHalfRate = async (origin: string) => {
+      const paced = { ...load, url: `${origin}${path}`, method: 'POST' as const, headers: { 'content-type': 'application/json', ...load.headers } };
+      const options = { requestsPerSecond: halfRate, connections: context.load.connections };
+      if (context.load.warmupSeconds > 0) await measurePaced(paced, { ...options, durationSeconds: context.load.warmupSeconds });
+      return measurePaced(paced, { ...options, durationSeconds: context.load.durationSeconds });
+    };
+    const gatewayHalf = await atHalfRate(gateway.url);
     context.log('measuring minimal-ingest');
     const minimalRun = await measureWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
     const minimalResult = minimalRun.measurement;
+    // The same offered load on the same-work baseline: how much of the gateway's tail is the durable work's.
+    const minimalHalf = await atHalfRate(minimal.url);
     context.log('measuring the baseline');
     const baselineRun = await measureWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
     const baselineResult = baselineRun.measurement;
+    const baselineHalf = await atHalfRate(baseline.url);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
     for (const name of [undefined, MINIMAL_QUEUE]) {
       const queue = openQueue(env, name);
@@ -72,20 +78,23 @@ export const webhookIngest: Benchmark = {
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
-        "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst)",
+        "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst), offered to the gateway, then at the same rate to minimal-ingest and to express JSON",
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [
         { target: 'gateway /codehost', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayResult },
         { target: 'gateway /codehost at half its maximum rate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalf },
         { target: 'minimal-ingest', url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalResult },
+        { target: "minimal-ingest at the gateway's half rate", url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalHalf },
         { target: 'express JSON baseline', url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineResult },
+        { target: "express JSON at the gateway's half rate", url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineHalf },
       ],
       ratios: {
         'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),
         'gateway/baseline rps': ratio(gatewayResult.requestsPerSecond, baselineResult.requestsPerSecond),
         'gateway/minimal-ingest CPU per request': ratio(gatewayRun.cpuMsPerRequest, minimalRun.cpuMsPerRequest),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
+        'gateway/minimal-ingest p99 at half rate': ratio(gatewayHalf.latencyMs.p99, minimalHalf.latencyMs.p99),
       },
     };
   },
