@@ -19,7 +19,7 @@ export interface RedisClientOptions {
   lazyConnect?: boolean;
   /**
    * `producer` and `client` roles: a command unanswered this long fails (default
-   * DEFAULT_COMMAND_TIMEOUT_MS), and the connection is replaced (see dropSilentConnections).
+   * DEFAULT_COMMAND_TIMEOUT_MS), and the connection is replaced (see silentConnectionDropper).
    */
   commandTimeoutMs?: number;
 }
@@ -67,48 +67,42 @@ function watchErrors(client: Redis, { role, name, logger }: RedisClientOptions):
  * A command that timed out leaves the connection in doubt: a server that froze, or a network
  * path that drops packets without resetting the socket, answers nothing on it again, and
  * ioredis would keep the socket (and time out every command on it) forever. So the first
- * timeout replaces the connection; a server that was merely slow costs one reconnect.
+ * timeout replaces the connection; a server that was merely slow costs one reconnect. Worker
+ * clients have no command timeout, so they get no handler.
  */
-function dropSilentConnections(client: Redis, { role, name, logger }: RedisClientOptions): Redis {
-  if (role === 'worker') return client;
-  const send = client.sendCommand.bind(client);
+function silentConnectionDropper(client: Redis, { role, name, logger }: RedisClientOptions): ((error: unknown) => void) | undefined {
+  if (role === 'worker') return undefined;
   let replacing = false;
-  client.sendCommand = ((command, stream) => {
-    const sent = send(command, stream);
-    command.promise.catch((error: unknown) => {
-      if (replacing || (error as Error | undefined)?.message !== COMMAND_TIMED_OUT) return;
-      replacing = true;
-      logger?.warn({ redisClient: name ?? role }, 'redis command timed out, reconnecting');
-      client.disconnect(true);
-      client.once('ready', () => {
-        replacing = false;
-      });
+  return (error) => {
+    if (replacing || (error as Error | undefined)?.message !== COMMAND_TIMED_OUT) return;
+    replacing = true;
+    logger?.warn({ redisClient: name ?? role }, 'redis command timed out, reconnecting');
+    client.disconnect(true);
+    client.once('ready', () => {
+      replacing = false;
     });
-    return sent;
-  }) as Redis['sendCommand'];
-  return client;
+  };
 }
 
 /**
- * Lets go of a command's arguments once it has succeeded. Settled ioredis commands outlive the
- * young-generation collections that should free them (measured, mechanism not pinned down), and
- * their arguments with them: on the gateway every job's serialised data (8 KB for a push) then
- * reached the old generation. Letting go took what survives each of the gateway's scavenges at
- * 1,000 deliveries a second from 6.5 to 3.1 MB, and its ingest maximum from about 4,240 to
- * 4,400-4,900 requests a second (three runs each, alternating). Nothing reads
- * a settled command's arguments: ioredis resends only unanswered ones, and a failed command
- * keeps them (its error names them).
+ * Watches every command the client sends, with one reaction to its outcome: a failure goes to
+ * the silent-connection dropper, and a success lets go of the command's arguments. Settled
+ * ioredis commands outlive the young-generation collections that should free them (measured,
+ * mechanism not pinned down), and their arguments with them: on the gateway every job's
+ * serialised data (8 KB for a push) then reached the old generation. Letting go took what
+ * survives each of the gateway's scavenges at 1,000 deliveries a second from 6.5 to 3.1 MB,
+ * and its ingest maximum from about 4,240 to 4,400-4,900 requests a second (three runs each,
+ * alternating). Nothing reads a settled command's arguments: ioredis resends only unanswered
+ * ones, and a failed command keeps them (its error names them).
  */
-function releaseSettledArguments(client: Redis): Redis {
+function watchCommands(client: Redis, options: RedisClientOptions): Redis {
   const send = client.sendCommand.bind(client);
+  const onFailure = silentConnectionDropper(client, options) ?? (() => undefined);
   client.sendCommand = ((command, stream) => {
     const sent = send(command, stream);
-    command.promise.then(
-      () => {
-        command.args = [];
-      },
-      () => undefined,
-    );
+    command.promise.then(() => {
+      command.args = [];
+    }, onFailure);
     return sent;
   }) as Redis['sendCommand'];
   return client;
@@ -116,7 +110,7 @@ function releaseSettledArguments(client: Redis): Redis {
 
 /** Every client gets the same handling, however it was made. */
 function managed(client: Redis, options: RedisClientOptions): Redis {
-  return releaseSettledArguments(dropSilentConnections(watchErrors(client, options), options));
+  return watchCommands(watchErrors(client, options), options);
 }
 
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
