@@ -4,6 +4,7 @@ import { InFlight } from '@switchboard/batching';
 import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
+import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
 import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
@@ -103,24 +104,16 @@ function createProcessor(
     if (!parsed.success) {
       throw new UnrecoverableError(`Malformed payload: ${describeProblems(payloadProblems(parsed.error))}`);
     }
-    const jobId = job.id ?? '';
     const running: ActiveJob = { job, token: token ?? '' };
     active.add(running);
-    // Made on first use: most jobs log nothing, and a child logger per job is not free.
-    let jobLogger: Logger | undefined;
     const startedAt = performance.now();
     let outcome: 'completed' | 'failed' = 'failed';
     try {
-      const result = await registration.handler(parsed.data, {
-        jobId,
-        jobName: job.name,
-        attemptsMade: job.attemptsMade,
-        signal: signal ?? new AbortController().signal,
-        get logger() {
-          jobLogger ??= logger.child({ jobName: job.name, jobId });
-          return jobLogger;
-        },
-      });
+      const context = new RunningJobContext(
+        { jobId: job.id ?? '', jobName: job.name, attemptsMade: job.attemptsMade, signal: signal ?? new AbortController().signal },
+        logger,
+      );
+      const result = await registration.handler(parsed.data, context);
       outcome = 'completed';
       return result;
     } finally {

@@ -30,20 +30,32 @@ function kindOf(req: Request): BodyKind {
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
 }
 
-/** A body checked on a parse thread; its value, if ever needed (inline in a job), is decoded on first read. */
-function checkedBody(format: WebhookFormat, kind: BodyKind, checked: CheckedBody): InboundBody {
-  let value: unknown;
-  let decoded = false;
-  return {
-    raw: checked.raw,
-    json: checked.json,
-    checked: { refusal: checked.refusal },
-    get value() {
-      if (!decoded) value = decodeBody(format, kind, checked.raw).value;
-      decoded = true;
-      return value;
-    },
-  };
+/**
+ * A body checked on a parse thread; its value, if ever needed (inline in a job), is decoded on
+ * first read. A class, not an object literal with `get value()`: a literal's getter is a closure
+ * per request, and V8 keeps such a getter, with the body it captures, alive through young
+ * collections until the next full GC (see RunningJobContext in @switchboard/queue).
+ */
+class ThreadCheckedBody implements InboundBody {
+  readonly raw: Buffer;
+  readonly json: Buffer | string;
+  readonly checked: { refusal: Refusal | null };
+  readonly #format: WebhookFormat;
+  readonly #kind: BodyKind;
+  #value: { decoded: unknown } | undefined;
+
+  constructor(format: WebhookFormat, kind: BodyKind, checked: CheckedBody) {
+    this.raw = checked.raw;
+    this.json = checked.json;
+    this.checked = { refusal: checked.refusal };
+    this.#format = format;
+    this.#kind = kind;
+  }
+
+  get value(): unknown {
+    this.#value ??= { decoded: decodeBody(this.#format, this.#kind, this.raw).value };
+    return this.#value.decoded;
+  }
 }
 
 async function toInbound(format: WebhookFormat, req: Request, raw: Buffer, options: InboundBodyOptions): Promise<InboundBody> {
@@ -51,7 +63,7 @@ async function toInbound(format: WebhookFormat, req: Request, raw: Buffer, optio
   if (raw.length === 0) return { raw, value: {}, json: '{}' };
   const kind = kindOf(req);
   if (raw.length <= options.parseHereMaxBytes) return { raw, ...decodeBody(format, kind, raw) };
-  return checkedBody(format, kind, await options.checker.check(format, kind, raw));
+  return new ThreadCheckedBody(format, kind, await options.checker.check(format, kind, raw));
 }
 
 export interface InboundBodyOptions {
