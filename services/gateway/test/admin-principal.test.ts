@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
@@ -19,6 +20,21 @@ function withAuthorization(base: string, authorization: string) {
 async function lastUsedAt(keyId: string): Promise<Date | null> {
   const { rows } = await gateway.pool.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM admin_api_keys WHERE id = $1', [keyId]);
   return rows[0]!.last_used_at;
+}
+
+function markerKey(keyId: string): string {
+  return `${gateway.config.REDIS_PREFIX}:admin-key-used:${keyId}`;
+}
+
+/** Counts the key-use markers a replica's Redis client writes (its real commands, observed). */
+function countMarkerWrites(redis: Redis): { count: number; stop(): void } {
+  const send = redis.sendCommand;
+  const asks = { count: 0, stop: () => void (redis.sendCommand = send) };
+  redis.sendCommand = ((command, stream) => {
+    if (command.name === 'set' && String(command.args[0]).includes(':admin-key-used:')) asks.count += 1;
+    return send.call(redis, command, stream);
+  }) as Redis['sendCommand'];
+  return asks;
 }
 
 /** Waits for the column to be written (after the response), and returns it. */
@@ -129,12 +145,30 @@ describe('last_used_at', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await lastUsedAt(admin.keyId)).toBeNull();
 
-    // Once the minute has passed (its Redis marker gone), the next use is recorded again.
-    const ttl = await gateway.redis.pttl(`${gateway.config.REDIS_PREFIX}:admin-key-used:${admin.keyId}`);
+    // The marker stands for the minute, whichever replica asks.
+    const ttl = await gateway.redis.pttl(markerKey(admin.keyId));
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
-    await gateway.redis.del(`${gateway.config.REDIS_PREFIX}:admin-key-used:${admin.keyId}`);
-    expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
-    await writtenLastUsedAt(admin.keyId);
+  });
+
+  it('costs a replica that lost the minute to another one Redis command, until that marker lapses', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    // Another replica recorded a use almost a minute ago: its marker stands 400 ms more.
+    await gateway.redis.set(markerKey(admin.keyId), '1', 'PX', 400);
+    const asks = countMarkerWrites(other.redis);
+    try {
+      for (let use = 0; use < 5; use++) expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(asks.count).toBe(1);
+      expect(await lastUsedAt(admin.keyId)).toBeNull();
+
+      // The marker lapsed: the next use asks again, wins the minute and is recorded.
+      await waitFor(async () => ((await gateway.redis.exists(markerKey(admin.keyId))) === 0 ? true : undefined), 3_000);
+      expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+      await writtenLastUsedAt(admin.keyId);
+      expect(asks.count).toBe(2);
+    } finally {
+      asks.stop();
+    }
   });
 });
