@@ -1,5 +1,5 @@
 // A parse thread of the execution routes (body-check.ts): decodes a large body and runs its
-// format's checks off the event loop, then hands the bytes back.
+// format's checks off the event loop, then hands the bytes back when they passed.
 import { parentPort } from 'node:worker_threads';
 import type { WebhookFormat } from '@switchboard/contracts';
 import { isApiError } from '@switchboard/http';
@@ -31,11 +31,13 @@ function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): Check
 }
 
 parentPort!.on('message', ({ id, format, kind, bytes }: CheckRequest) => {
-  let reply: CheckReply;
+  let outcome: CheckOutcome;
   try {
-    reply = { id, bytes, ...check(format, kind, bytes) };
+    outcome = check(format, kind, bytes);
   } catch (error) {
-    reply = { id, bytes, outcome: 'crashed', reason: error instanceof Error ? error.message : String(error) };
+    outcome = { outcome: 'crashed', reason: error instanceof Error ? error.message : String(error) };
   }
-  parentPort!.postMessage(reply, [bytes]);
+  // Only a body that passed goes back (CheckReply says why).
+  if (outcome.outcome === 'valid') parentPort!.postMessage({ id, bytes, ...outcome } satisfies CheckReply, [bytes]);
+  else parentPort!.postMessage({ id, ...outcome } satisfies CheckReply);
 });
