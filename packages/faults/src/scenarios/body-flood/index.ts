@@ -23,9 +23,12 @@ const PROBE_EVERY_MS = 10;
  * The costliest body to parse per byte: one long array of small numbers (every element a
  * value to build), valid JSON, so nothing stops it before the parse.
  */
-function costlyBody(bytes: number): Buffer {
+export function costlyBody(bytes: number): Buffer {
   const body = Buffer.alloc(bytes, '1,');
+  // `[11,1,1,…,1]`: the bracket takes the first digit's place, so the second byte (a comma
+  // after `[` would make the body invalid at once) becomes a digit.
   body[0] = '['.charCodeAt(0);
+  body[1] = '1'.charCodeAt(0);
   body[bytes - 1] = ']'.charCodeAt(0);
   if (body[bytes - 2] === ','.charCodeAt(0)) body[bytes - 2] = '1'.charCodeAt(0);
   return body;
