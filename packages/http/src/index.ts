@@ -12,4 +12,5 @@ export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
+export { closeWithoutReading, UNREAD_BODY_LINGER_MS } from './close-unread.ts';
 export { routeTemplate } from './route-template.ts';

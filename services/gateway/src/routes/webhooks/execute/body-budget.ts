@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError } from '@switchboard/http';
+import { ApiError, closeWithoutReading } from '@switchboard/http';
 import { declaredBodyBytes } from './read-body.ts';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
@@ -25,8 +25,8 @@ export function bodyBudget(budgetBytes: number): RequestHandler {
   return (req, res, next) => {
     const bytes = bytesToReserve(req.headers);
     if (inFlight + bytes > budgetBytes) {
-      // The unread body must not be kept: answer, then close the connection.
-      res.setHeader('Connection', 'close');
+      // The unread body must not be kept: answer, then close the connection without reading it.
+      closeWithoutReading(res);
       throw new ApiError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
     }
     inFlight += bytes;
