@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
+import { ApiError, responseLocal } from '@switchboard/http';
 import type { BodyChecker, CheckedBody, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
 import { readDeclaredBody } from './read-body.ts';
@@ -81,15 +81,9 @@ export interface InboundBodyOptions {
 export function inboundBody(format: WebhookFormat, options: InboundBodyOptions): RequestHandler {
   const readAnyBody = express.raw({ type: () => true, limit: LIMITS.body.inboundWebhookBytes });
   const read = (req: Request, res: Response): Promise<Buffer> =>
-    (
-      readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
-      new Promise<Buffer>((resolve, reject) => {
-        readAnyBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))));
-      })
-    ).catch((error: unknown) => {
-      // The rest of a body over the limit is not read: the 413 closes the connection.
-      if ((error as { status?: unknown } | null)?.status === 413) closeWithoutReading(res);
-      throw error;
+    readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
+    new Promise((resolve, reject) => {
+      readAnyBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))));
     });
   return (req, res, next) => {
     read(req, res)
