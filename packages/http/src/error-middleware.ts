@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { errorSummary, type Logger } from '@switchboard/logger';
 import { ApiError } from './api-error.ts';
 import { fromBodyParserError } from './body-errors.ts';
-import { closeWithoutReading } from './close-unread.ts';
 import { routeTemplate } from './route-template.ts';
 import { issuesToItems } from './zod-issues.ts';
 
@@ -45,7 +44,7 @@ function reasonOf(error: unknown): string {
  * `INVALID_FORM_BODY` with field paths; an error `isUnavailable` recognises (a database, Redis
  * or S3 that is down or silent) → 503 `SERVICE_UNAVAILABLE` with `Retry-After`; body-parser
  * errors → 400/413/415; anything else → a generic 500 with no internals, logged with the
- * request id. A 413 whose body is still arriving closes the connection without reading the rest.
+ * request id.
  */
 export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityCheck = () => false): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -65,8 +64,6 @@ export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityChe
       next(error);
       return;
     }
-    // The rest of a body over its limit is not read (it could be any size): the 413 closes the connection.
-    if (apiError.status === 413 && !req.complete) closeWithoutReading(res);
     res.status(apiError.status).set(headersOf(apiError)).json(apiError.toBody());
   };
 }

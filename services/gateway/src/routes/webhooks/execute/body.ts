@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
-import { ApiError, responseLocal } from '@switchboard/http';
+import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
 import type { BodyChecker, CheckedBody, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
 import { readDeclaredBody } from './read-body.ts';
@@ -81,9 +81,18 @@ export interface InboundBodyOptions {
 export function inboundBody(format: WebhookFormat, options: InboundBodyOptions): RequestHandler {
   const readAnyBody = express.raw({ type: () => true, limit: LIMITS.body.inboundWebhookBytes });
   const read = (req: Request, res: Response): Promise<Buffer> =>
-    readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
-    new Promise((resolve, reject) => {
-      readAnyBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))));
+    (
+      readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
+      new Promise<Buffer>((resolve, reject) => {
+        readAnyBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))));
+      })
+    ).catch((error: unknown) => {
+      // The rest of a body over 25 MiB is not read (no code host or tracker sends one; a client
+      // declaring gigabytes would be read to the end): the 413 closes the connection. Routes
+      // with small limits (admin JSON) keep reading, so a client that sends its whole body
+      // before reading the answer still gets its 413.
+      if ((error as { status?: unknown } | null)?.status === 413) closeWithoutReading(res);
+      throw error;
     });
   return (req, res, next) => {
     read(req, res)
