@@ -31,4 +31,13 @@ describe('fault suite, bounded', () => {
     expect(result.problems).toEqual([]);
     expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([0, 0, 0]);
   }, 180_000);
+
+  it('redis-blackhole: Redis silent 5 s under mixed traffic: answers within the bound, only 503s, nothing lost', async () => {
+    // A frozen Redis answers nothing and resets nothing: request-path commands give up after
+    // 2 s (DEFAULT_COMMAND_TIMEOUT_MS) and the connection is replaced; 8 s as above.
+    const outage = dependencyOutage({ name: 'redis-blackhole', dependency: 'redis', mode: 'blackhole', outageMs: 5_000, bounds: { answerMs: 8_000 } });
+    const result = await outage.run({ environment, ...quiet });
+    expect(result.problems).toEqual([]);
+    expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([0, 0, 0]);
+  }, 180_000);
 });

@@ -16,6 +16,7 @@ export function faultScenarios(scale: Scale): Scenario[] {
     workerKill({ deliveries: full ? 10_000 : 1_000, kills: full ? 3 : 1, concurrency: 16 }),
     jobKill,
     dependencyOutage({ name: 'redis-stop', dependency: 'redis', mode: 'cut', outageMs: seconds(10) }),
+    dependencyOutage({ name: 'redis-blackhole', dependency: 'redis', mode: 'blackhole', outageMs: seconds(10) }),
     dependencyOutage({ name: 'postgres-blackhole', dependency: 'postgres', mode: 'blackhole', outageMs: seconds(30) }),
     dependencyOutage({ name: 's3-blackhole', dependency: 's3', mode: 'blackhole', outageMs: seconds(30) }),
     // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has.
