@@ -1,24 +1,33 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
-import type { BodyChecker, CheckedBody, Refusal } from './body-check.ts';
+import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
 import { readDeclaredBody } from './read-body.ts';
 
-/** An inbound webhook body, read once: the bytes (signatures) and the JSON value they carry. */
-export interface InboundBody {
+interface ReceivedBytes {
   /** Exactly as received (after Content-Encoding), for X-Hub-Signature-256 / Sentry-Hook-Signature. */
   raw: Buffer;
-  /** The decoded JSON value; for a body checked on a parse thread, decoded here only when read. */
-  readonly value: unknown;
   /** The JSON document as text, for a claim check: the received bytes themselves when they are JSON. */
   json: Buffer | string;
-  /**
-   * Set for a body checked on a parse thread (its schema passed there): what its format's
-   * post-token check refused, or null. Unset: the handler runs the format's checks itself.
-   */
-  checked?: { refusal: Refusal | null };
 }
+
+/** A body decoded on the event loop: the handler runs the format's checks on its value. */
+interface DecodedBody extends ReceivedBytes {
+  value: unknown;
+  checked?: undefined;
+}
+
+/**
+ * A body checked on a parse thread (its schema passed there), never decoded on the event loop:
+ * `checked` holds what its format's post-token check refused, or null.
+ */
+interface ThreadCheckedBody extends ReceivedBytes {
+  checked: { refusal: Refusal | null };
+}
+
+/** An inbound webhook body, read once: the bytes, and either the JSON value or the thread's verdict. */
+export type InboundBody = DecodedBody | ThreadCheckedBody;
 
 const bodySlot = responseLocal<InboundBody>('inboundBody', 'inboundBody() must run before the execute handler');
 
@@ -30,40 +39,13 @@ function kindOf(req: Request): BodyKind {
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
 }
 
-/**
- * A body checked on a parse thread; its value, if ever needed (inline in a job), is decoded on
- * first read. A class, not an object literal with `get value()`: a literal's getter is a closure
- * per request, and V8 keeps such a getter, with the body it captures, alive through young
- * collections until the next full GC (see RunningJobContext in @switchboard/queue).
- */
-class ThreadCheckedBody implements InboundBody {
-  readonly raw: Buffer;
-  readonly json: Buffer | string;
-  readonly checked: { refusal: Refusal | null };
-  readonly #format: WebhookFormat;
-  readonly #kind: BodyKind;
-  #value: { decoded: unknown } | undefined;
-
-  constructor(format: WebhookFormat, kind: BodyKind, checked: CheckedBody) {
-    this.raw = checked.raw;
-    this.json = checked.json;
-    this.checked = { refusal: checked.refusal };
-    this.#format = format;
-    this.#kind = kind;
-  }
-
-  get value(): unknown {
-    this.#value ??= { decoded: decodeBody(this.#format, this.#kind, this.raw).value };
-    return this.#value.decoded;
-  }
-}
-
 async function toInbound(format: WebhookFormat, req: Request, raw: Buffer, options: InboundBodyOptions): Promise<InboundBody> {
   // No body at all is `{}`, as on every JSON route: an empty execute is then a 400 or 404.
   if (raw.length === 0) return { raw, value: {}, json: '{}' };
   const kind = kindOf(req);
   if (raw.length <= options.parseHereMaxBytes) return { raw, ...decodeBody(format, kind, raw) };
-  return new ThreadCheckedBody(format, kind, await options.checker.check(format, kind, raw));
+  const checked = await options.checker.check(format, kind, raw);
+  return { raw: checked.raw, json: checked.json, checked: { refusal: checked.refusal } };
 }
 
 export interface InboundBodyOptions {
