@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuPerUnit } from './process-cpu.ts';
 import type { LoadOptions } from './types.ts';
 
 export interface Measurement {
@@ -56,6 +57,22 @@ export async function measure(
   const base = { url, connections: load.connections, headers, ...request };
   if (load.warmupSeconds > 0) await autocannon({ ...base, duration: load.warmupSeconds });
   return toMeasurement(await autocannon({ ...base, duration: load.durationSeconds }));
+}
+
+/**
+ * measure(), and the CPU milliseconds the process `pid` (the server behind `url`) spent per
+ * request of the measured run, warm-up excluded.
+ */
+export async function measureWithCpu(
+  pid: number,
+  url: string,
+  load: LoadOptions,
+  headers: Record<string, string> = {},
+  request: MeasuredRequest = { method: 'GET' },
+): Promise<{ measurement: Measurement; cpuMsPerRequest: number }> {
+  if (load.warmupSeconds > 0) await measure(url, { ...load, durationSeconds: load.warmupSeconds, warmupSeconds: 0 }, headers, request);
+  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => measure(url, { ...load, warmupSeconds: 0 }, headers, request), (m) => m.requests);
+  return { measurement: result, cpuMsPerRequest: cpuMsPerUnit };
 }
 
 /** a / b, or NaN (JSON null) when b is 0: a ratio to nothing is not a number to quote. */

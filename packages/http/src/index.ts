@@ -6,7 +6,7 @@ export { errorMiddleware } from './error-middleware.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
-export { methodNotAllowed, notFound } from './routing.ts';
+export { methodNotAllowed, notFound, onlyForPaths } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { ApiError } from '@switchboard/http';
+import { Router, type RequestHandler } from 'express';
+import { ApiError, onlyForPaths } from '@switchboard/http';
 import { serveMetrics } from '@switchboard/metrics';
 import { checkReadiness, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
@@ -33,21 +33,23 @@ function gatewayChecks({ config, pool, redis, storage, ipBans, snowflakeLease }:
   };
 }
 
+const PROBE_PATHS = { live: '/healthz', metrics: '/metrics', ready: '/readyz' } as const;
+
 /**
  * `/healthz`: the process is up (liveness; never touches a dependency, so a dead database does
  * not get the process restarted). `/readyz`: checkReadiness within READY_CHECK_TIMEOUT_MS per
  * check, in parallel; 200 `ok` or `degraded`, 503 `unavailable` when a core check failed and
  * 503 `draining` once shutdown began, so the load balancer stops sending new requests.
  */
-export function healthRouter(deps: GatewayDeps): Router {
+export function healthRouter(deps: GatewayDeps): RequestHandler {
   const checks = gatewayChecks(deps);
   const router = Router();
-  router.get('/healthz', (_req, res) => {
+  router.get(PROBE_PATHS.live, (_req, res) => {
     res.json({ status: 'ok' });
   });
   // Prometheus scrapes (`@switchboard/metrics`): request timings by route template, process metrics.
-  router.get('/metrics', serveMetrics(deps.metrics));
-  router.get('/readyz', async (_req, res) => {
+  router.get(PROBE_PATHS.metrics, serveMetrics(deps.metrics));
+  router.get(PROBE_PATHS.ready, async (_req, res) => {
     const readiness = await checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining);
     res.setHeader('Cache-Control', 'no-store');
     if (readiness.ready) {
@@ -58,5 +60,5 @@ export function healthRouter(deps: GatewayDeps): Router {
       body: { status: readiness.status, checks: readiness.checks },
     });
   });
-  return router;
+  return onlyForPaths(Object.values(PROBE_PATHS), router);
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { measure, ratio, type Measurement } from '../../measure.ts';
+import { measure, measureWithCpu, ratio, type Measurement } from '../../measure.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
@@ -62,6 +62,8 @@ async function residentMiB(pid: number): Promise<number> {
 
 interface Phase {
   targets: TargetResult[];
+  /** Process CPU milliseconds per check request: gateway, baseline. */
+  cpuMsPerCheck: { gateway: number; baseline: number };
   loadMs: number;
   rssMiB: number;
 }
@@ -76,20 +78,21 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
   const checkUrl = `${gateway.url}${CHECK_PATH}`;
   const document = await capture(checkUrl, key, { ip: BANNED_ADDRESS });
-  const check = await measure(checkUrl, context.load, headers, { method: 'POST', body });
+  const check = await measureWithCpu(gateway.pid, checkUrl, context.load, headers, { method: 'POST', body });
   const baseline = await context.startStaticBaseline(document);
   context.log('measuring the baseline');
-  const bare = await measure(`${baseline.url}${CHECK_PATH}`, context.load, headers, { method: 'POST', body });
+  const bare = await measureWithCpu(baseline.pid, `${baseline.url}${CHECK_PATH}`, context.load, headers, { method: 'POST', body });
   await baseline.stop();
   context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
   const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
   await gateway.stop();
   return {
     targets: [
-      { target: 'check (gateway)', url: `${checkUrl} ${body}`, measurement: check },
-      { target: 'check (baseline)', url: `${baseline.url}${CHECK_PATH}`, measurement: bare },
+      { target: 'check (gateway)', url: `${checkUrl} ${body}`, measurement: check.measurement },
+      { target: 'check (baseline)', url: `${baseline.url}${CHECK_PATH}`, measurement: bare.measurement },
       { target: 'discovery, bans loaded', url: `${gateway.url}${DISCOVERY_PATH}`, measurement: discovery },
     ],
+    cpuMsPerCheck: { gateway: check.cpuMsPerRequest, baseline: bare.cpuMsPerRequest },
     loadMs,
     rssMiB,
   };
@@ -132,6 +135,7 @@ export const banCheck: Benchmark = {
         `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
         `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key against PostgreSQL`,
+        `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; the baseline answers the same bytes and headers',
         'gateway, baseline, PostgreSQL and autocannon share this machine: compare the ratios, not absolute numbers',
       ],
@@ -139,6 +143,7 @@ export const banCheck: Benchmark = {
       ratios: {
         'check gateway/baseline rps': ratio(check.requestsPerSecond, bare.requestsPerSecond),
         'check gateway/baseline p99 latency': ratio(check.latencyMs.p99, bare.latencyMs.p99),
+        'check gateway/baseline CPU per request': ratio(loaded.cpuMsPerCheck.gateway, loaded.cpuMsPerCheck.baseline),
         'discovery rps, bans loaded / none': ratio(discovery.requestsPerSecond, empty.target.measurement.requestsPerSecond),
         'discovery p99, bans loaded / none': ratio(discovery.latencyMs.p99, empty.target.measurement.latencyMs.p99),
       },

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed } from '@switchboard/http';
+import { jsonBody, methodNotAllowed, onlyForPaths } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { authFailures, routeLimiter } from '../../route-limiter.ts';
@@ -30,7 +30,7 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
  * validates (400 last). A table route without a handler stops startup: the table is the
  * interface, and every route of it is served.
  */
-export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
+export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): RequestHandler {
   const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
   const failures = authFailures(deps);
@@ -49,7 +49,7 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Route
     router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](route.path, ...chain);
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));
-  return router;
+  return onlyForPaths(ADMIN_ROUTES.map((route) => route.path), router);
 }
 
 function methodsByPath(): Map<string, string[]> {

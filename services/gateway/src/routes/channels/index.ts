@@ -1,24 +1,26 @@
-import { Router } from 'express';
-import { methodNotAllowed } from '@switchboard/http';
+import { Router, type RequestHandler } from 'express';
+import { methodNotAllowed, onlyForPaths } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
 import { listMessages } from './messages.ts';
 
+const MESSAGES_PATH = '/v1/channels/:channel_id/messages';
+
 /**
  * Channel read models. GET messages runs: user resolution → rate limit → 401 → channel id
  * (400) → the channel's guild and membership (404 unknown or DM channel, 403 MISSING_ACCESS).
  */
-export function channelsRouter(deps: GatewayDeps): Router {
+export function channelsRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
   const limiter = routeLimiter(deps)('channel:messages:read::channel_id');
   const member = requireGuildPermission(pool, { subject: 'channel', param: 'channel_id', permission: null });
   const router = Router();
   router
-    .route('/v1/channels/:channel_id/messages')
+    .route(MESSAGES_PATH)
     .get(auth.resolve, limiter, auth.require, member, listMessages(pool))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  return router;
+  return onlyForPaths([MESSAGES_PATH], router);
 }

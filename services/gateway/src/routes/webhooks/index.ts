@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed } from '@switchboard/http';
+import { jsonBody, methodNotAllowed, onlyForPaths } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
@@ -13,13 +13,21 @@ import { updateWebhookById } from './update.ts';
 /** Bodies that may carry an avatar: see LIMITS.body.avatarBodyBytes. */
 export const AVATAR_BODY_LIMIT_BYTES = LIMITS.body.avatarBodyBytes;
 
+const PATHS = {
+  ofChannel: '/v1/channels/:channel_id/webhooks',
+  ofGuild: '/v1/guilds/:guild_id/webhooks',
+  byId: '/v1/webhooks/:webhook_id',
+  byToken: '/v1/webhooks/:webhook_id/:token',
+  tokenMessage: '/v1/webhooks/:webhook_id/:token/messages/:message_id',
+} as const;
+
 /**
  * Webhook management (reference §1, §2). The id-addressed routes run: user resolution →
  * rate limit (per user, else per IP) → 401 → path id (400) → the subject's guild and
  * MANAGE_WEBHOOKS (404 unknown, 403 MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler.
  * Execution (POST on the token path and its format suffixes) lives in ./execute/.
  */
-export function webhooksRouter(deps: GatewayDeps): Router {
+export function webhooksRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
   const limit = routeLimiter(deps);
@@ -33,35 +41,35 @@ export function webhooksRouter(deps: GatewayDeps): Router {
 
   const router = Router();
   router
-    .route('/v1/channels/:channel_id/webhooks')
+    .route(PATHS.ofChannel)
     .get(...managing('webhook:list::channel_id', 'channel', 'channel_id'), listChannel(deps))
     .post(...managing('webhook:create::channel_id', 'channel', 'channel_id'), avatarBody, createWebhook(deps))
     .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
   router
-    .route('/v1/guilds/:guild_id/webhooks')
+    .route(PATHS.ofGuild)
     .get(...managing('webhook:list::guild_id', 'guild', 'guild_id'), listGuild(deps))
     .all(methodNotAllowed(['GET', 'HEAD']));
   router
-    .route('/v1/webhooks/:webhook_id')
+    .route(PATHS.byId)
     .get(...managing('webhook:read::webhook_id', 'webhook', 'webhook_id'), getWebhook(deps))
     .patch(...managing('webhook:update::webhook_id', 'webhook', 'webhook_id'), avatarBody, updateWebhookById(deps))
     .delete(...managing('webhook:delete::webhook_id', 'webhook', 'webhook_id'), removeWebhook(deps))
     .all(methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE']));
   // No 405 catch-all here: POST on this path is execution, served by ./execute/.
   router
-    .route('/v1/webhooks/:webhook_id/:token')
+    .route(PATHS.byToken)
     .get(limit('webhook:read::webhook_id'), getByToken(deps))
     .patch(limit('webhook:update::webhook_id'), avatarBody, updateByToken(deps))
     .delete(limit('webhook:delete::webhook_id'), deleteByToken(deps));
   // The webhook's own messages, with execute's bucket (token-messages.ts).
   const messageBody = jsonBody({ limitBytes: LIMITS.body.managementBytes });
   router
-    .route('/v1/webhooks/:webhook_id/:token/messages/:message_id')
+    .route(PATHS.tokenMessage)
     .get(limit('webhook:execute::webhook_id'), getMessageByToken(deps))
     .patch(limit('webhook:execute::webhook_id'), messageBody, editMessageByToken(deps))
     .delete(limit('webhook:execute::webhook_id'), deleteMessageByToken(deps))
     .all(methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE']));
-  return router;
+  return onlyForPaths(Object.values(PATHS), router);
 }
 
 export { presentWebhook, presentWebhookForToken, type WebhookResponse, type WebhookTokenResponse } from './presenter.ts';

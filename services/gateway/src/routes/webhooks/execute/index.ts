@@ -1,5 +1,5 @@
-import { Router, type ErrorRequestHandler } from 'express';
-import { isApiError, methodNotAllowed, type FailureBudget } from '@switchboard/http';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { isApiError, methodNotAllowed, onlyForPaths, type FailureBudget } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
@@ -42,7 +42,7 @@ function isClientError(error: unknown): boolean {
  * the admin and management routers, so the hottest route of all does not test its path against
  * every admin route first; the other methods' 405 answers are executeMethodGuards().
  */
-export function executeRouter(deps: GatewayDeps): Router {
+export function executeRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger } = deps;
   const handlerDeps: ExecuteHandlerDeps = {
     ...deps,
@@ -61,6 +61,7 @@ export function executeRouter(deps: GatewayDeps): Router {
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
   const router = Router();
+  const paths: string[] = [];
   const mount = <Parsed>(format: ExecutionFormat<Parsed>): void => {
     const plain = format.name === 'plain';
     const chain = [
@@ -72,25 +73,28 @@ export function executeRouter(deps: GatewayDeps): Router {
       inboundBody(format.name, bodies),
       executeHandler(format, handlerDeps, plain),
     ];
-    for (const suffix of format.paths) router.post(`${TOKEN_PATH}${suffix}`, ...chain);
+    for (const suffix of format.paths) {
+      paths.push(`${TOKEN_PATH}${suffix}`);
+      router.post(`${TOKEN_PATH}${suffix}`, ...chain);
+    }
   };
   mount(plainFormat);
   mount(codeHostFormat);
   mount(errorTrackerFormat);
   mount(chatAppFormat);
   router.use(spendOnRefusal(failures));
-  return router;
+  return onlyForPaths(paths, router);
 }
 
 /**
  * 405 for the methods the execution paths do not serve. Mount after the management router,
  * which owns GET/PATCH/DELETE on the token path.
  */
-export function executeMethodGuards(): Router {
+export function executeMethodGuards(): RequestHandler {
   const router = Router();
   router.all(TOKEN_PATH, methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE', 'POST']));
   for (const suffix of [...codeHostFormat.paths, ...errorTrackerFormat.paths, ...chatAppFormat.paths]) {
     router.all(`${TOKEN_PATH}${suffix}`, methodNotAllowed(['POST']));
   }
-  return router;
+  return onlyForPaths([TOKEN_PATH], router);
 }
