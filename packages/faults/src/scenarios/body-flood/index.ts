@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +19,11 @@ export interface BodyFloodOptions {
 const HEALTH_BOUND_MS = 50;
 const RSS_BOUND_MB = 1_024;
 const PROBE_EVERY_MS = 10;
+/**
+ * Untimed probes before the timed ones: the first few answers are slow for reasons of the probe
+ * process and of code paths nobody ran yet (53-100 ms with the gateway idle, before the flood).
+ */
+const WARM_UP_PROBES = 50;
 
 /**
  * The costliest body to parse per byte: one long array of small numbers (every element a
@@ -61,8 +67,9 @@ async function peakRssMb(pid: number): Promise<number> {
 /**
  * Probes `/healthz` every PROBE_EVERY_MS from a process of its own (this one is busy sending the
  * flood, which would add its own delays to the figures) until stopped; answers the latencies.
+ * `timing` settles once the warm-up probes are done and the timed ones begin.
  */
-function probeHealth(url: string): { stop(): Promise<number[]> } {
+function probeHealth(url: string): { timing: Promise<void>; stop(): Promise<number[]> } {
   const script = `
     const latencies = [];
     let running = true;
@@ -70,7 +77,11 @@ function probeHealth(url: string): { stop(): Promise<number[]> } {
     const probe = () => fetch(${JSON.stringify(`${url}/healthz`)}).then((answer) => answer.arrayBuffer());
     (async () => {
       // Untimed: the first fetch loads this process's HTTP client and opens its connection.
-      await probe();
+      for (let i = 0; i < ${WARM_UP_PROBES}; i++) {
+        await probe();
+        await new Promise((resolve) => setTimeout(resolve, ${PROBE_EVERY_MS}));
+      }
+      process.send('timing');
       while (running) {
         const started = performance.now();
         await probe();
@@ -80,11 +91,14 @@ function probeHealth(url: string): { stop(): Promise<number[]> } {
       process.send(latencies, () => process.exit(0));
     })();`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const result = new Promise<number[]>((resolve, reject) => {
-    child.once('message', (latencies) => resolve(latencies as number[]));
+  const exited = new Promise<never>((_resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`health probe exited with ${code}`)));
   });
+  exited.catch(() => {});
+  const timing = Promise.race([once(child, 'message').then(() => undefined), exited]);
+  const result = timing.then(() => Promise.race([once(child, 'message').then(([latencies]) => latencies as number[]), exited]));
   return {
+    timing,
     stop: () => {
       child.send('stop');
       return result;
@@ -102,7 +116,8 @@ async function runFlood({ environment, log }: ScenarioContext, options: BodyFloo
     const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'true' });
     const body = costlyBody(options.bodyBytes);
     const probe = probeHealth(gateway.url);
-    // The probe's first answers come before the flood: a baseline, and proof it runs.
+    await probe.timing;
+    // The probe's first timed answers come before the flood: a baseline, and proof it runs.
     await sleep(200);
     log(`body-flood: ${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB, ${options.concurrency} at a time`);
     const statuses = new Map<number, number>();
