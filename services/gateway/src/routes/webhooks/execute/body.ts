@@ -3,7 +3,7 @@ import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
-import { readDeclaredBody } from './read-body.ts';
+import { readDeclaredBody, readInTurns } from './read-body.ts';
 
 interface ReceivedBytes {
   /** Exactly as received (after Content-Encoding), for X-Hub-Signature-256 / Sentry-Hook-Signature. */
@@ -66,7 +66,12 @@ export function inboundBody(format: WebhookFormat, options: InboundBodyOptions):
     (
       readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
       new Promise<Buffer>((resolve, reject) => {
-        readAnyBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))));
+        const stopTurns = readInTurns(req);
+        readAnyBody(req, res, (error?: unknown) => {
+          stopTurns();
+          if (error) reject(error);
+          else resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+        });
       })
     ).catch((error: unknown) => {
       // The rest of a body over 25 MiB is not read (no code host or tracker sends one; a client
