@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ApiError, clientIp } from '@switchboard/http';
 import { parseIpAddress } from '@switchboard/ip';
+import { PROBE_PATHS } from '../routes/health.ts';
 import type { IpBans } from './sync.ts';
 
 export interface IpBanEnforcementOptions {
@@ -15,7 +16,7 @@ export interface IpBanEnforcementOptions {
  * Probes of the process itself: a banned or loading state must not get a replica restarted,
  * nor hide its metrics (a first load that keeps failing is what they must show).
  */
-const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const EXEMPT_PATHS = new Set<string>(Object.values(PROBE_PATHS));
 
 /**
  * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health and metrics.

@@ -33,7 +33,8 @@ function gatewayChecks({ config, pool, redis, storage, ipBans, snowflakeLease }:
   };
 }
 
-const PROBE_PATHS = { live: '/healthz', metrics: '/metrics', ready: '/readyz' } as const;
+/** The process's own probes: liveness, metrics, readiness. */
+export const PROBE_PATHS = { live: '/healthz', metrics: '/metrics', ready: '/readyz' } as const;
 
 /**
  * `/healthz`: the process is up (liveness; never touches a dependency, so a dead database does
