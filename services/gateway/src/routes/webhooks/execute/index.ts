@@ -74,8 +74,9 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
       executeHandler(format, handlerDeps, plain),
     ];
     for (const suffix of format.paths) {
-      paths.push(`${TOKEN_PATH}${suffix}`);
-      router.post(`${TOKEN_PATH}${suffix}`, ...chain);
+      const path = `${TOKEN_PATH}${suffix}`;
+      paths.push(path);
+      router.post(path, ...chain);
     }
   };
   mount(plainFormat);
