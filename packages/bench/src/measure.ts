@@ -60,18 +60,17 @@ export async function measure(
 }
 
 /**
- * measure(), and the CPU milliseconds the process `pid` (the server behind `url`) spent per
- * request of the measured run, warm-up excluded.
+ * A warm-up run, then the measured run, both by `drive` (measure() or a driver of its own), with
+ * the CPU milliseconds the process `pid` (the server driven) spent per request of the measured
+ * run alone.
  */
 export async function measureWithCpu(
   pid: number,
-  url: string,
   load: LoadOptions,
-  headers: Record<string, string> = {},
-  request: MeasuredRequest = { method: 'GET' },
+  drive: (load: LoadOptions) => Promise<Measurement>,
 ): Promise<{ measurement: Measurement; cpuMsPerRequest: number }> {
-  if (load.warmupSeconds > 0) await measure(url, { ...load, durationSeconds: load.warmupSeconds, warmupSeconds: 0 }, headers, request);
-  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => measure(url, { ...load, warmupSeconds: 0 }, headers, request), (m) => m.requests);
+  if (load.warmupSeconds > 0) await drive({ ...load, durationSeconds: load.warmupSeconds, warmupSeconds: 0 });
+  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => drive({ ...load, warmupSeconds: 0 }), (m) => m.requests);
   return { measurement: result, cpuMsPerRequest: cpuMsPerUnit };
 }
 

@@ -78,10 +78,10 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
   const checkUrl = `${gateway.url}${CHECK_PATH}`;
   const document = await capture(checkUrl, key, { ip: BANNED_ADDRESS });
-  const check = await measureWithCpu(gateway.pid, checkUrl, context.load, headers, { method: 'POST', body });
+  const check = await measureWithCpu(gateway.pid, context.load, (load) => measure(checkUrl, load, headers, { method: 'POST', body }));
   const baseline = await context.startStaticBaseline(document);
   context.log('measuring the baseline');
-  const bare = await measureWithCpu(baseline.pid, `${baseline.url}${CHECK_PATH}`, context.load, headers, { method: 'POST', body });
+  const bare = await measureWithCpu(baseline.pid, context.load, (load) => measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }));
   await baseline.stop();
   context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
   const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);

@@ -1,8 +1,6 @@
-import { ratio } from '../../measure.ts';
-import { cpuPerUnit } from '../../process-cpu.ts';
-import type { LoadOptions } from '../../types.ts';
+import { measureWithCpu, ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
-import type { Benchmark } from '../../types.ts';
+import type { Benchmark, LoadOptions } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
 import { measurePosts, type PostLoad } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
@@ -14,11 +12,9 @@ const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
 
-/** Warm-up, then the measured run with the CPU time the target process spent per request. */
-async function measureWithCpu(pid: number, load: PostLoad, options: LoadOptions) {
-  if (options.warmupSeconds > 0) await measurePosts(load, { ...options, durationSeconds: options.warmupSeconds, warmupSeconds: 0 });
-  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => measurePosts(load, { ...options, warmupSeconds: 0 }), (m) => m.requests);
-  return { measurement: result, cpuMsPerRequest: cpuMsPerUnit };
+/** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
+function postsWithCpu(pid: number, load: PostLoad, options: LoadOptions) {
+  return measureWithCpu(pid, options, (measured) => measurePosts(load, measured));
 }
 
 /**
@@ -44,7 +40,7 @@ export const webhookIngest: Benchmark = {
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
-    const gatewayRun = await measureWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
+    const gatewayRun = await postsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
@@ -57,12 +53,12 @@ export const webhookIngest: Benchmark = {
     };
     const gatewayHalf = await atHalfRate(gateway.url);
     context.log('measuring minimal-ingest');
-    const minimalRun = await measureWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
+    const minimalRun = await postsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
     const minimalResult = minimalRun.measurement;
     // The same offered load on the same-work baseline: how much of the gateway's tail is the durable work's.
     const minimalHalf = await atHalfRate(minimal.url);
     context.log('measuring the baseline');
-    const baselineRun = await measureWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
+    const baselineRun = await postsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
     const baselineResult = baselineRun.measurement;
     const baselineHalf = await atHalfRate(baseline.url);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
