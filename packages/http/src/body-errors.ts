@@ -13,7 +13,10 @@ function isHttpLikeError(error: unknown): error is HttpLikeError {
   return typeof status === 'number' && Number.isInteger(status);
 }
 
-const INVALID_JSON = { path: 'root', message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' };
+/** The 400 for a body (or a form field holding a document, at `path`) that is not JSON, wherever JSON is read. */
+export function notJsonError(path = 'root'): ApiError {
+  return new ApiError('INVALID_FORM_BODY', { errors: [{ path, message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' }] });
+}
 
 /**
  * Maps a body-parser/raw-body error to our error model, or returns undefined when `error` is not
@@ -23,7 +26,7 @@ export function fromBodyParserError(error: unknown): ApiError | undefined {
   if (!isHttpLikeError(error) || error.status < 400 || error.status >= 500) return undefined;
   switch (error.type) {
     case 'entity.parse.failed':
-      return new ApiError('INVALID_FORM_BODY', { errors: [INVALID_JSON] });
+      return notJsonError();
     case 'entity.too.large':
       return new ApiError('PAYLOAD_TOO_LARGE');
     case 'charset.unsupported':

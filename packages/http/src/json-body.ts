@@ -1,6 +1,8 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './api-error.ts';
+import { notJsonError } from './body-errors.ts';
 import { assertJsonDepth } from './json-depth.ts';
+import { declaredBodyBytes, readDeclaredBody } from './read-body.ts';
 
 export interface JsonBodyOptions {
   /** Largest accepted body in bytes (after decompression); larger is 413. */
@@ -8,15 +10,49 @@ export interface JsonBodyOptions {
 }
 
 /** `application/json` and the `+json` family (e.g. `application/merge-patch+json`). */
-function isJson(req: Parameters<RequestHandler>[0]): boolean {
+function isJson(req: Request): boolean {
   return req.is(['application/json', '+json']) !== false;
 }
 
 /** Whether the request declares a body (a length above zero, or chunked transfer). */
-function declaresBody(req: Parameters<RequestHandler>[0]): boolean {
+function declaresBody(req: Request): boolean {
   const length = req.headers['content-length'];
   if (req.headers['transfer-encoding'] !== undefined) return true;
   return length !== undefined && length !== '0';
+}
+
+/** What nearly every client sends: `application/json`, bare or with a UTF-8 charset. */
+const PLAIN_JSON_TYPE = /^application\/json[\t ]*(?:;[\t ]*charset[\t ]*=[\t ]*"?utf-8"?[\t ]*)?$/i;
+
+/**
+ * A body readable without body-parser: plain JSON of a declared size within the limit and not
+ * compressed, which is nearly every admin and management call. body-parser's general machinery
+ * (media type and charset parsing, a decoding stream, a list of chunks) cost a small JSON POST
+ * 27.4 µs of server CPU against 22.7 this way (express alone, alternating runs); read after an
+ * await, as the admin routes do after the key lookup, the difference shrinks to a few percent.
+ * Everything else (other charsets, compression, chunked, too large) still goes through
+ * body-parser, with its errors.
+ */
+function isPlainJson(req: Request, limitBytes: number): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined || !PLAIN_JSON_TYPE.test(type)) return false;
+  const declared = declaredBodyBytes(req.headers);
+  return declared !== undefined && declared <= limitBytes;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** As body-parser's strict mode: a UTF-8 BOM is skipped, and only an object or array is a body. */
+function parsePlainJson(bytes: Buffer): unknown {
+  const text = (bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notJsonError();
+  }
+  if (value === null || typeof value !== 'object') throw notJsonError();
+  return value;
 }
 
 /**
@@ -31,6 +67,16 @@ export function jsonBody({ limitBytes }: JsonBodyOptions): RequestHandler {
     if (!declaresBody(req)) {
       req.body = {};
       next();
+      return;
+    }
+    if (isPlainJson(req, limitBytes)) {
+      readDeclaredBody(req, limitBytes)!
+        .then((bytes) => {
+          const body = parsePlainJson(bytes);
+          assertJsonDepth(body);
+          req.body = body;
+        })
+        .then(() => next(), next);
       return;
     }
     if (!isJson(req)) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { snowflakeSchema } from '@switchboard/contracts';
 import { call, type ServedApp } from '@switchboard/testkit';
-import { ApiError, errorMiddleware, jsonBody, notFound, requestId, validate } from '../src/index.ts';
+import { ApiError, errorMiddleware, jsonBody, MAX_JSON_DEPTH, notFound, requestId, validate } from '../src/index.ts';
 import { captureLogger } from './error-model-helpers.ts';
 import { startApp } from './start-app.ts';
 
@@ -110,6 +110,38 @@ describe('error model', () => {
     const answer = await call('POST', `${app.url}/raw`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ body: {} });
+  });
+
+  // Plain UTF-8 JSON of a declared size is read without body-parser (json-body.ts); every
+  // other request still goes through it. Both readers must answer every body alike.
+  const plainTypes = ['application/json', 'application/json; charset=UTF-8', 'Application/JSON;charset="utf-8"'];
+  const generalTypes = ['application/vnd.api+json', 'application/json; charset=utf-8; profile=x'];
+
+  it('reads a body alike through either reader: objects and arrays only, a UTF-8 BOM skipped', async () => {
+    const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":[1]}')]);
+    const brokenUtf8 = Uint8Array.from([...new TextEncoder().encode('{"a":"'), 0xff, ...new TextEncoder().encode('"}')]);
+    for (const type of [...plainTypes, ...generalTypes]) {
+      const send = (body: string | Uint8Array) => call('POST', `${app.url}/raw`, { body, headers: { 'Content-Type': type } });
+      expect((await send(bom)).body, type).toEqual({ body: { a: [1] } });
+      expect((await send('[{"b":null}]')).body, type).toEqual({ body: [{ b: null }] });
+      expect((await send(brokenUtf8)).body, type).toEqual({ body: { a: '\ufffd' } });
+      for (const scalar of ['null', '1', '"a string"', 'true', '  ']) {
+        const answer = await send(scalar);
+        expect(answer.status, `${type} ${scalar}`).toBe(400);
+        expect(answer.body.errors, `${type} ${scalar}`).toEqual([expect.objectContaining({ path: 'root', code: 'INVALID_FORMAT' })]);
+      }
+      const tooDeep = await send(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`);
+      expect(tooDeep.status, type).toBe(400);
+    }
+  });
+
+  it('takes a body of exactly the limit through either reader, and answers one byte more with 413', async () => {
+    const atLimit = JSON.stringify({ name: 'x'.repeat(LIMIT_BYTES - '{"name":""}'.length) });
+    expect(atLimit.length).toBe(LIMIT_BYTES);
+    for (const type of [plainTypes[0]!, generalTypes[0]!]) {
+      expect((await postJson('/echo', atLimit, { 'Content-Type': type })).status, type).toBe(200);
+      expect((await postJson('/echo', `${atLimit} `, { 'Content-Type': type })).status, type).toBe(413);
+    }
   });
 
   it('accepts the +json media types', async () => {

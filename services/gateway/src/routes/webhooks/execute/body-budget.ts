@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading } from '@switchboard/http';
-import { declaredBodyBytes } from './read-body.ts';
+import { ApiError, closeWithoutReading, declaredBodyBytes } from '@switchboard/http';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;

@@ -1,9 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
+import { ApiError, closeWithoutReading, readDeclaredBody, readInTurns, responseLocal } from '@switchboard/http';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
-import { readDeclaredBody, readInTurns } from './read-body.ts';
 
 interface ReceivedBytes {
   /** Exactly as received (after Content-Encoding), for X-Hub-Signature-256 / Sentry-Hook-Signature. */
@@ -56,7 +55,7 @@ export interface InboundBodyOptions {
 
 /**
  * Reads the body once into a Buffer (at most 25 MiB after decompression: larger is 413; a
- * declared size straight into place, read-body.ts), then decodes it once, on the event loop when small, on a parse thread when large (body-check.ts);
+ * declared size straight into place: readDeclaredBody of @switchboard/http), then decodes it once, on the event loop when small, on a parse thread when large (body-check.ts);
  * `bodyOf(res)` returns the result. Runs after the rate limit and the path checks, so rejected
  * requests are never read.
  */

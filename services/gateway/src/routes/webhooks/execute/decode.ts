@@ -1,5 +1,5 @@
 import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
-import { ApiError, assertJsonDepth } from '@switchboard/http';
+import { ApiError, assertJsonDepth, notJsonError } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
 /** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
@@ -15,13 +15,12 @@ function invalid(error: ValidationErrorItem): ApiError {
   return new ApiError('INVALID_FORM_BODY', { errors: [error] });
 }
 
-const NOT_JSON: ValidationErrorItem = { path: 'root', message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' };
-
-function parseJson(text: string, error: ValidationErrorItem = NOT_JSON): unknown {
+/** `path`: where the document sat (a form field), root for a JSON body. */
+function parseJson(text: string, path?: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw invalid(error);
+    throw notJsonError(path);
   }
 }
 
@@ -38,7 +37,7 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
   }
   const form = new URLSearchParams(text);
   const document = form.get('payload_json') ?? form.get('payload');
-  if (document !== null) return { value: parseJson(document, { ...NOT_JSON, path: 'payload' }), json: document };
+  if (document !== null) return { value: parseJson(document, 'payload'), json: document };
   const fields = Object.fromEntries(form);
   return { value: fields, json: JSON.stringify(fields) };
 }

@@ -1,7 +1,7 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
-import { readDeclaredBody, readInTurns } from '../src/routes/webhooks/execute/read-body.ts';
+import { readDeclaredBody, readInTurns } from '../src/read-body.ts';
 
 const BODY_BYTES = 8 * 1024 * 1024;
 /** Long enough for the client's bytes to fill the server's socket buffer before reading starts. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
-import { ApiError } from '@switchboard/http';
+import { ApiError } from './api-error.ts';
 
 /**
  * The bytes a body will have once read, when its headers say so in advance: a Content-Length,
