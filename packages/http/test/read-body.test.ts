@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
@@ -51,6 +52,15 @@ beforeAll(async () => {
       });
     }, READ_AFTER_MS);
   });
+  // Reads only once the whole body sits in the request's buffer, as a route does after an
+  // authentication round trip.
+  server.post('/arrived', (req, res) => {
+    const whenComplete = () => {
+      if (!req.complete) return setImmediate(whenComplete);
+      void readDeclaredBody(req, BODY_BYTES)!.then((body) => res.json({ echo: body.toString('utf8'), complete: true }));
+    };
+    whenComplete();
+  });
   app = await serveOnFreePort(server);
 });
 
@@ -80,5 +90,35 @@ describe('reading an upload in turns', () => {
     const read = await upload('/chunked', true);
     expect(read.bytes).toBe(BODY_BYTES);
     expect(read.mostChunksInATurn).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('reading a body that has all arrived', () => {
+  /** POSTs `body` over `agent`; the answer and the local port of the connection it went over. */
+  function post(agent: Agent, body: string): Promise<{ answer: unknown; port: number }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${app.url}/arrived`, { method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ answer: JSON.parse(text) as unknown, port: req.socket!.localPort! }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('takes it whole, and the connection then carries the next request', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const bodies = ['{"ip":"11.0.0.37"}', `{"note":"${'é'.repeat(3000)}"}`, 'x'];
+      const answers = [];
+      for (const body of bodies) answers.push(await post(agent, body));
+      expect(answers.map(({ answer }) => answer)).toEqual(bodies.map((echo) => ({ echo, complete: true })));
+      // One connection for all three: each body was consumed, so the server kept it open.
+      expect(new Set(answers.map(({ port }) => port)).size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
