@@ -102,7 +102,7 @@ export const deliveryLatency: Benchmark = {
           `offered load: a steady ${RATE} real pushes a second (open loop, one due every ms, up to ${context.load.connections} connections), a fresh X-GitHub-Delivery each; ${http.requests} accepted in the measured window, every one stored`,
           `then ${LIGHT_RATE} a second for ${context.load.durationSeconds} s once all of those were stored (no warm-up): the pipeline's own latency, away from saturation`,
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
-          'gateway (rate limits off) and one webhook worker (defaults: concurrency 32), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
+          'gateway (rate limits off) and one webhook worker (defaults: concurrency 64), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
           { target: 'accepted → stored (per message)', url: 'gateway → webhook-deliveries → webhook-worker', measurement: endToEnd },
