@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import { userAuth } from '../../user-auth/index.ts';
+import { TOKEN_PATH } from './execute/index.ts';
 import { createWebhook, getWebhook, listChannel, listGuild, removeWebhook } from './management.ts';
 import { deleteMessageByToken, editMessageByToken, getMessageByToken } from './token-messages.ts';
 import { deleteByToken, getByToken, updateByToken } from './token-routes.ts';
@@ -17,8 +18,8 @@ const PATHS = {
   ofChannel: '/v1/channels/:channel_id/webhooks',
   ofGuild: '/v1/guilds/:guild_id/webhooks',
   byId: '/v1/webhooks/:webhook_id',
-  byToken: '/v1/webhooks/:webhook_id/:token',
-  tokenMessage: '/v1/webhooks/:webhook_id/:token/messages/:message_id',
+  byToken: TOKEN_PATH,
+  tokenMessage: `${TOKEN_PATH}/messages/:message_id`,
 } as const;
 
 /**

@@ -11,7 +11,8 @@ import { batchedLookup } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
 import { checkParams } from './params.ts';
 
-const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
+/** A webhook's token path: execution here and under its format suffixes, management (GET/PATCH/DELETE) in ../index.ts. */
+export const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 
 /**
  * A refused execution (unknown webhook, wrong token or signature, a body that does not
