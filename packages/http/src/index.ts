@@ -4,6 +4,7 @@ export { createCachedEntity, ifNoneMatchMatches, sendCachedEntity, strongEtag, t
 export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
+export { answerJsonLean } from './json-response.ts';
 export { declaredBodyBytes, readDeclaredBody, readInTurns } from './read-body.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';

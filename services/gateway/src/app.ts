@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { QUEUES } from '@switchboard/contracts';
-import { errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
+import { answerJsonLean, errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
@@ -64,6 +64,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   // Responses set their own validators (discovery); API responses are dynamic and not hashed.
   app.set('etag', false);
+  answerJsonLean(app);
   // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
 
   // First, so every answer is timed, refusals included.
