@@ -28,9 +28,12 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  */
 export function resolveAdminPrincipal(options: { pool: Pool; recordUse: KeyUseRecorder; failures: FailureBudget }): RequestHandler {
   const { pool, recordUse, failures } = options;
+  // One statement out at a time: the keys arriving meanwhile make the next one bigger. Toggled
+  // run by run inside one gateway under the ban-check load (eight pairs), two out cost 48.8
+  // against 47.0 µs of gateway CPU per check, and twice the statements for the database.
   const lookUp = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), {
     maxBatch: 100,
-    maxInFlight: 2,
+    maxInFlight: 1,
     isItemError: isRowError,
   });
   return async (req, res, next) => {
