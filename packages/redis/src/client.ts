@@ -112,9 +112,9 @@ function holdWritesForTick(socket: Socket | undefined): void {
 
 /**
  * Watches every command the client sends: its writes are held for the tick (holdWritesForTick),
- * and it gets one reaction to its outcome: a failure goes to
- * the silent-connection dropper, and a success lets go of the command's arguments. Settled
- * ioredis commands outlive the young-generation collections that should free them (measured;
+ * and it gets one reaction to its outcome: a failure goes to the silent-connection dropper, and
+ * a success lets go of the command's arguments.
+ * Settled ioredis commands outlive the young-generation collections that should free them (measured;
  * for a pipeline's commands, a MULTI of job adds, the reason is the per-instance `length` getter
  * ioredis's Pipeline defines: see RunningJobContext in @switchboard/queue; for single commands
  * not pinned down), and their arguments with them: on the gateway every job's

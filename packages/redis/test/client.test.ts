@@ -47,14 +47,13 @@ describe('clients made by createRedis and duplicateRedis', () => {
       const write = socket._write;
       const writev = socket._writev;
       let writes = 0;
-      socket._write = function (this: unknown, ...args: unknown[]) {
-        writes += 1;
-        return write.apply(this, args);
-      };
-      socket._writev = function (this: unknown, ...args: unknown[]) {
-        writes += 1;
-        return writev.apply(this, args);
-      };
+      const counted = (original: (...args: unknown[]) => void) =>
+        function (this: unknown, ...args: unknown[]) {
+          writes += 1;
+          return original.apply(this, args);
+        };
+      socket._write = counted(write);
+      socket._writev = counted(writev);
       try {
         const values = Array.from({ length: 50 }, (_, index) => `value-${index}`);
         // As jobs finishing together send their completions: each from a reaction of its own depth.
