@@ -16,3 +16,4 @@ export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
 export { closeWithoutReading, UNREAD_BODY_LINGER_MS } from './close-unread.ts';
 export { routeTemplate } from './route-template.ts';
+export { createAppServer } from './app-prototypes.ts';

@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientErrors } from '@switchboard/http';
+import { answerClientErrors, createAppServer } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createProducer, settlesWithin } from '@switchboard/queue';
 import { announceReady, keepShortLivedObjectsYoung, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
@@ -23,11 +22,12 @@ const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger).catch
 const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
 
 let draining = false;
-const server = createServer();
+const app = createApp({ config, logger, pool, redis, storage, snowflakeLease, producer, isDraining: () => draining });
+const server = createAppServer(app);
 answerClientErrors(server);
 // Tracking is attached before the app, so it sees every response before the app can finish it.
 const drain = trackForDrain(server, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
-server.on('request', createApp({ config, logger, pool, redis, storage, snowflakeLease, producer, isDraining: () => draining }));
+server.on('request', app);
 
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
