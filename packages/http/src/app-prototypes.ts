@@ -15,9 +15,10 @@ function takeThePlaceOf(ownPrototype: object, appPrototype: object, app: Express
  * per object (3.4% of the gateway's CPU under the ban-check load, in `FindTargetMap` alone).
  * Subclasses of Node's classes take the place of app.request and app.response, so the objects
  * have them from construction and express's call changes nothing. Classes: a plain function
- * calling Node's constructors on its `this` measured 20% more CPU per request, not less. Discovery on two gateways driven in
- * alternate rounds (8 each): 30.5 against 33.4 µs of gateway CPU per request (medians; cheaper
- * in 8 of 8 rounds), 32,968 against 30,189 requests a second.
+ * calling Node's constructors on its `this` measured 20% more CPU per request, not less.
+ * Discovery on two gateways driven in alternate rounds (8 each): 30.5 against 33.4 µs of
+ * gateway CPU per request (medians; cheaper in 8 of 8 rounds), 32,968 against 30,189 requests
+ * a second.
  */
 export function createAppServer(app: Express): Server {
   class AppRequest extends IncomingMessage {}
