@@ -146,25 +146,71 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
   });
 });
 
+/**
+ * Sends the headers of a JSON POST and its first two bytes, never the rest: `declaredBytes` as
+ * Content-Length, or chunked when undefined. Answers the response, or fails after 10 s.
+ */
+function answerBeforeBody(url: string, declaredBytes: number | undefined): Promise<{ status: number; body: string; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (declaredBytes !== undefined) headers['content-length'] = String(declaredBytes);
+    const sent = request(url, { method: 'POST', headers });
+    const timer = setTimeout(() => {
+      sent.destroy();
+      reject(new Error('no answer before the body was sent'));
+    }, 10_000);
+    sent.on('error', () => {});
+    sent.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        clearTimeout(timer);
+        sent.destroy();
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection });
+      });
+    });
+    sent.write('{"');
+  });
+}
+
 describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX_BYTES)', () => {
   const padding = 'p'.repeat(200 * 1024);
 
-  it('keep the status order of small ones: bad body 400 before the token, emptiness after it', async () => {
+  it('with the right token, keep the status order of small ones: bad body 400, emptiness after it', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const wrongToken = { ...hook, token: 'x'.repeat(64) };
-    const notJson = await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`);
+    const notJson = await postRaw(executeUrl(stack.gateway, hook), `{"content":"${padding}"`);
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
-    const badField = await postRaw(executeUrl(stack.gateway, wrongToken), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
+    const badField = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
     expect(badField.status).toBe(400);
     expect(await badField.json()).toMatchObject({ errors: [{ path: 'embeds' }] });
-    const empty = JSON.stringify({ content: '   ', padding });
-    expect((await postRaw(executeUrl(stack.gateway, wrongToken), empty)).status).toBe(404);
-    const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), empty);
+    const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: '   ', padding }));
     expect(emptyAnswer.status).toBe(400);
     expect(await emptyAnswer.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
-    const tooDeep = await postRaw(executeUrl(stack.gateway, wrongToken), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
+    const tooDeep = await postRaw(executeUrl(stack.gateway, hook), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
     expect(tooDeep.status).toBe(400);
+  });
+
+  it('to an unknown webhook or with a wrong token: 404 before a byte of the body is read, on every format', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const targets = [
+      { ...hook, token: 'x'.repeat(64) },
+      { ...hook, webhookId: '999999999999999999' },
+    ];
+    for (const target of targets) {
+      for (const suffix of ['', '/github', '/sentry', '/slack']) {
+        // Declares 20 MiB and sends two bytes: an answer can only come from not waiting for the rest.
+        const answer = await answerBeforeBody(executeUrl(stack.gateway, target, suffix), 20 * 1024 * 1024);
+        expect(answer.status, suffix).toBe(404);
+        expect(JSON.parse(answer.body), suffix).toMatchObject({ code: 'UNKNOWN_WEBHOOK' });
+        expect(answer.connection).toBe('close');
+      }
+    }
+    // A body of unknown size (chunked) is looked up first too; a small declared one is read first.
+    const chunked = await answerBeforeBody(executeUrl(stack.gateway, targets[0]!), undefined);
+    expect(chunked.status).toBe(404);
+    expect((await postRaw(executeUrl(stack.gateway, targets[0]!), '{"content":')).status).toBe(400);
   });
 
   it('post as small ones do when valid, as JSON and as a form', async () => {

@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
-import { digestsEqual, hashCredential } from '@switchboard/auth';
+import { hashCredential } from '@switchboard/auth';
 import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf } from './body.ts';
 import { refusalError } from './body-check.ts';
 import type { ExecutionFormat } from './formats.ts';
+import { isWebhookOfToken } from './lookup.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
@@ -44,7 +45,7 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const claim = deliveryId !== undefined && !format.accept ? { deliveryId, source: format.name, messageId } : undefined;
     const tokenHash = hashCredential(params.token);
     const { webhook, claimed } = await deps.lookUp({ webhookId: params.webhook_id, tokenHash, claim });
-    if (!webhook || !digestsEqual(tokenHash, hashCredential(webhook.token))) throw new ApiError('UNKNOWN_WEBHOOK');
+    if (!isWebhookOfToken(webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }

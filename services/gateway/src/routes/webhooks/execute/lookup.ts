@@ -1,3 +1,4 @@
+import { digestsEqual, hashCredential } from '@switchboard/auth';
 import { createBatcher } from '@switchboard/batching';
 import { isRowError, lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
 
@@ -23,4 +24,12 @@ export function batchedLookup(pool: Pool, poolSize: number): (lookup: ExecutionL
     maxInFlight: Math.min(MAX_IN_FLIGHT, poolSize),
     isItemError: isRowError,
   });
+}
+
+/**
+ * Whether a lookup found the webhook of the path and the token hashing to `tokenHash` is its
+ * own, compared in constant time (decisions §9): unknown id and wrong token are the same 404.
+ */
+export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], tokenHash: Buffer): webhook is NonNullable<ExecutionLookupResult['webhook']> {
+  return webhook !== null && digestsEqual(tokenHash, hashCredential(webhook.token));
 }
