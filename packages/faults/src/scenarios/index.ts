@@ -21,7 +21,10 @@ export function faultScenarios(scale: Scale): Scenario[] {
     dependencyOutage({ name: 's3-blackhole', dependency: 's3', mode: 'blackhole', outageMs: seconds(30) }),
     dependencyOutage({ name: 'postgres-stop', dependency: 'postgres', mode: 'cut', outageMs: seconds(10) }),
     dependencyOutage({ name: 's3-stop', dependency: 's3', mode: 'cut', outageMs: seconds(10) }),
-    // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has.
-    bodyFlood({ concurrency: full ? 40 : 10, total: full ? 40 : 10, bodyBytes: (full ? 25 : 5) * 1024 * 1024 }),
+    // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has; then the same at a real
+    // webhook, where every body is read and parsed.
+    ...(['unknown', 'known'] as const).map((target) =>
+      bodyFlood({ concurrency: full ? 40 : 10, total: full ? 40 : 10, bodyBytes: (full ? 25 : 5) * 1024 * 1024, target }),
+    ),
   ];
 }
