@@ -213,6 +213,29 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
     expect((await postRaw(executeUrl(stack.gateway, targets[0]!), '{"content":')).status).toBe(400);
   });
 
+  it('holding more objects and arrays than a parse thread has memory for: 400 before parsing, and the gateway lives on', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const manyOf = (element: string, bytes: number) => `[${Array(Math.floor((bytes - 2) / (element.length + 1))).fill(element).join(',')}]`;
+    const tooMany = { code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] };
+    // 25 MiB of empty objects or arrays: 8.7 million values, more heap than the parse thread has
+    // (it aborted the whole process).
+    for (const element of ['{}', '[]']) {
+      const answer = await postRaw(executeUrl(stack.gateway, hook), manyOf(element, 25 * 1024 * 1024));
+      expect(answer.status, element).toBe(400);
+      expect(await answer.json()).toMatchObject(tooMany);
+      expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
+    }
+    // The same inside a code host form's payload field (parsed by the format's own decoder).
+    const form = await fetch(executeUrl(stack.gateway, hook, '/github'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'ping' },
+      body: new URLSearchParams({ payload: manyOf('{}', 8 * 1024 * 1024) }).toString(),
+    });
+    expect(form.status).toBe(400);
+    expect(await form.json()).toMatchObject({ errors: [{ path: 'payload', code: 'INVALID_FORMAT' }] });
+    expect((await call('POST', executeUrl(stack.gateway, hook), { body: { content: 'still here' } })).status).toBe(204);
+  });
+
   it('post as small ones do when valid, as JSON and as a form', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const json = await postRaw(executeUrl(stack.gateway, hook, '/slack'), JSON.stringify({ text: 'large json', padding }));

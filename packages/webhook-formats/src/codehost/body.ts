@@ -25,11 +25,11 @@ export type CodeHostBody = z.output<typeof codeHostBodySchema>;
 export type FormBodyResult = { ok: true; payload: unknown } | { ok: false; error: ValidationErrorItem };
 
 /**
- * Decodes an `application/x-www-form-urlencoded` delivery: GitHub sends the JSON document as
- * the `payload` field. The result still goes through `codeHostBodySchema`.
+ * Decodes an `application/x-www-form-urlencoded` delivery, given its fields: GitHub sends the
+ * JSON document as the `payload` field. The result still goes through `codeHostBodySchema`.
  */
-export function parseFormEncodedGitHubBody(raw: string): FormBodyResult {
-  const payload = new URLSearchParams(raw).get('payload');
+export function parseFormEncodedGitHubBody(form: URLSearchParams): FormBodyResult {
+  const payload = form.get('payload');
   if (payload === null || payload.trim() === '') {
     return { ok: false, error: { path: 'payload', message: 'The form has no payload field.', code: 'REQUIRED' } };
   }

@@ -1,5 +1,5 @@
 import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
-import { ApiError, assertJsonDepth, notJsonError } from '@switchboard/http';
+import { ApiError, assertJsonContainers, assertJsonDepth, notJsonError } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
 /** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
@@ -17,6 +17,7 @@ function invalid(error: ValidationErrorItem): ApiError {
 
 /** `path`: where the document sat (a form field), root for a JSON body. */
 function parseJson(text: string, path?: string): unknown {
+  assertJsonContainers(text, path);
   try {
     return JSON.parse(text);
   } catch {
@@ -30,12 +31,14 @@ function parseJson(text: string, path?: string): unknown {
  * themselves (`content=hello`, as Discord accepts).
  */
 function fromForm(format: WebhookFormat, text: string): DecodedBody {
+  const form = new URLSearchParams(text);
   if (format === 'codehost') {
-    const result = parseFormEncodedGitHubBody(text);
+    // Parsed by the format's own decoder, so its document is checked here first.
+    assertJsonContainers(form.get('payload') ?? '', 'payload');
+    const result = parseFormEncodedGitHubBody(form);
     if (!result.ok) throw invalid(result.error);
     return { value: result.payload, json: JSON.stringify(result.payload) };
   }
-  const form = new URLSearchParams(text);
   const document = form.get('payload_json') ?? form.get('payload');
   if (document !== null) return { value: parseJson(document, 'payload'), json: document };
   const fields = Object.fromEntries(form);
@@ -43,7 +46,8 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
 }
 
 /**
- * Decodes a non-empty body once: JSON or form, no deeper than MAX_JSON_DEPTH; 400 otherwise.
+ * Decodes a non-empty body once: JSON or form, no deeper than MAX_JSON_DEPTH and with no more
+ * than MAX_JSON_CONTAINERS objects and arrays (checked before parsing); 400 otherwise.
  * Pure (no request), so a parse thread runs the very same code as the event loop.
  */
 export function decodeBody(format: WebhookFormat, kind: BodyKind, raw: Buffer): DecodedBody {
