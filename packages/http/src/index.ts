@@ -12,7 +12,7 @@ export { methodNotAllowed, notFound, onlyForPaths } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
-export { assertJsonContainers, MAX_JSON_CONTAINERS } from './json-containers.ts';
+export { assertJsonCounts, MAX_JSON_CONTAINERS, MAX_JSON_VALUES } from './json-counts.ts';
 export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
 export { closeWithoutReading, UNREAD_BODY_LINGER_MS } from './close-unread.ts';

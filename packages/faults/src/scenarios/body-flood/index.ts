@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPool } from '@switchboard/db';
+import { MAX_JSON_VALUES } from '@switchboard/http';
 import { createWebhookFixture, type TestEnvironment } from '@switchboard/testkit';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
@@ -34,17 +35,26 @@ const PROBE_EVERY_MS = 10;
 const WARM_UP_PROBES = 50;
 
 /**
- * The costliest body to parse per byte: one long array of small numbers (every element a
- * value to build), valid JSON, so nothing stops it before the parse.
+ * The costliest body the gateway still parses: as many small numbers as a document may hold
+ * (MAX_JSON_VALUES; one more and it is refused before the parse) in one array, every element a
+ * value to build, then one string filling the rest. Valid JSON, so nothing stops it before the
+ * parse; a body of `bytes` too short for that many numbers is numbers only.
  */
 export function costlyBody(bytes: number): Buffer {
   const body = Buffer.alloc(bytes, '1,');
   // `[11,1,1,…,1]`: the bracket takes the first digit's place, so the second byte (a comma
-  // after `[` would make the body invalid at once) becomes a digit.
+  // after `[` would make the body invalid at once) becomes a digit. The kth number (k ≥ 2)
+  // sits at offset 2k, its comma at 2k + 1.
   body[0] = '['.charCodeAt(0);
   body[1] = '1'.charCodeAt(0);
   body[bytes - 1] = ']'.charCodeAt(0);
-  if (body[bytes - 2] === ','.charCodeAt(0)) body[bytes - 2] = '1'.charCodeAt(0);
+  const fillerStart = 2 * (MAX_JSON_VALUES - 1) + 2;
+  if (fillerStart + 2 <= bytes - 1) {
+    // `…,1,"xxxx…x"]`: the filler string starts after the last number's comma.
+    body.fill('x', fillerStart, bytes - 1);
+    body[fillerStart] = '"'.charCodeAt(0);
+    body[bytes - 2] = '"'.charCodeAt(0);
+  } else if (body[bytes - 2] === ','.charCodeAt(0)) body[bytes - 2] = '1'.charCodeAt(0);
   return body;
 }
 

@@ -1,5 +1,5 @@
 import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
-import { ApiError, assertJsonContainers, assertJsonDepth, notJsonError } from '@switchboard/http';
+import { ApiError, assertJsonCounts, assertJsonDepth, notJsonError } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 
 /** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
@@ -17,7 +17,7 @@ function invalid(error: ValidationErrorItem): ApiError {
 
 /** `path`: where the document sat (a form field), root for a JSON body. */
 function parseJson(text: string, path?: string): unknown {
-  assertJsonContainers(text, path);
+  assertJsonCounts(text, path);
   try {
     return JSON.parse(text);
   } catch {
@@ -34,7 +34,7 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
   const form = new URLSearchParams(text);
   if (format === 'codehost') {
     // Parsed by the format's own decoder, so its document is checked here first.
-    assertJsonContainers(form.get('payload') ?? '', 'payload');
+    assertJsonCounts(form.get('payload') ?? '', 'payload');
     const result = parseFormEncodedGitHubBody(form);
     if (!result.ok) throw invalid(result.error);
     return { value: result.payload, json: JSON.stringify(result.payload) };
@@ -46,8 +46,9 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
 }
 
 /**
- * Decodes a non-empty body once: JSON or form, no deeper than MAX_JSON_DEPTH and with no more
- * than MAX_JSON_CONTAINERS objects and arrays (checked before parsing); 400 otherwise.
+ * Decodes a non-empty body once: JSON or form, holding no more than MAX_JSON_CONTAINERS objects
+ * and arrays and MAX_JSON_VALUES values (counted before parsing) and no deeper than
+ * MAX_JSON_DEPTH; 400 otherwise.
  * Pure (no request), so a parse thread runs the very same code as the event loop.
  */
 export function decodeBody(format: WebhookFormat, kind: BodyKind, raw: Buffer): DecodedBody {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertJsonContainers, isApiError, MAX_JSON_CONTAINERS } from '../src/index.ts';
+import { assertJsonCounts, isApiError, MAX_JSON_CONTAINERS, MAX_JSON_VALUES } from '../src/index.ts';
 
 /** `[{},{},…]` holding `count` objects inside the one array. */
 function emptyObjects(count: number): string {
@@ -8,14 +8,14 @@ function emptyObjects(count: number): string {
 
 function refusal(text: string, path?: string): unknown {
   try {
-    assertJsonContainers(text, path);
+    assertJsonCounts(text, path);
     return null;
   } catch (error) {
     return isApiError(error) ? { status: error.status, code: error.code, errors: error.errors } : error;
   }
 }
 
-describe('assertJsonContainers', () => {
+describe('assertJsonCounts', () => {
   it('refuses one object or array past the limit with a 400 at the path given', () => {
     expect(refusal(emptyObjects(MAX_JSON_CONTAINERS - 1))).toBeNull();
     expect(refusal(emptyObjects(MAX_JSON_CONTAINERS))).toMatchObject({
@@ -33,7 +33,14 @@ describe('assertJsonContainers', () => {
     expect(refusal(JSON.stringify([`"${brackets}`, brackets]))).toBeNull();
   });
 
-  it('lets through long texts of few containers (numbers, strings)', () => {
-    expect(refusal(`[${Array(5_000_000).fill('1').join(',')}]`)).toBeNull();
+  it('refuses one value past the limit, however few containers hold them', () => {
+    const numbers = (count: number) => `[${Array(count).fill('1').join(',')}]`;
+    expect(refusal(numbers(MAX_JSON_VALUES))).toBeNull();
+    expect(refusal(numbers(MAX_JSON_VALUES + 1))).toMatchObject({ status: 400, errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
+    const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"${index}":0`).join(',')}}`;
+    expect(refusal(members(MAX_JSON_VALUES))).toBeNull();
+    expect(refusal(members(MAX_JSON_VALUES + 1))).not.toBeNull();
+    // Commas inside strings are text, not values.
+    expect(refusal(JSON.stringify([','.repeat(2 * MAX_JSON_VALUES)]))).toBeNull();
   });
 });
