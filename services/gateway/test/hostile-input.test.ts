@@ -144,7 +144,56 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       await gateway.close();
     }
   });
+
+  it('counts a chunked body by the bytes it sends: small chunked deliveries share the budget, one growing past it is 503', async () => {
+    const MiB = 1024 * 1024;
+    const gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB) });
+    const hook = await createWebhookFixture(gateway.pool);
+    const url = new URL(executeUrl(gateway, hook));
+    try {
+      // Each would have reserved the whole 25 MiB limit: only one at a time would have fitted.
+      const statuses = await Promise.all(Array.from({ length: 8 }, (_, index) => postChunked(url, [`{"content":"chunked ${index}"}`])));
+      expect(statuses).toEqual(Array(8).fill(204));
+      // 40 MiB sent in 1 MiB chunks: refused once past the 30 MiB budget, never read to the end.
+      const filler = 'x'.repeat(MiB);
+      const chunks = ['{"content":"', ...Array(40).fill(filler), '"}'];
+      expect(await postChunked(url, chunks)).toBe(503);
+      // The refused body's bytes were given back.
+      expect(await postChunked(url, ['{"content":"after"}'])).toBe(204);
+    } finally {
+      await gateway.close();
+    }
+  });
 });
+
+/**
+ * POSTs `chunks` as a chunked JSON body (no Content-Length), waiting for the server to take each
+ * before sending the next; answers the status, 0 when the connection failed without one.
+ */
+function postChunked(url: URL, chunks: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const sent = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    let answered = false;
+    sent.on('response', (response) => {
+      answered = true;
+      response.resume();
+      response.on('end', () => {
+        sent.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+    });
+    sent.on('error', () => {
+      if (!answered) resolve(0);
+    });
+    const writeFrom = (index: number): void => {
+      if (answered) return;
+      if (index === chunks.length) return void sent.end();
+      if (sent.write(chunks[index])) writeFrom(index + 1);
+      else sent.once('drain', () => writeFrom(index + 1));
+    };
+    writeFrom(0);
+  });
+}
 
 /**
  * Sends the headers of a JSON POST and its first two bytes, never the rest: `declaredBytes` as

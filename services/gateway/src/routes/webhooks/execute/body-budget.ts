@@ -1,42 +1,76 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, declaredBodyBytes } from '@switchboard/http';
+import { ApiError, closeWithoutReading, declaredBodyBytes, responseLocal } from '@switchboard/http';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;
 
+/** A request's share of the budget: what it holds, and more as its body turns out longer. */
+export interface BodyReservation {
+  /** Takes `bytes` more of the budget; false (nothing taken) when they do not fit. */
+  grow(bytes: number): boolean;
+}
+
+const reservationSlot = responseLocal<BodyReservation>('bodyReservation', 'bodyBudget() must run before the body is read');
+
 /**
- * Bytes a request's body may take once read: its declared size, or the whole limit when the
- * size is not known in advance (chunked) or may grow (Content-Encoding inflates).
+ * Bytes a request's body takes from the budget before a byte of it is read: its declared size;
+ * nothing for a chunked body sent as is, which takes its bytes as they arrive (BodyReservation);
+ * the whole limit for a compressed one, which may inflate to it from a few bytes.
  */
 function bytesToReserve(headers: IncomingHttpHeaders): number {
-  return Math.min(declaredBodyBytes(headers) ?? LIMITS.body.inboundWebhookBytes, LIMITS.body.inboundWebhookBytes);
+  const declared = declaredBodyBytes(headers);
+  if (declared !== undefined) return Math.min(declared, LIMITS.body.inboundWebhookBytes);
+  return isCompressed(headers) ? LIMITS.body.inboundWebhookBytes : 0;
+}
+
+function isCompressed(headers: IncomingHttpHeaders): boolean {
+  const encoding = headers['content-encoding'];
+  return encoding !== undefined && encoding !== 'identity';
+}
+
+/** 503 SERVICE_UNAVAILABLE with Retry-After, the connection closed without reading the rest of the body. */
+export function refuseForMemory(res: Response): ApiError {
+  closeWithoutReading(res);
+  return new ApiError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 }
 
 /**
  * Admits a request only when its body fits in what is left of `budgetBytes` for this process,
  * and gives the bytes back when its response is done (or its connection closed). Refused: 503
- * SERVICE_UNAVAILABLE with Retry-After, before a byte of the body is read.
+ * SERVICE_UNAVAILABLE with Retry-After, before a byte of the body is read. A chunked body grows
+ * its reservation as it is read (`bodyReservationOf`): reserving the whole 25 MiB limit for
+ * each let a handful of small chunked deliveries use up the budget.
  */
 export function bodyBudget(budgetBytes: number): RequestHandler {
   let inFlight = 0;
   return (req, res, next) => {
-    const bytes = bytesToReserve(req.headers);
-    if (inFlight + bytes > budgetBytes) {
-      // The unread body must not be kept: answer, then close the connection without reading it.
-      closeWithoutReading(res);
-      throw new ApiError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-    }
-    inFlight += bytes;
+    const upFront = bytesToReserve(req.headers);
+    if (inFlight + upFront > budgetBytes) throw refuseForMemory(res);
+    inFlight += upFront;
+    let held = upFront;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      inFlight -= bytes;
+      inFlight -= held;
     };
+    // Only a body with nothing reserved up front grows; any other holds all it can take already.
+    const grow = (bytes: number): boolean => {
+      if (released || inFlight + bytes > budgetBytes) return false;
+      inFlight += bytes;
+      held += bytes;
+      return true;
+    };
+    reservationSlot.set(res, { grow: upFront === 0 ? grow : () => true });
     res.once('finish', release);
     res.once('close', release);
     next();
   };
+}
+
+/** The reservation `bodyBudget` made for this request. */
+export function bodyReservationOf(res: Response): BodyReservation {
+  return reservationSlot.get(res);
 }

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, readDeclaredBody, readInTurns, responseLocal } from '@switchboard/http';
+import { bodyReservationOf, refuseForMemory } from './body-budget.ts';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
 
@@ -65,8 +66,19 @@ export function inboundBody(format: WebhookFormat, options: InboundBodyOptions):
     (
       readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
       new Promise<Buffer>((resolve, reject) => {
+        // A chunked body takes its bytes from the budget as they arrive: past it, 503 unread.
+        const reservation = bodyReservationOf(res);
+        const onData = (chunk: Buffer) => {
+          if (reservation.grow(chunk.length)) return;
+          req.off('data', onData);
+          stopTurns();
+          req.pause();
+          reject(refuseForMemory(res));
+        };
+        req.on('data', onData);
         const stopTurns = readInTurns(req);
         readAnyBody(req, res, (error?: unknown) => {
+          req.off('data', onData);
           stopTurns();
           if (error) reject(error);
           else resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
