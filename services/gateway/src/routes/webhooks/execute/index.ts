@@ -38,8 +38,8 @@ function isClientError(error: unknown): boolean {
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
- * (per client IP and webhook) → origin block (plain only) → path → for a body too large to
- * decode here, the webhook and token (404 unread) → the process's body budget
+ * (per client IP and webhook) → origin block (plain only) → path → for a body declared over
+ * 1 MiB, the webhook and token (404 unread) → the process's body budget
  * (503 past WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
  * format's handler; a refusal spends from the failure budget. Only POST routes: mounted before
  * the admin and management routers, so the hottest route of all does not test its path against
@@ -53,7 +53,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
     lookUp: batchedLookup(deps.pool, config.DATABASE_POOL_SIZE),
   };
-  const unknownBeforeLargeBody = unknownWebhookBeforeLargeBody(handlerDeps.lookUp, config.WEBHOOK_INLINE_BODY_MAX_BYTES);
+  const unknownBeforeLargeBody = unknownWebhookBeforeLargeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);
   const failures = authFailures(deps);
   // One budget for every format's route: it bounds the process's memory, not a route's.

@@ -7,30 +7,30 @@ import type { ExecuteHandlerDeps } from './handler.ts';
 import { isWebhookOfToken } from './lookup.ts';
 import { paramsOf } from './params.ts';
 
+/** The declared size above which the webhook is looked up before the body is read. */
+const LOOKUP_FIRST_ABOVE_BYTES = 1024 * 1024;
+
 /**
- * True when the body may be over `maxBytes` but is not declared over the 25 MiB limit: no body at
- * all and a declared small one are read first, and one declared too large is 413 unread anyway
- * (the body reader's), whatever the webhook.
+ * True when the body is declared over LOOKUP_FIRST_ABOVE_BYTES but not over the 25 MiB limit:
+ * one declared too large is 413 unread anyway (the body reader's), whatever the webhook.
  */
-function mayBeLarge(headers: IncomingHttpHeaders, maxBytes: number): boolean {
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return false;
+function declaredLarge(headers: IncomingHttpHeaders): boolean {
   const declared = declaredBodyBytes(headers);
-  return declared === undefined || (declared > maxBytes && declared <= LIMITS.body.inboundWebhookBytes);
+  return declared !== undefined && declared > LOOKUP_FIRST_ABOVE_BYTES && declared <= LIMITS.body.inboundWebhookBytes;
 }
 
 /**
- * A body too large to decode on the event loop (over `parseHereMaxBytes`, or of a size not known
- * before reading it: chunked, compressed) is read only for a webhook that exists: an unknown id
- * or a wrong token is 404 UNKNOWN_WEBHOOK before a byte of it is read, and the connection is
- * closed unread. Reading and parsing 25 MiB costs the process far more than a lookup, and a
- * flood of such bodies at ids nobody has would otherwise all be read and parsed just to be
- * refused (issue 12's flood). Small bodies keep the reference's order, body (400) before token
- * (404): they are read first and looked up once, with their dedupe claim (handler.ts), rather
- * than paying every delivery a second statement.
+ * A body declared over 1 MiB is read only for a webhook that exists: an unknown id or a wrong
+ * token is 404 UNKNOWN_WEBHOOK before a byte of it is read, and the connection is closed unread.
+ * Reading and parsing 25 MiB costs the process far more than a lookup, and a flood of such
+ * bodies at ids nobody has would otherwise all be read and parsed just to be refused (issue
+ * 12's flood). Every other body keeps the reference's order, body (400) before token (404): it
+ * is read first and looked up once, with its dedupe claim (handler.ts), rather than paying
+ * every delivery a second statement.
  */
-export function unknownWebhookBeforeLargeBody(lookUp: ExecuteHandlerDeps['lookUp'], parseHereMaxBytes: number): RequestHandler {
+export function unknownWebhookBeforeLargeBody(lookUp: ExecuteHandlerDeps['lookUp']): RequestHandler {
   return async (req, res, next) => {
-    if (!mayBeLarge(req.headers, parseHereMaxBytes)) return next();
+    if (!declaredLarge(req.headers)) return next();
     const { webhook_id: webhookId, token } = paramsOf(res);
     const tokenHash = hashCredential(token);
     const { webhook } = await lookUp({ webhookId, tokenHash });
