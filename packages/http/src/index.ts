@@ -5,7 +5,7 @@ export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
 export { answerJsonLean } from './json-response.ts';
-export { declaredBodyBytes, readDeclaredBody, readInTurns } from './read-body.ts';
+export { declaredBodyBytes, isContentEncoded, readDeclaredBody, readInTurns } from './read-body.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
 export { methodNotAllowed, notFound, onlyForPaths } from './routing.ts';

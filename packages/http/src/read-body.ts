@@ -2,13 +2,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import { ApiError } from './api-error.ts';
 
+/** Whether the body is sent with a Content-Encoding other than identity: it inflates once read. */
+export function isContentEncoded(headers: IncomingHttpHeaders): boolean {
+  const encoding = headers['content-encoding'];
+  return encoding !== undefined && encoding !== 'identity';
+}
+
 /**
  * The bytes a body will have once read, when its headers say so in advance: a Content-Length,
  * not chunked, not compressed (a Content-Encoding inflates). Undefined otherwise.
  */
 export function declaredBodyBytes(headers: IncomingHttpHeaders): number | undefined {
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined && encoding !== 'identity') return undefined;
+  if (isContentEncoded(headers)) return undefined;
   const declared = Number(headers['content-length']);
   if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(declared) || declared < 0) return undefined;
   return declared;

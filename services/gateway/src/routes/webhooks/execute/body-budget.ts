@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, declaredBodyBytes, responseLocal } from '@switchboard/http';
+import { ApiError, closeWithoutReading, declaredBodyBytes, isContentEncoded, responseLocal } from '@switchboard/http';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;
@@ -22,12 +22,7 @@ const reservationSlot = responseLocal<BodyReservation>('bodyReservation', 'bodyB
 function bytesToReserve(headers: IncomingHttpHeaders): number {
   const declared = declaredBodyBytes(headers);
   if (declared !== undefined) return Math.min(declared, LIMITS.body.inboundWebhookBytes);
-  return isCompressed(headers) ? LIMITS.body.inboundWebhookBytes : 0;
-}
-
-function isCompressed(headers: IncomingHttpHeaders): boolean {
-  const encoding = headers['content-encoding'];
-  return encoding !== undefined && encoding !== 'identity';
+  return isContentEncoded(headers) ? LIMITS.body.inboundWebhookBytes : 0;
 }
 
 /** 503 SERVICE_UNAVAILABLE with Retry-After, the connection closed without reading the rest of the body. */
