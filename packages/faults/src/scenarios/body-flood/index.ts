@@ -18,8 +18,8 @@ export interface BodyFloodOptions {
   total: number;
   /**
    * Where they go: `unknown`, webhook ids nobody has (issue 12's flood, refused unread since
-   * they are larger than the gateway decodes on its event loop); `known`, one real webhook with
-   * its token, so every body is read and parsed before its 400.
+   * they are declared over 1 MiB); `known`, one real webhook with its token, so every body is
+   * read and parsed before its 400.
    */
   target: 'unknown' | 'known';
 }
