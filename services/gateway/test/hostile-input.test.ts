@@ -224,18 +224,21 @@ function answerBeforeBody(url: string, declaredBytes: number): Promise<{ status:
 describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX_BYTES)', () => {
   const padding = 'p'.repeat(200 * 1024);
 
-  it('with the right token, keep the status order of small ones: bad body 400, emptiness after it', async () => {
+  it('keep the status order of small ones: bad body 400 before the token, emptiness after it', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const notJson = await postRaw(executeUrl(stack.gateway, hook), `{"content":"${padding}"`);
+    const wrongToken = { ...hook, token: 'x'.repeat(64) };
+    const notJson = await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`);
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
-    const badField = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
+    const badField = await postRaw(executeUrl(stack.gateway, wrongToken), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
     expect(badField.status).toBe(400);
     expect(await badField.json()).toMatchObject({ errors: [{ path: 'embeds' }] });
-    const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: '   ', padding }));
+    const empty = JSON.stringify({ content: '   ', padding });
+    expect((await postRaw(executeUrl(stack.gateway, wrongToken), empty)).status).toBe(404);
+    const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), empty);
     expect(emptyAnswer.status).toBe(400);
     expect(await emptyAnswer.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
-    const tooDeep = await postRaw(executeUrl(stack.gateway, hook), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
+    const tooDeep = await postRaw(executeUrl(stack.gateway, wrongToken), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
     expect(tooDeep.status).toBe(400);
   });
 
