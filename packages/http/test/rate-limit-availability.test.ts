@@ -51,7 +51,6 @@ describe('when Redis is unavailable the limiter fails open', () => {
     // With no handshake and no ready check the client counts as ready as soon as TCP is up.
     const hungRedis = requestPathRedis(`redis://127.0.0.1:${hung.port}`, {
       enableReadyCheck: false,
-      protocol: 2,
       disableClientInfo: true,
     });
     await once(hungRedis, 'ready');
