@@ -1,10 +1,13 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Express } from 'express';
 
-/** Puts `ownPrototype` where express's `appPrototype` sat: same parent, same `app`. */
-function takeThePlaceOf(ownPrototype: object, appPrototype: object, app: Express): void {
+/**
+ * Puts `ownPrototype` where express's `appPrototype` sat: same parent, and the same own
+ * properties (`app`, and whatever the app put there: answerJsonLean's `json`).
+ */
+function takeThePlaceOf(ownPrototype: object, appPrototype: object): void {
   Object.setPrototypeOf(ownPrototype, Object.getPrototypeOf(appPrototype));
-  Object.defineProperty(ownPrototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+  Object.defineProperties(ownPrototype, Object.getOwnPropertyDescriptors(appPrototype));
 }
 
 /**
@@ -23,8 +26,8 @@ function takeThePlaceOf(ownPrototype: object, appPrototype: object, app: Express
 export function createAppServer(app: Express): Server {
   class AppRequest extends IncomingMessage {}
   class AppResponse extends ServerResponse {}
-  takeThePlaceOf(AppRequest.prototype, app.request, app);
-  takeThePlaceOf(AppResponse.prototype, app.response, app);
+  takeThePlaceOf(AppRequest.prototype, app.request);
+  takeThePlaceOf(AppResponse.prototype, app.response);
   app.request = AppRequest.prototype as Express['request'];
   app.response = AppResponse.prototype as Express['response'];
   return createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse });

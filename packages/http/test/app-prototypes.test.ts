@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '../src/index.ts';
 
 const app = express();
+// What an app adds to its response prototype before the server is made (answerJsonLean does).
+Object.assign(app.response, { greet: 'added before the server' });
+app.get('/greet', (_req, res) => {
+  res.type('text/plain').send((res as unknown as { greet: string }).greet);
+});
 app.get('/items/:id', (req, res) => {
   res.locals['seen'] = req.params['id'];
   res.status(201).json({ id: res.locals['seen'], q: req.query['q'], header: req.get('x-test'), sameApp: req.app === app && res.app === app });
@@ -50,6 +55,10 @@ describe('createAppServer', () => {
     expect(answer.status).toBe(201);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await answer.json()).toEqual({ id: '42', q: 'hello', header: 'yes', sameApp: true });
+  });
+
+  it('keeps what the app added to its prototypes before the server was made', async () => {
+    expect(await (await fetch(`${origin}/greet`)).text()).toBe('added before the server');
   });
 
   it('still reaches error handlers and the final 404', async () => {
