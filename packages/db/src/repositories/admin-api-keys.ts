@@ -80,14 +80,16 @@ export async function findAdminApiKeyWithOwner(db: Queryable, id: string): Promi
 /**
  * Keys with their owners for many ids in one statement (the gateway batches the keys of
  * concurrent requests); answers in the order of `ids`, null where there is no such key. Named:
- * every admin request runs it, and each connection then plans it once.
+ * every admin request runs it, and each connection then plans it once. The ACL arrays come as
+ * JSON, which pg hands to JSON.parse: as text[] pg parses them character by character in
+ * JavaScript (postgres-array), 2.6% of the gateway's CPU under the ban-check load.
  */
 export async function findAdminApiKeysWithOwners(db: Queryable, ids: readonly string[]): Promise<Array<AdminApiKeyWithOwner | null>> {
   const { rows } = await db.query<AdminApiKey & { ownerName: string; ownerAcls: string[]; ownerCreatedAt: Date }>({
     name: 'admin-api-keys-with-owners',
-    text: `SELECT k.id, k.admin_user_id AS "adminUserId", k.name, k.key_hash AS "keyHash", k.acls,
+    text: `SELECT k.id, k.admin_user_id AS "adminUserId", k.name, k.key_hash AS "keyHash", to_json(k.acls) AS acls,
             k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt",
-            a.name AS "ownerName", a.acls AS "ownerAcls", a.created_at AS "ownerCreatedAt"
+            a.name AS "ownerName", to_json(a.acls) AS "ownerAcls", a.created_at AS "ownerCreatedAt"
      FROM admin_api_keys k JOIN admin_users a ON a.id = k.admin_user_id
      WHERE k.id = ANY($1::bigint[])`,
     values: [ids],
