@@ -124,9 +124,10 @@ function holdWritesForTick(socket: Socket | undefined): void {
  * and it gets one reaction to its outcome: a failure goes to the silent-connection dropper, and
  * a success lets go of the command's arguments.
  * Settled ioredis commands outlive the young-generation collections that should free them (measured;
- * for a pipeline's commands, a MULTI of job adds, the reason is the per-instance `length` getter
- * ioredis's Pipeline defines: see RunningJobContext in @switchboard/queue; for single commands
- * not pinned down), and their arguments with them: on the gateway every job's
+ * for a pipeline's commands, as the gateway's job adds were until the producer sent each on its
+ * own, the reason is the per-instance `length` getter ioredis's Pipeline defines: see
+ * RunningJobContext in @switchboard/queue; for single commands not pinned down), and their
+ * arguments with them: on the gateway every job's
  * serialised data (8 KB for a push) then reached the old generation. Letting go took what
  * survives each of the gateway's scavenges at 1,000 deliveries a second from 6.5 to 3.1 MB,
  * and its ingest maximum from about 4,240 to 4,400-4,900 requests a second (three runs each,
