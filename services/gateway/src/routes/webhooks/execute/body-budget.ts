@@ -12,6 +12,9 @@ export interface BodyReservation {
   grow(bytes: number): boolean;
 }
 
+/** The reservation of a body whose whole size was taken up front: it never needs more. */
+const WHOLLY_RESERVED: BodyReservation = { grow: () => true };
+
 const reservationSlot = responseLocal<BodyReservation>('bodyReservation', 'bodyBudget() must run before the body is read');
 
 /**
@@ -51,14 +54,20 @@ export function bodyBudget(budgetBytes: number): RequestHandler {
       released = true;
       inFlight -= held;
     };
-    // Only a body with nothing reserved up front grows; any other holds all it can take already.
-    const grow = (bytes: number): boolean => {
-      if (released || inFlight + bytes > budgetBytes) return false;
-      inFlight += bytes;
-      held += bytes;
-      return true;
-    };
-    reservationSlot.set(res, { grow: upFront === 0 ? grow : () => true });
+    // Only a body with nothing reserved up front grows (its closure is made only then); any
+    // other holds all it can take already.
+    const reservation: BodyReservation =
+      upFront > 0
+        ? WHOLLY_RESERVED
+        : {
+            grow: (bytes) => {
+              if (released || inFlight + bytes > budgetBytes) return false;
+              inFlight += bytes;
+              held += bytes;
+              return true;
+            },
+          };
+    reservationSlot.set(res, reservation);
     res.once('finish', release);
     res.once('close', release);
     next();
