@@ -5,19 +5,23 @@ import type { LoadOptions } from './types.ts';
 export interface CliOptions {
   benchmarks: string[];
   load: LoadOptions;
+  /** Times each benchmark runs; with more than one, the ratios' median and range follow. */
+  rounds: number;
   list: boolean;
 }
 
-export const USAGE = `usage: npm run bench -- [name ...] [--duration <s>] [--connections <n>] [--warmup <s>] [--list]
+export const USAGE = `usage: npm run bench -- [name ...] [--duration <s>] [--connections <n>] [--warmup <s>] [--rounds <n>] [--list]
   name           benchmarks to run (default: all); --list shows them
   --duration     measured seconds per target (default 10)
   --connections  concurrent connections (default 50)
-  --warmup       discarded warm-up seconds before each measurement (default 3)`;
+  --warmup       discarded warm-up seconds before each measurement (default 3)
+  --rounds       runs of each benchmark, then each ratio's median and range (default 1)`;
 
 const optionsSchema = z.object({
   duration: z.coerce.number().int().min(1).max(3_600).default(10),
   connections: z.coerce.number().int().min(1).max(10_000).default(50),
   warmup: z.coerce.number().int().min(0).max(600).default(3),
+  rounds: z.coerce.number().int().min(1).max(50).default(1),
   list: z.boolean().default(false),
 });
 
@@ -30,6 +34,7 @@ export function parseCli(argv: string[]): CliOptions {
       duration: { type: 'string', short: 'd' },
       connections: { type: 'string', short: 'c' },
       warmup: { type: 'string', short: 'w' },
+      rounds: { type: 'string', short: 'r' },
       list: { type: 'boolean', short: 'l' },
     },
   });
@@ -37,6 +42,6 @@ export function parseCli(argv: string[]): CliOptions {
   if (!parsed.success) {
     throw new Error(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   }
-  const { duration, connections, warmup, list } = parsed.data;
-  return { benchmarks: positionals, load: { durationSeconds: duration, connections, warmupSeconds: warmup }, list };
+  const { duration, connections, warmup, rounds, list } = parsed.data;
+  return { benchmarks: positionals, load: { durationSeconds: duration, connections, warmupSeconds: warmup }, rounds, list };
 }

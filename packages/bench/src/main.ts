@@ -3,8 +3,9 @@ import { CleanupStack } from './cleanup.ts';
 import { parseCli, USAGE, type CliOptions } from './cli.ts';
 import { loadBenchConfig } from './config.ts';
 import { createHarness } from './context.ts';
-import { formatReport, writeReport } from './report.ts';
-import type { Benchmark } from './types.ts';
+import { formatReport, writeReport, writeRoundsSummary } from './report.ts';
+import { formatRoundsSummary, summariseRounds } from './rounds.ts';
+import type { Benchmark, BenchReport } from './types.ts';
 
 const config = loadBenchConfig();
 
@@ -54,13 +55,23 @@ let failed = false;
 try {
   const harness = createHarness(config, cli.load, shared);
   for (const benchmark of selected) {
-    current = new CleanupStack();
-    try {
-      const report = await benchmark.run(harness.contextFor(current));
-      const path = await writeReport(config.outputDirectory, report, cli.load);
-      process.stdout.write(`\n${formatReport(report, cli.load)}\nresults: ${path}\n`);
-    } finally {
-      await current.run();
+    const reports: BenchReport[] = [];
+    for (let round = 1; round <= cli.rounds; round++) {
+      current = new CleanupStack();
+      try {
+        const report = await benchmark.run(harness.contextFor(current));
+        reports.push(report);
+        const path = await writeReport(config.outputDirectory, report, cli.load);
+        const heading = cli.rounds > 1 ? `round ${round} of ${cli.rounds}\n` : '';
+        process.stdout.write(`\n${heading}${formatReport(report, cli.load)}\nresults: ${path}\n`);
+      } finally {
+        await current.run();
+      }
+    }
+    if (cli.rounds > 1) {
+      const summary = summariseRounds(reports);
+      const path = await writeRoundsSummary(config.outputDirectory, summary, cli.load);
+      process.stdout.write(`\n${formatRoundsSummary(summary)}\nrounds: ${path}\n`);
     }
   }
 } catch (error) {

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RoundsSummary } from './rounds.ts';
 import type { BenchReport, LoadOptions } from './types.ts';
 
 const number = (value: number, digits = 0) =>
@@ -43,11 +44,20 @@ function warnings(report: BenchReport): string[] {
   });
 }
 
-/** Writes `<directory>/<benchmark>.json` and answers its path. */
-export async function writeReport(directory: string, report: BenchReport, load: LoadOptions): Promise<string> {
+async function writeDocument(directory: string, name: string, content: object, load: LoadOptions): Promise<string> {
   await mkdir(directory, { recursive: true });
-  const path = join(directory, `${report.benchmark}.json`);
-  const document = { ...report, load, node: process.version, finishedAt: new Date().toISOString() };
+  const path = join(directory, `${name}.json`);
+  const document = { ...content, load, node: process.version, finishedAt: new Date().toISOString() };
   await writeFile(path, `${JSON.stringify(document, null, 2)}\n`);
   return path;
+}
+
+/** Writes `<directory>/<benchmark>.json` (the last round's, with --rounds) and answers its path. */
+export function writeReport(directory: string, report: BenchReport, load: LoadOptions): Promise<string> {
+  return writeDocument(directory, report.benchmark, report, load);
+}
+
+/** Writes `<directory>/<benchmark>.rounds.json`, every round's ratios and their medians. */
+export function writeRoundsSummary(directory: string, summary: RoundsSummary, load: LoadOptions): Promise<string> {
+  return writeDocument(directory, `${summary.benchmark}.rounds`, summary, load);
 }

@@ -15,12 +15,15 @@ describe('bench harness', () => {
       benchmarks: [],
       list: false,
       load: { connections: 50, durationSeconds: 10, warmupSeconds: 3 },
+      rounds: 1,
     });
     expect(parseCli(['discovery', '--duration', '2', '-c', '8', '--warmup=0']).load).toEqual({
       connections: 8,
       durationSeconds: 2,
       warmupSeconds: 0,
     });
+    expect(parseCli(['ban-check', '--rounds', '5']).rounds).toBe(5);
+    expect(() => parseCli(['--rounds', '0'])).toThrow(/--rounds/);
     expect(() => parseCli(['--duration', 'soon'])).toThrow(/--duration/);
     expect(() => parseCli(['--bogus'])).toThrow();
   });
