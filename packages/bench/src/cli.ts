@@ -5,7 +5,7 @@ import type { LoadOptions } from './types.ts';
 export interface CliOptions {
   benchmarks: string[];
   load: LoadOptions;
-  /** Times each benchmark runs; with more than one, the ratios' median and range follow. */
+  /** Times each benchmark runs; with more than one, each figure's median and range follow. */
   rounds: number;
   list: boolean;
 }
@@ -15,7 +15,7 @@ export const USAGE = `usage: npm run bench -- [name ...] [--duration <s>] [--con
   --duration     measured seconds per target (default 10)
   --connections  concurrent connections (default 50)
   --warmup       discarded warm-up seconds before each measurement (default 3)
-  --rounds       runs of each benchmark, then each ratio's median and range (default 1)`;
+  --rounds       runs of each benchmark, then the median and range of each figure (default 1)`;
 
 const optionsSchema = z.object({
   duration: z.coerce.number().int().min(1).max(3_600).default(10),

@@ -57,7 +57,7 @@ export function writeReport(directory: string, report: BenchReport, load: LoadOp
   return writeDocument(directory, report.benchmark, report, load);
 }
 
-/** Writes `<directory>/<benchmark>.rounds.json`, every round's ratios and their medians. */
+/** Writes `<directory>/<benchmark>.rounds.json`: every round's figures and their medians. */
 export function writeRoundsSummary(directory: string, summary: RoundsSummary, load: LoadOptions): Promise<string> {
   return writeDocument(directory, `${summary.benchmark}.rounds`, summary, load);
 }

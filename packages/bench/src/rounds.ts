@@ -1,7 +1,7 @@
 import type { BenchReport } from './types.ts';
 
-/** One ratio over every round of a benchmark: its value each round, in order, and their spread. */
-export interface RatioOverRounds {
+/** One figure over every round of a benchmark: its value each round, in order, and their spread. */
+export interface Spread {
   values: number[];
   median: number;
   min: number;
@@ -11,7 +11,10 @@ export interface RatioOverRounds {
 export interface RoundsSummary {
   benchmark: string;
   rounds: number;
-  ratios: Record<string, RatioOverRounds>;
+  ratios: Record<string, Spread>;
+  /** Per target: what the ratios are made of, and all a latency benchmark (no ratios) reports. */
+  requestsPerSecond: Record<string, Spread>;
+  p99Ms: Record<string, Spread>;
 }
 
 /** The middle value (the mean of the two middle ones for an even count); NaN for none. */
@@ -22,37 +25,54 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+function spreadOf(values: number[]): Spread {
+  const empty = values.length === 0;
+  return { values, median: median(values), min: empty ? Number.NaN : Math.min(...values), max: empty ? Number.NaN : Math.max(...values) };
+}
+
+/** Each name's figure over the rounds, in round order; a round without it, or with NaN, is left out. */
+function spreads(rounds: ReadonlyArray<Record<string, number>>): Record<string, Spread> {
+  const names = [...new Set(rounds.flatMap((round) => Object.keys(round)))];
+  return Object.fromEntries(
+    names.map((name) => [name, spreadOf(rounds.map((round) => round[name]).filter((value): value is number => value !== undefined && !Number.isNaN(value)))]),
+  );
+}
+
 /**
- * The ratios of repeated runs of one benchmark. On a shared machine one run's ratio moves by a
+ * The figures of repeated runs of one benchmark. On a shared machine one run's ratio moves by a
  * third from run to run (other tenants, CPU frequency); the median of several, with its range,
  * is the figure to quote. A round whose ratio is NaN (a ratio to nothing) leaves it out.
  */
 export function summariseRounds(reports: readonly BenchReport[]): RoundsSummary {
   const first = reports[0];
   if (!first) throw new Error('no rounds to summarise');
-  const names = [...new Set(reports.flatMap((report) => Object.keys(report.ratios)))];
-  const ratios: Record<string, RatioOverRounds> = {};
-  for (const name of names) {
-    const values = reports.map((report) => report.ratios[name]).filter((value): value is number => value !== undefined && !Number.isNaN(value));
-    ratios[name] = {
-      values,
-      median: median(values),
-      min: values.length === 0 ? Number.NaN : Math.min(...values),
-      max: values.length === 0 ? Number.NaN : Math.max(...values),
-    };
-  }
-  return { benchmark: first.benchmark, rounds: reports.length, ratios };
+  const perTarget = (figure: (report: BenchReport['targets'][number]) => number) =>
+    spreads(reports.map((report) => Object.fromEntries(report.targets.map((target) => [target.target, figure(target)]))));
+  return {
+    benchmark: first.benchmark,
+    rounds: reports.length,
+    ratios: spreads(reports.map((report) => report.ratios)),
+    requestsPerSecond: perTarget(({ measurement }) => measurement.requestsPerSecond),
+    p99Ms: perTarget(({ measurement }) => measurement.latencyMs.p99),
+  };
 }
 
-const fixed = (value: number) => (Number.isNaN(value) ? 'n/a' : value.toFixed(3));
+const inDigits = (digits: number) => (value: number) => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
-/** `<ratio>: median M (min a, max b; v1 v2 …)`, one line per ratio. */
+function spreadLines(spreadsByName: Record<string, Spread>, suffix: string, digits: number): string[] {
+  const fixed = inDigits(digits);
+  return Object.entries(spreadsByName).map(
+    ([name, { values, median: middle, min, max }]) =>
+      `${name}${suffix}: median ${fixed(middle)} (min ${fixed(min)}, max ${fixed(max)}; ${values.map(fixed).join(' ')})`,
+  );
+}
+
+/** `<figure>: median M (min a, max b; v1 v2 …)`: each ratio, then each target's p99 and req/s. */
 export function formatRoundsSummary(summary: RoundsSummary): string {
   return [
     `${summary.benchmark}: ${summary.rounds} rounds`,
-    ...Object.entries(summary.ratios).map(
-      ([name, { values, median: middle, min, max }]) =>
-        `${name}: median ${fixed(middle)} (min ${fixed(min)}, max ${fixed(max)}; ${values.map(fixed).join(' ')})`,
-    ),
+    ...spreadLines(summary.ratios, '', 3),
+    ...spreadLines(summary.p99Ms, ' p99 ms', 2),
+    ...spreadLines(summary.requestsPerSecond, ' req/s', 0),
   ].join('\n');
 }
