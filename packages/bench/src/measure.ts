@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
-import { cpuPerUnit } from './process-cpu.ts';
+import { cpuPerUnit } from './cpu-per-unit.ts';
+import type { MachineCpu } from './machine-cpu.ts';
 import type { LoadOptions } from './types.ts';
 
 export interface Measurement {
@@ -61,17 +62,17 @@ export async function measure(
 
 /**
  * A warm-up run, then the measured run, both by `drive` (measure() or a driver of its own), with
- * the CPU milliseconds the process `pid` (the server driven) spent per request of the measured
- * run alone.
+ * the CPU milliseconds the process `pid` (the server driven) and the whole machine spent per
+ * request of the measured run alone.
  */
 export async function measureWithCpu(
   pid: number,
   load: LoadOptions,
   drive: (load: LoadOptions) => Promise<Measurement>,
-): Promise<{ measurement: Measurement; cpuMsPerRequest: number }> {
+): Promise<{ measurement: Measurement; cpuMsPerRequest: number; machine: MachineCpu }> {
   if (load.warmupSeconds > 0) await drive({ ...load, durationSeconds: load.warmupSeconds, warmupSeconds: 0 });
-  const { result, cpuMsPerUnit } = await cpuPerUnit(pid, () => drive({ ...load, warmupSeconds: 0 }), (m) => m.requests);
-  return { measurement: result, cpuMsPerRequest: cpuMsPerUnit };
+  const { result, cpuMsPerUnit, machine } = await cpuPerUnit(pid, () => drive({ ...load, warmupSeconds: 0 }), (m) => m.requests);
+  return { measurement: result, cpuMsPerRequest: cpuMsPerUnit, machine };
 }
 
 /** a / b, or NaN (JSON null) when b is 0: a ratio to nothing is not a number to quote. */

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
 import { measure, measureWithCpu, ratio, type Measurement } from '../../measure.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
@@ -64,6 +65,8 @@ interface Phase {
   targets: TargetResult[];
   /** Process CPU milliseconds per check request: gateway, baseline. */
   cpuMsPerCheck: { gateway: number; baseline: number };
+  /** Machine CPU per check request: gateway run, baseline run. */
+  machinePerCheck: { gateway: MachineCpu; baseline: MachineCpu };
   loadMs: number;
   rssMiB: number;
 }
@@ -93,6 +96,7 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
       { target: 'discovery, bans loaded', url: `${gateway.url}${DISCOVERY_PATH}`, measurement: discovery },
     ],
     cpuMsPerCheck: { gateway: check.cpuMsPerRequest, baseline: bare.cpuMsPerRequest },
+    machinePerCheck: { gateway: check.machine, baseline: bare.machine },
     loadMs,
     rssMiB,
   };
@@ -136,6 +140,7 @@ export const banCheck: Benchmark = {
         `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key against PostgreSQL`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
+        `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
         'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; the baseline answers the same bytes and headers',
         'gateway, baseline, PostgreSQL and autocannon share this machine: compare the ratios, not absolute numbers',
       ],
@@ -144,6 +149,7 @@ export const banCheck: Benchmark = {
         'check gateway/baseline rps': ratio(check.requestsPerSecond, bare.requestsPerSecond),
         'check gateway/baseline p99 latency': ratio(check.latencyMs.p99, bare.latencyMs.p99),
         'check gateway/baseline CPU per request': ratio(loaded.cpuMsPerCheck.gateway, loaded.cpuMsPerCheck.baseline),
+        'check gateway/baseline machine CPU per request': ratio(loaded.machinePerCheck.gateway.totalMs, loaded.machinePerCheck.baseline.totalMs),
         'discovery rps, bans loaded / none': ratio(discovery.requestsPerSecond, empty.target.measurement.requestsPerSecond),
         'discovery p99, bans loaded / none': ratio(discovery.latencyMs.p99, empty.target.measurement.latencyMs.p99),
       },

@@ -1,12 +1,13 @@
 import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
+import { cpuPerUnit } from '../../cpu-per-unit.ts';
+import { formatMachineCpu } from '../../machine-cpu.ts';
 import { ratio } from '../../measure.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { postMany } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages, type BenchWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue, unfinished } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
-import { cpuPerUnit } from '../../process-cpu.ts';
 import { drainMeasurement, timeDrain } from './drain.ts';
 
 const NOOP_WORKER_ENTRY = new URL('./noop-worker.ts', import.meta.url).pathname;
@@ -75,10 +76,10 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
     if ((await deliveries.queue.getWaitingCount()) !== count) throw new Error('the queue does not hold every delivery');
     context.log(`draining ${count} deliveries with one webhook worker`);
     const drained = () => timeDrain(deliveries.queue, stored(warmUpJobs + count), DRAIN_TIMEOUT_MS);
-    const { result: elapsed, cpuMsPerUnit } = await cpuPerUnit(worker.pid!, drained, () => count);
+    const { result: elapsed, cpuMsPerUnit, machine } = await cpuPerUnit(worker.pid!, drained, () => count);
     const measurement = await drainMeasurement(deliveries.queue, count, elapsed);
     await emptyQueue(deliveries.queue);
-    return { measurement, payloadBytes: body.length, cpuMsPerJob: cpuMsPerUnit };
+    return { measurement, payloadBytes: body.length, cpuMsPerJob: cpuMsPerUnit, machine };
   } finally {
     await pool.end();
     await deliveries.close();
@@ -107,8 +108,8 @@ async function measureDirect(context: BenchContext, env: Record<string, string>,
     await fillDirectly(bench.queue, target.jobName, count);
     context.log(`draining ${count} jobs with ${target.description}`);
     const drained = () => timeDrain(bench.queue, empty, DRAIN_TIMEOUT_MS);
-    const { result: elapsed, cpuMsPerUnit } = await cpuPerUnit(worker.pid!, drained, () => count);
-    const measurement = { ...(await drainMeasurement(bench.queue, count, elapsed)), cpuMsPerJob: cpuMsPerUnit };
+    const { result: elapsed, cpuMsPerUnit, machine } = await cpuPerUnit(worker.pid!, drained, () => count);
+    const measurement = { ...(await drainMeasurement(bench.queue, count, elapsed)), cpuMsPerJob: cpuMsPerUnit, machine };
     await emptyQueue(bench.queue);
     return measurement;
   } finally {
@@ -169,6 +170,7 @@ export const deliveryThroughput: Benchmark = {
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
         'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',
         `worker process CPU per job (ms, user + system, over the drain): webhook worker ${worker.cpuMsPerJob.toFixed(3)}, minimal-delivery ${minimal.cpuMsPerJob.toFixed(3)}, no-op ${noop.cpuMsPerJob.toFixed(3)}`,
+        `machine CPU per job (ms, every core, the drain's progress polling included; of which PostgreSQL and Redis): webhook worker ${formatMachineCpu(worker.machine)}, minimal-delivery ${formatMachineCpu(minimal.machine)}, no-op ${formatMachineCpu(noop.machine)}`,
         'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
         `each worker first drains ${warmUpJobsFor(context)} jobs of its own (500 per --warmup second), not measured (a fresh process compiles its hot code meanwhile)`,
         '--connections is not used; PostgreSQL, Redis and the workers share this machine',
@@ -181,6 +183,7 @@ export const deliveryThroughput: Benchmark = {
       ratios: {
         'worker/minimal-delivery jobs per second': ratio(worker.measurement.requestsPerSecond, minimal.requestsPerSecond),
         'worker/no-op jobs per second': ratio(worker.measurement.requestsPerSecond, noop.requestsPerSecond),
+        'worker/no-op machine CPU per job': ratio(worker.machine.totalMs, noop.machine.totalMs),
       },
     };
   },

@@ -1,3 +1,4 @@
+import { formatMachineCpu } from '../../machine-cpu.ts';
 import { measureWithCpu, ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark, LoadOptions } from '../../types.ts';
@@ -74,6 +75,7 @@ export const webhookIngest: Benchmark = {
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
+        `machine CPU per request (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(gatewayRun.machine)}, minimal-ingest ${formatMachineCpu(minimalRun.machine)}, express JSON ${formatMachineCpu(baselineRun.machine)}`,
         "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst), offered to the gateway, then at the same rate to minimal-ingest and to express JSON",
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
@@ -89,6 +91,8 @@ export const webhookIngest: Benchmark = {
         'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),
         'gateway/baseline rps': ratio(gatewayResult.requestsPerSecond, baselineResult.requestsPerSecond),
         'gateway/minimal-ingest CPU per request': ratio(gatewayRun.cpuMsPerRequest, minimalRun.cpuMsPerRequest),
+        'gateway/baseline machine CPU per request': ratio(gatewayRun.machine.totalMs, baselineRun.machine.totalMs),
+        'minimal-ingest/baseline machine CPU per request': ratio(minimalRun.machine.totalMs, baselineRun.machine.totalMs),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
         'gateway/minimal-ingest p99 at half rate': ratio(gatewayHalf.latencyMs.p99, minimalHalf.latencyMs.p99),
       },
