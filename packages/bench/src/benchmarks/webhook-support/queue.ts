@@ -27,6 +27,15 @@ export async function unfinished(queue: Queue): Promise<number> {
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
 
+/**
+ * Jobs waiting or running. Unlike `unfinished`, delayed jobs do not count: a job scheduler's
+ * next tick (the webhook worker's dedupe pruning) waits there for as long as the worker runs.
+ */
+export async function pending(queue: Queue): Promise<number> {
+  const counts = await queue.getJobCounts('waiting', 'active', 'prioritized');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
 /** Removes the queue and every job in it: a benchmark leaves no jobs behind in Redis. */
 export async function emptyQueue(queue: Queue): Promise<void> {
   await queue.obliterate({ force: true });
