@@ -21,19 +21,23 @@ export function openQueue(env: Record<string, string>, name: string = QUEUES.web
   };
 }
 
-/** Jobs not finished yet (waiting, also while paused, active, delayed). */
-export async function unfinished(queue: Queue): Promise<number> {
-  const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+/** Jobs in any of `states`, together. */
+async function jobsIn(queue: Queue, ...states: Parameters<Queue['getJobCounts']>): Promise<number> {
+  const counts = await queue.getJobCounts(...states);
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
+/** Jobs not finished yet (waiting, also while paused, active, delayed). */
+export function unfinished(queue: Queue): Promise<number> {
+  return jobsIn(queue, 'waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
 }
 
 /**
  * Jobs waiting or running. Unlike `unfinished`, delayed jobs do not count: a job scheduler's
  * next tick (the webhook worker's dedupe pruning) waits there for as long as the worker runs.
  */
-export async function pending(queue: Queue): Promise<number> {
-  const counts = await queue.getJobCounts('waiting', 'active', 'prioritized');
-  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+export function pending(queue: Queue): Promise<number> {
+  return jobsIn(queue, 'waiting', 'active', 'prioritized');
 }
 
 /** Removes the queue and every job in it: a benchmark leaves no jobs behind in Redis. */
