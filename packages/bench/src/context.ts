@@ -35,7 +35,8 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
     cleanup,
     log,
     async startGateway(env = {}) {
-      const processEnv = (await services()).processEnv({ SHUTDOWN_TIMEOUT_MS: '2000', ...env });
+      // As `npm start` runs it: one process per core (GATEWAY_PROCESSES), unless a benchmark says otherwise.
+      const processEnv = (await services()).processEnv({ SHUTDOWN_TIMEOUT_MS: '2000', GATEWAY_PROCESSES: 'auto', ...env });
       log('starting the gateway');
       return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv, healthPath: '/healthz' }, register);
     },

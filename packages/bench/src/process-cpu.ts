@@ -12,9 +12,25 @@ export async function processCpuTicks(pid: number | string): Promise<{ command: 
   return { command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux only). */
-export async function processCpuSeconds(pid: number): Promise<number> {
+/** The pids of a process's live children (empty once it is gone). */
+async function childrenOf(pid: number | string): Promise<string[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return listed.split(' ').filter((child) => child.length > 0);
+}
+
+/** Ticks of a process and of every live descendant (a clustered gateway: its primary and processes). */
+async function processTreeTicks(pid: number | string): Promise<number> {
   const found = await processCpuTicks(pid);
-  if (found === null) throw new Error(`no process ${pid}`);
-  return found.ticks / CLOCK_TICKS_PER_SECOND;
+  if (found === null) return 0;
+  const below = await Promise.all((await childrenOf(pid)).map((child) => processTreeTicks(child)));
+  return below.reduce((sum, ticks) => sum + ticks, found.ticks);
+}
+
+/**
+ * CPU seconds (user + system) a process and its live descendants have used so far, from /proc
+ * (Linux only): a gateway of several processes is measured whole, as one process is.
+ */
+export async function processCpuSeconds(pid: number): Promise<number> {
+  if ((await processCpuTicks(pid)) === null) throw new Error(`no process ${pid}`);
+  return (await processTreeTicks(pid)) / CLOCK_TICKS_PER_SECOND;
 }

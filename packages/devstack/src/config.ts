@@ -10,6 +10,11 @@ export const devstackSchema = z.looseObject({
   DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
   REDIS_URL: env.url(['redis', 'rediss']).optional(),
   ...s3Schema.shape,
+  /**
+   * The gateway's processes (its GATEWAY_PROCESSES, checked there): `npm start` runs the whole
+   * system on this machine, so unless named here the gateway takes one process per core.
+   */
+  GATEWAY_PROCESSES: z.string().min(1).default('auto'),
   /** The gateway's HTTP port and bind address; the stack only reads them to reach /readyz. */
   PORT: env.int(1, 65_535).default(8080),
   HOST: z.string().min(1).optional(),

@@ -32,7 +32,9 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
   const [gateway] = apps.map((app, index) => {
     // A preferred worker id each, counting from 1, so ids are easy to trace to a process; every
     // process leases its id in Redis all the same (another free one when it is taken).
-    const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1) };
+    // The first app is the gateway (discoverServices); its process count is the stack's to give.
+    const gatewayOnly: Record<string, string> = index === 0 ? { GATEWAY_PROCESSES: config.GATEWAY_PROCESSES } : {};
+    const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1), ...gatewayOnly };
     const running = supervisor.startApp({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env });
     supervisor.log(`started ${app.name} (pid ${running.current().pid}, preferred snowflake worker id ${index + 1})`);
     return running;

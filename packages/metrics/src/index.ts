@@ -1,7 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
+import { clusterMetricsText, scrapesThroughPrimary } from './cluster.ts';
+
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
+export { aggregateMetricsForWorkers, shareMetricsWithPrimary } from './cluster.ts';
 
 /** One process's registry: Node's own metrics, and every metric labelled with the service. */
 export function createMetricsRegistry(service: string): Registry {
@@ -67,6 +70,8 @@ export function queueJobsGauge<Queue extends string>(
     help: 'Jobs by queue and state, read from Redis when scraped.',
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
+    // Every process of a cluster reads the same Redis: their counts are one count, not a sum.
+    aggregator: 'first',
     async collect() {
       const counts = await Promise.all(queues.map((queue) => countsWithin(countJobs(queue), timeoutMs)));
       this.reset();
@@ -77,15 +82,22 @@ export function queueJobsGauge<Queue extends string>(
   });
 }
 
-/** The text a Prometheus scrape reads. */
+/** The text a Prometheus scrape reads: this process's, or every process's of its cluster. */
 export async function metricsText(registry: Registry): Promise<{ contentType: string; body: string }> {
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  const body = scrapesThroughPrimary() ? await clusterMetricsText() : await registry.metrics();
+  return { contentType: registry.contentType, body };
 }
 
 /** An express handler for `GET /metrics`. */
 export function serveMetrics(registry: Registry): RequestHandler {
   return async (_req, res: Response) => {
-    const { contentType, body } = await metricsText(registry);
-    res.setHeader('Content-Type', contentType).setHeader('Cache-Control', 'no-store').send(body);
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const { contentType, body } = await metricsText(registry);
+      res.setHeader('Content-Type', contentType).send(body);
+    } catch (error) {
+      // Only a cluster's scrape fails (the primary did not answer): Prometheus records the 503.
+      res.status(503).type('text/plain').send(`${(error as Error).message}\n`);
+    }
   };
 }

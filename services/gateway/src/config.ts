@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { dashboardConfigShape } from './dashboard/config.ts';
@@ -29,6 +30,14 @@ const variables = z.object({
   RATE_LIMIT_CLOCK_KEY: z.string().min(1).optional(),
   /** How long in-flight requests may run after SIGTERM before connections are cut. */
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
+  /**
+   * Gateway processes serving PORT together (node:cluster), each a whole replica; `auto` is one
+   * per core. One event loop is the limit of one process, not of the machine (processes.ts).
+   */
+  GATEWAY_PROCESSES: z
+    .union([z.literal('auto'), env.int(1, 256)])
+    .default(1)
+    .transform((count) => (count === 'auto' ? availableParallelism() : count)),
   // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
   ...banConfigShape,
   // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).

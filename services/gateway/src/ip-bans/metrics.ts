@@ -25,6 +25,8 @@ export function ipBanMetrics(registry: Registry, size: IpBanIndexSize): IpBanMet
     help: 'IP bans this replica enforces: part="base" as loaded, part="overlay" changed since (folded in at the next reload).',
     labelNames: ['part'] as const,
     registers: [registry],
+    // Each process of a cluster enforces the same bans from its own copy: one count, not a sum.
+    aggregator: 'max',
     collect() {
       this.set({ part: 'base' }, size.baseEntries());
       this.set({ part: 'overlay' }, size.overlayEntries());

@@ -71,9 +71,9 @@ export const webhookIngest: Benchmark = {
       benchmark: 'webhook-ingest',
       notes: [
         `real push from @octokit/webhooks-examples, ${body.length} bytes, a fresh X-GitHub-Delivery per request (each one a new dedupe claim)`,
-        'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent; no worker running (accept path only)',
+        'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); no worker running (accept path only)',
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
-        'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); same pool size',
+        'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); the same pool size as each gateway process',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
         `machine CPU per request (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(gatewayRun.machine)}, minimal-ingest ${formatMachineCpu(minimalRun.machine)}, express JSON ${formatMachineCpu(baselineRun.machine)}`,
         "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst), offered to the gateway, then at the same rate to minimal-ingest and to express JSON",

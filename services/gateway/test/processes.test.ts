@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { metricValue, scrapeMetrics, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { parseGatewayConfig } from '../src/config.ts';
+
+// GATEWAY_PROCESSES: main.ts as a primary with gateway processes sharing one port (node:cluster).
+const environment = useTestEnvironment();
+let gateway: ServiceProcess | undefined;
+
+afterEach(async () => {
+  await gateway?.stop('SIGKILL');
+  gateway = undefined;
+});
+
+function startGateway(processes: number): Promise<ServiceProcess> {
+  return spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(processes) }));
+}
+
+/** The live child pids of `pid` (the primary's gateway processes). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return listed.split(' ').filter(Boolean).map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** GET on a connection of its own: the kernel picks a process for each new connection. */
+function getOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { agent: false, headers: { connection: 'close' } }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve(answer.statusCode ?? 0));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+describe('GATEWAY_PROCESSES', () => {
+  it('is a count or auto (one per core); zero is refused', () => {
+    const parse = (value: string) => parseGatewayConfig({ ...environment.processEnv(), GATEWAY_PROCESSES: value });
+    const auto = parse('auto');
+    const three = parse('3');
+    expect(auto.ok && auto.config.GATEWAY_PROCESSES).toBe(availableParallelism());
+    expect(three.ok && three.config.GATEWAY_PROCESSES).toBe(3);
+    expect(parse('0').ok).toBe(false);
+    const unset = parseGatewayConfig(environment.processEnv());
+    expect(unset.ok && unset.config.GATEWAY_PROCESSES).toBe(1);
+  });
+
+  it('serves one port from two processes, and a scrape that reaches either reads both', async () => {
+    gateway = await startGateway(2);
+    const base = `http://127.0.0.1:${gateway.ready['port']}`;
+    expect(gateway.ready['processes']).toBe(2);
+    expect(await childrenOf(gateway.child.pid!)).toHaveLength(2);
+    for (let i = 0; i < 20; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
+    // Each process timed its share of them; the scrape, whichever process answers it, counts all twenty.
+    const { samples } = await scrapeMetrics(`${base}/metrics`);
+    expect(metricValue(samples, 'http_request_duration_seconds_count', { route: '/healthz', status: '200' })).toBe(20);
+    // Read from the one Redis by each process: the same counts, not their sum.
+    const waiting = samples.filter((sample) => sample.name === 'queue_jobs' && sample.labels['state'] === 'waiting');
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((sample) => sample.value === 0)).toBe(true);
+  });
+
+  it('replaces a process that dies, and keeps answering meanwhile', async () => {
+    gateway = await startGateway(2);
+    const base = `http://127.0.0.1:${gateway.ready['port']}`;
+    const [killed, survivor] = await childrenOf(gateway.child.pid!);
+    process.kill(killed!, 'SIGKILL');
+    // Once it is gone (its socket closed with it), every new connection reaches the survivor.
+    await waitFor(async () => gateway!.stdout().includes('a gateway process ended; starting another'), 15_000);
+    for (let i = 0; i < 4; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
+    const replaced = await waitFor(async () => {
+      const now = await childrenOf(gateway!.child.pid!);
+      return now.length === 2 && !now.includes(killed!) && now;
+    }, 15_000);
+    expect(replaced).toContain(survivor);
+    await waitFor(async () => gateway!.stdout().split('\n').filter((line) => line.includes('"gateway listening"')).length === 3, 15_000);
+    // The replacement took the same port beside the survivor.
+    for (let i = 0; i < 4; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
+  });
+
+  it('stops every process on SIGTERM, each drained, and exits 0', async () => {
+    gateway = await startGateway(2);
+    const processes = await childrenOf(gateway.child.pid!);
+    expect(await gateway.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(gateway.stdout().split('\n').filter((line) => line.includes('"drained":true'))).toHaveLength(2);
+    expect(processes.some(isAlive)).toBe(false);
+  });
+
+  it('leaves no process behind when the primary is killed', async () => {
+    gateway = await startGateway(2);
+    const processes = await childrenOf(gateway.child.pid!);
+    await gateway.stop('SIGKILL');
+    await waitFor(async () => !processes.some(isAlive), 15_000);
+  });
+});
