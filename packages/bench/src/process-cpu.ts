@@ -18,12 +18,10 @@ async function childrenOf(pid: number | string): Promise<string[]> {
   return listed.split(' ').filter((child) => child.length > 0);
 }
 
-/** Ticks of a process and of every live descendant (a clustered gateway: its primary and processes). */
-async function processTreeTicks(pid: number | string): Promise<number> {
-  const found = await processCpuTicks(pid);
-  if (found === null) return 0;
-  const below = await Promise.all((await childrenOf(pid)).map((child) => processTreeTicks(child)));
-  return below.reduce((sum, ticks) => sum + ticks, found.ticks);
+/** A process and every live descendant (a clustered gateway: its primary and processes). */
+export async function processTree(pid: number | string): Promise<string[]> {
+  const below = await Promise.all((await childrenOf(pid)).map((child) => processTree(child)));
+  return [String(pid), ...below.flat()];
 }
 
 /**
@@ -32,5 +30,6 @@ async function processTreeTicks(pid: number | string): Promise<number> {
  */
 export async function processCpuSeconds(pid: number): Promise<number> {
   if ((await processCpuTicks(pid)) === null) throw new Error(`no process ${pid}`);
-  return (await processTreeTicks(pid)) / CLOCK_TICKS_PER_SECOND;
+  const each = await Promise.all((await processTree(pid)).map((member) => processCpuTicks(member)));
+  return each.reduce((sum, found) => sum + (found?.ticks ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
 }

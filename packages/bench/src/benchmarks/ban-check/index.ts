@@ -5,6 +5,7 @@ import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
 import { measure, measureWithCpu, ratio, type Measurement } from '../../measure.ts';
+import { processTree } from '../../process-cpu.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
@@ -54,11 +55,11 @@ async function capture(url: string, key: string, body: unknown): Promise<Capture
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** Resident memory of a child process (Linux), in MiB; NaN elsewhere. */
+/** Resident memory of a child process and its descendants (a gateway's processes; Linux), in MiB; NaN elsewhere. */
 async function residentMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-  return kib === undefined ? Number.NaN : Number(kib) / 1024;
+  const statuses = await Promise.all((await processTree(pid)).map((member) => readFile(`/proc/${member}/status`, 'utf8').catch(() => '')));
+  const kib = statuses.map((status) => /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]);
+  return kib.includes(undefined) ? Number.NaN : kib.reduce((sum, value) => sum + Number(value), 0) / 1024;
 }
 
 interface Phase {
@@ -137,7 +138,7 @@ export const banCheck: Benchmark = {
       benchmark: 'ban-check',
       notes: [
         `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
-        `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
+        `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS (all its processes) ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key against PostgreSQL`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
