@@ -2,6 +2,7 @@
 export type { Scenario, ScenarioContext, ScenarioResult } from './types.ts';
 export { faultScenarios, type Scale } from './scenarios/index.ts';
 export { workerKill, type WorkerKillOptions } from './scenarios/worker-kill/index.ts';
+export { gatewayKill, type GatewayKillOptions } from './scenarios/gateway-kill/index.ts';
 export { jobKill } from './scenarios/job-kill/index.ts';
 export { formatTable, summaryLine } from './table.ts';
 export { dependencyOutage, type OutageOptions } from './scenarios/outage/index.ts';

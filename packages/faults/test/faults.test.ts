@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { dependencyOutage, jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
+import { dependencyOutage, gatewayKill, jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
 
 // The bounded fault suite inside `npm test`: the same scenarios as `npm run faults`, smaller.
 // Each waits on conditions (queue drained, status completed) with generous bounds, never on time.
@@ -15,6 +15,13 @@ describe('fault suite, bounded', () => {
     expect(result.problems).toEqual([]);
     expect([figure(result, 'accepted'), figure(result, 'stored'), figure(result, 'events')]).toEqual([300, 300, 300]);
     expect([figure(result, 'lost'), figure(result, 'duplicated')]).toEqual([0, 0]);
+  }, 120_000);
+
+  it('gateway-kill: 300 deliveries with one of two gateway processes SIGKILLed once: 0 lost or duplicated, no hung answer', async () => {
+    const result = await gatewayKill({ deliveries: 300, kills: 1, concurrency: 8 }).run({ environment, ...quiet });
+    expect(result.problems).toEqual([]);
+    expect(figure(result, 'accepted')).toBeGreaterThan(0);
+    expect([figure(result, 'lost'), figure(result, 'duplicated'), figure(result, 'events missing')]).toEqual([0, 0, 0]);
   }, 120_000);
 
   it('job-kill: archive, purge and bulk workers SIGKILLed mid-job: each job completes once', async () => {

@@ -43,7 +43,8 @@ export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void
   const start = (slot: number): void => {
     const worker = cluster.fork(port === undefined ? {} : { PORT: String(port) });
     worker.on('message', (message) => {
-      if (!isReadyMessage(message) || ready) return;
+      if (!isReadyMessage(message)) return;
+      if (ready) return logger.info({ processPid: worker.process.pid }, 'a gateway process is back');
       listening.add(slot);
       if (port === undefined) {
         port = Number(message['port']);

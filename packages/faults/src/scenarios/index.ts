@@ -1,6 +1,7 @@
 import type { Scenario } from '../types.ts';
 import { bodyFlood } from './body-flood/index.ts';
 import { jobKill } from './job-kill/index.ts';
+import { gatewayKill } from './gateway-kill/index.ts';
 import { dependencyOutage } from './outage/index.ts';
 import { workerKill } from './worker-kill/index.ts';
 
@@ -14,6 +15,7 @@ export function faultScenarios(scale: Scale): Scenario[] {
   const seconds = (full: number) => (scale === 'full' ? full : 5) * 1000;
   return [
     workerKill({ deliveries: full ? 10_000 : 1_000, kills: full ? 3 : 1, concurrency: 16 }),
+    gatewayKill({ deliveries: full ? 5_000 : 1_000, kills: full ? 3 : 1, concurrency: 16 }),
     jobKill,
     dependencyOutage({ name: 'redis-stop', dependency: 'redis', mode: 'cut', outageMs: seconds(10) }),
     dependencyOutage({ name: 'redis-blackhole', dependency: 'redis', mode: 'blackhole', outageMs: seconds(10) }),
