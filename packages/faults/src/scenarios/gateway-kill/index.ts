@@ -1,23 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { createPool } from '@switchboard/db';
-import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
-import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
-import { ScenarioProcesses, type RunningGateway } from '../../processes.ts';
+import { waitFor } from '@switchboard/testkit';
+import type { RunningGateway } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { sendExecutes, type SendTally } from '../worker-kill/send.ts';
+import { atEachKillPoint, executesUnderKills, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
 
-export interface GatewayKillOptions {
-  deliveries: number;
-  /** SIGKILLs of one gateway process, spread evenly over the accepted executes. */
-  kills: number;
-  /** Executes in flight at once. */
-  concurrency: number;
-}
+export type GatewayKillOptions = KillsOptions;
 
 /** Gateway processes sharing the port, as `npm start` runs them on a 2-core machine. */
 const PROCESSES = 2;
-/** Generous on a loaded 2-core machine: draining is seconds; this only stops a stuck run. */
-const settleTimeoutMs = (deliveries: number) => 120_000 + deliveries * 20;
 
 /** The primary's live gateway processes. */
 async function gatewayProcesses(gateway: RunningGateway): Promise<number[]> {
@@ -30,71 +20,52 @@ async function gatewayProcesses(gateway: RunningGateway): Promise<number[]> {
 const replacementsListening = (gateway: RunningGateway) => gateway.process.stdout().split('\n').filter((line) => line.includes('a gateway process is back')).length;
 
 /**
- * SIGKILLs one gateway process each time the accepted executes pass another 1/(kills+1) of
- * the run, and waits until the primary's replacement listens, so every kill finds both serving
- * (killing the survivor while its replacement still starts would leave nobody on the port).
+ * SIGKILLs one gateway process at each kill point and waits until the primary's replacement
+ * listens, so every kill finds both serving (killing the survivor while its replacement still
+ * starts would leave nobody on the port).
  */
-async function killAlongTheWay(gateway: RunningGateway, tally: SendTally, options: GatewayKillOptions): Promise<void> {
-  for (let kill = 1; kill <= options.kills; kill++) {
-    const threshold = Math.floor((options.deliveries * kill) / (options.kills + 1));
-    await waitFor(async () => tally.accepted.length >= threshold, settleTimeoutMs(options.deliveries), 10);
-    const [victim] = await gatewayProcesses(gateway);
-    process.kill(victim!, 'SIGKILL');
-    await waitFor(async () => replacementsListening(gateway) === kill, 30_000);
-  }
+function killAlongTheWay(options: GatewayKillOptions) {
+  return ({ gateway, tally }: KillTargets): Promise<void[]> =>
+    atEachKillPoint(tally, options, async (kill) => {
+      const [victim] = await gatewayProcesses(gateway);
+      process.kill(victim!, 'SIGKILL');
+      await waitFor(async () => replacementsListening(gateway) === kill, 30_000);
+    });
 }
 
-async function runGatewayKill({ environment, log }: ScenarioContext, options: GatewayKillOptions): Promise<ScenarioResult> {
-  const processes = new ScenarioProcesses(environment.processEnv);
-  const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
-  const watch = watchDeliveries(environment);
-  try {
-    const hook = await createWebhookFixture(pool);
-    // LOG_LEVEL info: the primary's "is back" line says when a replacement listens.
-    const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(PROCESSES), LOG_LEVEL: 'info' });
-    await processes.worker('webhook-worker', QUICK_TAKEOVER);
-    const tally: SendTally = { accepted: [], refused: new Map() };
-    const started = performance.now();
-    log(`gateway-kill: ${options.deliveries} executes, ${options.kills} SIGKILLs of one of ${PROCESSES} gateway processes`);
-    await Promise.all([
-      sendExecutes(`${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, options.deliveries, options.concurrency, 'fault', tally),
-      killAlongTheWay(gateway, tally, options),
-    ]);
-    const failedJobs = await settleDeliveries(watch.queue, settleTimeoutMs(options.deliveries));
-    const seconds = (performance.now() - started) / 1000;
-    const ledger = await deliveryLedger({ pool, watch, environment }, hook, tally.accepted);
-    const refused = [...tally.refused].map(([status, count]) => `${count}×${status}`).join(', ');
-    // A request on the killed process loses its connection: the sender sees an error and
-    // retries, as after any crash. An answer that never comes (the client gives up) or one that
-    // is not an error or a 204 is a problem; so is anything accepted and then lost or doubled.
-    const dishonest = [...tally.refused].filter(([status]) => !status.startsWith('error') || status.includes('TimeoutError') || status.includes('aborted'));
-    const problems = [
-      ...(dishonest.length > 0 ? [`answers other than 204 or a dropped connection: ${dishonest.map(([s, n]) => `${n}×${s}`).join(', ')}`] : []),
-      ...ledgerProblems(ledger),
-      ...(failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`] : []),
-    ];
-    return {
-      scenario: 'gateway-kill',
-      load: `${options.deliveries} plain executes (204), ${options.concurrency} at a time, ${PROCESSES} gateway processes`,
-      fault: `one gateway process SIGKILLed ${options.kills}× mid-run, replaced by the primary each time`,
-      figures: [
-        ['accepted', ledger.accepted],
-        ['connections dropped', tally.refused.size > 0 ? refused : 0],
-        ['stored', ledger.stored],
-        ['lost', ledger.lost],
-        ['duplicated', ledger.duplicated],
-        ['events', ledger.events],
-        ['events missing', ledger.missingEvents],
-        ['jobs failed', failedJobs],
-        ['drained in', `${seconds.toFixed(1)} s`],
-      ],
-      problems,
-    };
-  } finally {
-    await processes.stopAll();
-    await watch.close();
-    await pool.end();
-  }
+/**
+ * A request the killed process held loses its connection: the sender sees an error and
+ * retries, as after any crash. An answer that never comes (the client gave up) or that is not
+ * a 204 or a dropped connection is not honest.
+ */
+function dishonestAnswers(refused: Map<string, number>): string[] {
+  const wrong = [...refused].filter(([status]) => !status.startsWith('error') || status.includes('aborted'));
+  return wrong.length > 0 ? [`answers other than 204 or a dropped connection: ${wrong.map(([status, count]) => `${count}×${status}`).join(', ')}`] : [];
+}
+
+async function runGatewayKill(context: ScenarioContext, options: GatewayKillOptions): Promise<ScenarioResult> {
+  const announce = `gateway-kill: ${options.deliveries} executes, ${options.kills} SIGKILLs of one of ${PROCESSES} gateway processes`;
+  // LOG_LEVEL info: the primary's "is back" line says when a replacement listens.
+  const gatewayEnv = { GATEWAY_PROCESSES: String(PROCESSES), LOG_LEVEL: 'info' };
+  const run = await executesUnderKills(context, { ...options, gatewayEnv, announce }, killAlongTheWay(options));
+  const { ledger } = run;
+  return {
+    scenario: 'gateway-kill',
+    load: `${options.deliveries} plain executes (204), ${options.concurrency} at a time, ${PROCESSES} gateway processes`,
+    fault: `one gateway process SIGKILLed ${options.kills}× mid-run, replaced by the primary each time`,
+    figures: [
+      ['accepted', ledger.accepted],
+      ['connections dropped', run.refused],
+      ['stored', ledger.stored],
+      ['lost', ledger.lost],
+      ['duplicated', ledger.duplicated],
+      ['events', ledger.events],
+      ['events missing', ledger.missingEvents],
+      ['jobs failed', run.failedJobs],
+      ['drained in', `${run.seconds.toFixed(1)} s`],
+    ],
+    problems: [...dishonestAnswers(run.tally.refused), ...run.problems],
+  };
 }
 
 /**
