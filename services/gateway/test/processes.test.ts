@@ -100,8 +100,8 @@ describe('GATEWAY_PROCESSES', () => {
       return now.length === 2 && !now.includes(killed!) && now;
     }, 15_000);
     expect(replaced).toContain(survivor);
-    await waitFor(async () => gateway!.stdout().split('\n').filter((line) => line.includes('"gateway listening"')).length === 3, 15_000);
-    // The replacement took the same port beside the survivor.
+    // The primary says so once the replacement listens, on the same port beside the survivor.
+    await waitFor(async () => gateway!.stdout().includes('a gateway process is back'), 15_000);
     for (let i = 0; i < 4; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
   });
 
