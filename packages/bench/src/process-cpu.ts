@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { childPids } from '@switchboard/testkit';
 
 /** Linux clock ticks a second (USER_HZ): what /proc counts CPU time in. */
 export const CLOCK_TICKS_PER_SECOND = 100;
@@ -12,16 +13,10 @@ export async function processCpuTicks(pid: number | string): Promise<{ command: 
   return { command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
-/** The pids of a process's live children (empty once it is gone). */
-async function childrenOf(pid: number | string): Promise<string[]> {
-  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return listed.split(' ').filter((child) => child.length > 0);
-}
-
 /** A process and every live descendant (a clustered gateway: its primary and processes). */
-export async function processTree(pid: number | string): Promise<string[]> {
-  const below = await Promise.all((await childrenOf(pid)).map((child) => processTree(child)));
-  return [String(pid), ...below.flat()];
+export async function processTree(pid: number): Promise<number[]> {
+  const below = await Promise.all((await childPids(pid)).map((child) => processTree(child)));
+  return [pid, ...below.flat()];
 }
 
 /**
@@ -29,7 +24,8 @@ export async function processTree(pid: number | string): Promise<string[]> {
  * (Linux only): a gateway of several processes is measured whole, as one process is.
  */
 export async function processCpuSeconds(pid: number): Promise<number> {
-  if ((await processCpuTicks(pid)) === null) throw new Error(`no process ${pid}`);
+  // The tree starts with the process itself.
   const each = await Promise.all((await processTree(pid)).map((member) => processCpuTicks(member)));
+  if (each[0] === null) throw new Error(`no process ${pid}`);
   return each.reduce((sum, found) => sum + (found?.ticks ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
 }

@@ -4,6 +4,7 @@ export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolat
 export { provisionEnvironment, useTestEnvironment, type ProvisionedEnvironment, type TestEnvironment } from './environment.ts';
 export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
 export {
+  childPids,
   isAlive,
   spawnNode,
   spawnService,

@@ -1,10 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import { REPO_ROOT } from '@switchboard/devstack';
 // Not in package.json: runtime depends on queue, whose tests depend on testkit, and turbo
 // refuses a cycle. The import resolves through the workspace all the same.
 import { isReadyMessage, type ReadyMessage } from '@switchboard/runtime';
+
+/** The pids of a process's live children, from /proc (Linux); none once it is gone. */
+export async function childPids(pid: number): Promise<number[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return listed.split(' ').filter((child) => child.length > 0).map(Number);
+}
 
 /** Whether a process with this pid exists (signal 0 checks without signalling). */
 export function isAlive(pid: number): boolean {

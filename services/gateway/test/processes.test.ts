@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { Queue } from 'bullmq';
@@ -6,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
-import { metricValue, scrapeMetrics, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import { childPids, isAlive, metricValue, scrapeMetrics, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { parseGatewayConfig } from '../src/config.ts';
 
 // GATEWAY_PROCESSES: main.ts as a primary with gateway processes sharing one port (node:cluster).
@@ -20,21 +19,6 @@ afterEach(async () => {
 
 function startGateway(processes: number): Promise<ServiceProcess> {
   return spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(processes) }));
-}
-
-/** The live child pids of `pid` (the primary's gateway processes). */
-async function childrenOf(pid: number): Promise<number[]> {
-  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return listed.split(' ').filter(Boolean).map(Number);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** GET on a connection of its own: the kernel picks a process for each new connection. */
@@ -65,7 +49,7 @@ describe('GATEWAY_PROCESSES', () => {
     gateway = await startGateway(2);
     const base = `http://127.0.0.1:${gateway.ready['port']}`;
     expect(gateway.ready['processes']).toBe(2);
-    expect(await childrenOf(gateway.child.pid!)).toHaveLength(2);
+    expect(await childPids(gateway.child.pid!)).toHaveLength(2);
     for (let i = 0; i < 20; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
     // Each process timed its share of them; the scrape, whichever process answers it, counts all twenty.
     const { samples } = await scrapeMetrics(`${base}/metrics`);
@@ -90,13 +74,13 @@ describe('GATEWAY_PROCESSES', () => {
   it('replaces a process that dies, and keeps answering meanwhile', async () => {
     gateway = await startGateway(2);
     const base = `http://127.0.0.1:${gateway.ready['port']}`;
-    const [killed, survivor] = await childrenOf(gateway.child.pid!);
+    const [killed, survivor] = await childPids(gateway.child.pid!);
     process.kill(killed!, 'SIGKILL');
     // Once it is gone (its socket closed with it), every new connection reaches the survivor.
     await waitFor(async () => gateway!.stdout().includes('a gateway process ended; starting another'), 15_000);
     for (let i = 0; i < 4; i += 1) expect(await getOnNewConnection(`${base}/healthz`)).toBe(200);
     const replaced = await waitFor(async () => {
-      const now = await childrenOf(gateway!.child.pid!);
+      const now = await childPids(gateway!.child.pid!);
       return now.length === 2 && !now.includes(killed!) && now;
     }, 15_000);
     expect(replaced).toContain(survivor);
@@ -107,7 +91,7 @@ describe('GATEWAY_PROCESSES', () => {
 
   it('stops every process on SIGTERM, each drained, and exits 0', async () => {
     gateway = await startGateway(2);
-    const processes = await childrenOf(gateway.child.pid!);
+    const processes = await childPids(gateway.child.pid!);
     expect(await gateway.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(gateway.stdout().split('\n').filter((line) => line.includes('"drained":true'))).toHaveLength(2);
     expect(processes.some(isAlive)).toBe(false);
@@ -115,7 +99,7 @@ describe('GATEWAY_PROCESSES', () => {
 
   it('leaves no process behind when the primary is killed', async () => {
     gateway = await startGateway(2);
-    const processes = await childrenOf(gateway.child.pid!);
+    const processes = await childPids(gateway.child.pid!);
     await gateway.stop('SIGKILL');
     await waitFor(async () => !processes.some(isAlive), 15_000);
   });

@@ -3,7 +3,7 @@ import { createPool } from '@switchboard/db';
 import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
 import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries, type DeliveryLedger } from '../deliveries/index.ts';
 import { ScenarioProcesses, type RunningGateway, type SupervisedWorker } from '../processes.ts';
-import type { ScenarioContext } from '../types.ts';
+import type { ScenarioContext, ScenarioResult } from '../types.ts';
 import { sendExecutes, type SendTally } from './send-executes.ts';
 
 export interface KillsOptions {
@@ -87,4 +87,23 @@ export async function executesUnderKills<Killed>(
     await watch.close();
     await pool.end();
   }
+}
+
+/**
+ * The figures every such run reports, in table order: the executes (answers other than 204
+ * under `refusedAs`), the ledger and the jobs; a scenario adds its own after them.
+ */
+export function ledgerFigures(run: ExecutesUnderKills<unknown>, refusedAs: string): ScenarioResult['figures'] {
+  const { ledger } = run;
+  return [
+    ['accepted', ledger.accepted],
+    [refusedAs, run.refused],
+    ['stored', ledger.stored],
+    ['lost', ledger.lost],
+    ['duplicated', ledger.duplicated],
+    ['events', ledger.events],
+    ['events missing', ledger.missingEvents],
+    ['events duplicated', ledger.duplicateEvents + ledger.strayEvents],
+    ['jobs failed', run.failedJobs],
+  ];
 }

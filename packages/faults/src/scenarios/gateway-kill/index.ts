@@ -1,20 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { waitFor } from '@switchboard/testkit';
+import { childPids, waitFor } from '@switchboard/testkit';
 import type { RunningGateway } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { atEachKillPoint, executesUnderKills, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
+import { atEachKillPoint, executesUnderKills, ledgerFigures, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
 
 export type GatewayKillOptions = KillsOptions;
 
 /** Gateway processes sharing the port, as `npm start` runs them on a 2-core machine. */
 const PROCESSES = 2;
-
-/** The primary's live gateway processes. */
-async function gatewayProcesses(gateway: RunningGateway): Promise<number[]> {
-  const pid = gateway.process.child.pid!;
-  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return listed.split(' ').filter(Boolean).map(Number);
-}
 
 /** Replacements the primary has logged as listening. */
 const replacementsListening = (gateway: RunningGateway) => gateway.process.stdout().split('\n').filter((line) => line.includes('a gateway process is back')).length;
@@ -27,7 +19,7 @@ const replacementsListening = (gateway: RunningGateway) => gateway.process.stdou
 function killAlongTheWay(options: GatewayKillOptions) {
   return ({ gateway, tally }: KillTargets): Promise<void[]> =>
     atEachKillPoint(tally, options, async (kill) => {
-      const [victim] = await gatewayProcesses(gateway);
+      const [victim] = await childPids(gateway.process.child.pid!);
       process.kill(victim!, 'SIGKILL');
       await waitFor(async () => replacementsListening(gateway) === kill, 30_000);
     });
@@ -48,22 +40,11 @@ async function runGatewayKill(context: ScenarioContext, options: GatewayKillOpti
   // LOG_LEVEL info: the primary's "is back" line says when a replacement listens.
   const gatewayEnv = { GATEWAY_PROCESSES: String(PROCESSES), LOG_LEVEL: 'info' };
   const run = await executesUnderKills(context, { ...options, gatewayEnv, announce }, killAlongTheWay(options));
-  const { ledger } = run;
   return {
     scenario: 'gateway-kill',
     load: `${options.deliveries} plain executes (204), ${options.concurrency} at a time, ${PROCESSES} gateway processes`,
     fault: `one gateway process SIGKILLed ${options.kills}× mid-run, replaced by the primary each time`,
-    figures: [
-      ['accepted', ledger.accepted],
-      ['connections dropped', run.refused],
-      ['stored', ledger.stored],
-      ['lost', ledger.lost],
-      ['duplicated', ledger.duplicated],
-      ['events', ledger.events],
-      ['events missing', ledger.missingEvents],
-      ['jobs failed', run.failedJobs],
-      ['drained in', `${run.seconds.toFixed(1)} s`],
-    ],
+    figures: [...ledgerFigures(run, 'connections dropped'), ['drained in', `${run.seconds.toFixed(1)} s`]],
     problems: [...dishonestAnswers(run.tally.refused), ...run.problems],
   };
 }

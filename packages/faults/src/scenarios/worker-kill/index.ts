@@ -1,4 +1,4 @@
-import { atEachKillPoint, executesUnderKills, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
+import { atEachKillPoint, executesUnderKills, ledgerFigures, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 
 export type WorkerKillOptions = KillsOptions;
@@ -21,21 +21,12 @@ function killAlongTheWay(options: WorkerKillOptions) {
 async function runWorkerKill(context: ScenarioContext, options: WorkerKillOptions): Promise<ScenarioResult> {
   const announce = `worker-kill: ${options.deliveries} executes, ${options.kills} SIGKILLs of the webhook worker`;
   const run = await executesUnderKills(context, { ...options, gatewayEnv: {}, announce }, killAlongTheWay(options));
-  const { ledger } = run;
   return {
     scenario: 'worker-kill',
     load: `${options.deliveries} plain executes (204), ${options.concurrency} at a time, one gateway`,
     fault: `webhook-worker SIGKILLed ${options.kills}× mid-run, restarted each time`,
     figures: [
-      ['accepted', ledger.accepted],
-      ['refused', run.refused],
-      ['stored', ledger.stored],
-      ['lost', ledger.lost],
-      ['duplicated', ledger.duplicated],
-      ['events', ledger.events],
-      ['events missing', ledger.missingEvents],
-      ['events duplicated', ledger.duplicateEvents + ledger.strayEvents],
-      ['jobs failed', run.failedJobs],
+      ...ledgerFigures(run, 'refused'),
       ['in flight at kills', run.killed.join('/')],
       ['drained in', `${run.seconds.toFixed(1)} s`],
     ],
