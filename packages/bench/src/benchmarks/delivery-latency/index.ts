@@ -113,7 +113,7 @@ export const deliveryLatency: Benchmark = {
           `warm-up at ${RATE}/s: ${warmupSeconds} s, at least ${STEADY_STATE_WARMUP_SECONDS} whatever --warmup says (the processes' optimising compiler is busiest about 10 s into this load)`,
           `then ${LIGHT_RATE} a second for ${context.load.durationSeconds} s once all of those were stored (no warm-up): the pipeline's own latency, away from saturation`,
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
-          'gateway (rate limits off) and one webhook worker (defaults: concurrency 64), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
+          'gateway (rate limits off) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
           { target: 'accepted → stored (per message)', url: 'gateway → webhook-deliveries → webhook-worker', measurement: endToEnd },

@@ -18,7 +18,7 @@ const MINIMAL_QUEUE = 'bench-minimal-delivery';
  * Jobs each process runs at once: the webhook worker's WORKER_CONCURRENCY default
  * (services/webhook-worker/src/config.ts), given to both processes so they compare like for like.
  */
-const CONCURRENCY = 64;
+const CONCURRENCY = 128;
 const DRAIN_TIMEOUT_MS = 10 * 60 * 1000;
 /** The workers' default pool (DATABASE_POOL_SIZE), given to both so they have the same connections. */
 const POOL_SIZE = '10';
