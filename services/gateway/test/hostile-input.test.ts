@@ -1,8 +1,9 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ACL } from '@switchboard/contracts';
+import { ACL, LIMITS } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages } from '@switchboard/testkit';
 import { createAdmin } from './admin-helpers.ts';
+import { processBudgetBytes } from '../src/routes/webhooks/execute/body-budget.ts';
 import { startGateway } from './helpers.ts';
 import { executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
@@ -143,6 +144,13 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       slow.destroy();
       await gateway.close();
     }
+  });
+
+  it("splits the gateway's budget among its processes, each keeping room for one body of the largest size", () => {
+    const MiB = 1024 * 1024;
+    expect(processBudgetBytes(128 * MiB, 1)).toBe(128 * MiB);
+    expect(processBudgetBytes(128 * MiB, 2)).toBe(64 * MiB);
+    expect(processBudgetBytes(128 * MiB, 8)).toBe(LIMITS.body.inboundWebhookBytes);
   });
 
   it('counts a chunked body by the bytes it sends: small chunked deliveries share the budget, one growing past it is 503', async () => {

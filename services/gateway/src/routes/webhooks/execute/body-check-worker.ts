@@ -1,5 +1,7 @@
 // A parse thread of the execution routes (body-check.ts): decodes a large body and runs its
 // format's checks off the event loop, then hands the bytes back when they passed.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { WebhookFormat } from '@switchboard/contracts';
 import { isApiError } from '@switchboard/http';
@@ -29,6 +31,32 @@ function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): Check
     return { outcome: 'invalid', refusal: refusalOf(error) };
   }
 }
+
+/**
+ * The nice value of this thread: parsing waits while an event loop wants the core. One parse
+ * thread per process on two cores left one core to the event loop; with a process per core
+ * (GATEWAY_PROCESSES) the parse threads would take every core on equal terms with the event
+ * loops that answer /healthz and every other request. (Under the fault suite's flood the worst
+ * /healthz moved within its noise, 22-61 ms either way: there the event loops' own reading of
+ * the bodies weighs more.)
+ */
+const PARSE_THREAD_NICE = 10;
+
+/**
+ * Lowers this thread's priority alone. On Linux the nice value belongs to the thread and
+ * setpriority takes a thread id (/proc/thread-self names it); the event loop's thread, whose
+ * id is the process id, keeps its own. Elsewhere the thread keeps the process's priority.
+ */
+function yieldToEventLoops(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isInteger(threadId) && threadId !== process.pid) setPriority(threadId, PARSE_THREAD_NICE);
+  } catch {
+    // Not Linux, or not allowed: parsing still runs off the event loop, at the same priority.
+  }
+}
+
+yieldToEventLoops();
 
 parentPort!.on('message', ({ id, format, kind, bytes }: CheckRequest) => {
   let outcome: CheckOutcome;

@@ -3,7 +3,7 @@ import { isApiError, methodNotAllowed, onlyForPaths, type FailureBudget } from '
 import type { GatewayDeps } from '../../../deps.ts';
 import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
-import { bodyBudget } from './body-budget.ts';
+import { bodyBudget, processBudgetBytes } from './body-budget.ts';
 import { createBodyChecker } from './body-check.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
@@ -40,7 +40,7 @@ function isClientError(error: unknown): boolean {
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
  * (per client IP and webhook) → origin block (plain only) → path → for a body declared over
  * 1 MiB, the webhook and token (404 unread) → the process's body budget
- * (503 past WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
+ * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
  * format's handler; a refusal spends from the failure budget. Only POST routes: mounted before
  * the admin and management routers, so the hottest route of all does not test its path against
  * every admin route first; the other methods' 405 answers are executeMethodGuards().
@@ -57,7 +57,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
   const limit = routeLimiter(deps);
   const failures = authFailures(deps);
   // One budget for every format's route: it bounds the process's memory, not a route's.
-  const budget = bodyBudget(config.WEBHOOK_BODY_BUDGET_BYTES);
+  const budget = bodyBudget(processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES));
   // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
   // check, so never needed as a value here) only on a parse thread.
   const bodies = { parseHereMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES, checker: createBodyChecker({ logger }) };
