@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { childPids } from '@switchboard/testkit';
+import { processTree } from '@switchboard/testkit';
 
 /** Linux clock ticks a second (USER_HZ): what /proc counts CPU time in. */
 export const CLOCK_TICKS_PER_SECOND = 100;
@@ -11,12 +11,6 @@ export async function processCpuTicks(pid: number | string): Promise<{ command: 
   // Fields after the command name, which may itself hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
-}
-
-/** A process and every live descendant (a clustered gateway: its primary and processes). */
-export async function processTree(pid: number): Promise<number[]> {
-  const below = await Promise.all((await childPids(pid)).map((child) => processTree(child)));
-  return [pid, ...below.flat()];
 }
 
 /**

@@ -6,6 +6,8 @@ export { closedPort, serveOnFreePort, silentServer, type Listenable, type Silent
 export {
   childPids,
   isAlive,
+  processTree,
+  processTreeMemoryMiB,
   spawnNode,
   spawnService,
   ServiceExitError,

@@ -13,6 +13,23 @@ export async function childPids(pid: number): Promise<number[]> {
   return listed.split(' ').filter((child) => child.length > 0).map(Number);
 }
 
+/** A process and every live descendant (a clustered gateway: its primary and processes). */
+export async function processTree(pid: number): Promise<number[]> {
+  const below = await Promise.all((await childPids(pid)).map((child) => processTree(child)));
+  return [pid, ...below.flat()];
+}
+
+/**
+ * A memory figure of /proc/<pid>/status (`VmRSS`: resident now, `VmHWM`: its peak) of the
+ * process and of each live descendant, in MiB, the process first (Linux); NaN for a member that
+ * could not be read.
+ */
+export async function processTreeMemoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number[]> {
+  const statuses = await Promise.all((await processTree(pid)).map((member) => readFile(`/proc/${member}/status`, 'utf8').catch(() => '')));
+  const pattern = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm');
+  return statuses.map((status) => Number(pattern.exec(status)?.[1] ?? Number.NaN) / 1024);
+}
+
 /** Whether a process with this pid exists (signal 0 checks without signalling). */
 export function isAlive(pid: number): boolean {
   try {

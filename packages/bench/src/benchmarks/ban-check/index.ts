@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { processTreeMemoryMiB } from '@switchboard/testkit';
 import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
 import { measure, measureWithCpu, ratio, type Measurement } from '../../measure.ts';
-import { processTree } from '../../process-cpu.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
@@ -55,12 +54,8 @@ async function capture(url: string, key: string, body: unknown): Promise<Capture
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** Resident memory of a child process and its descendants (a gateway's processes; Linux), in MiB; NaN elsewhere. */
-async function residentMiB(pid: number): Promise<number> {
-  const statuses = await Promise.all((await processTree(pid)).map((member) => readFile(`/proc/${member}/status`, 'utf8').catch(() => '')));
-  const kib = statuses.map((status) => /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]);
-  return kib.includes(undefined) ? Number.NaN : kib.reduce((sum, value) => sum + Number(value), 0) / 1024;
-}
+/** A NaN member (unread) makes the whole NaN: a figure missing a process is no figure. */
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 interface Phase {
   targets: TargetResult[];
@@ -76,7 +71,7 @@ interface Phase {
 async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const gateway = await context.startGateway(GATEWAY_ENV);
   const loadMs = await untilLoaded(gateway, key);
-  const rssMiB = await residentMiB(gateway.pid);
+  const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
   context.log(`gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`);
   const body = JSON.stringify({ ip: BANNED_ADDRESS });
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
@@ -108,7 +103,7 @@ async function withoutBans(context: BenchContext, databaseUrl: string, key: stri
   await withPool(databaseUrl, (pool) => pool.query('TRUNCATE ip_bans'));
   const gateway = await context.startGateway(GATEWAY_ENV);
   await untilLoaded(gateway, key);
-  const rssMiB = await residentMiB(gateway.pid);
+  const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
   context.log(`measuring ${DISCOVERY_PATH} with no bans`);
   const measurement: Measurement = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
   await gateway.stop();
