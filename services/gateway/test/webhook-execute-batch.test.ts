@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import type { Pool } from '@switchboard/db';
 import { call, createWebhookFixture, useTestEnvironment, waitFor, type WebhookFixture } from '@switchboard/testkit';
-import { batchedLookup } from '../src/routes/webhooks/execute/lookup.ts';
+import { batchedLookup, lanesPerProcess } from '../src/routes/webhooks/execute/lookup.ts';
 import { useGateway } from './helpers.ts';
 import { deliveriesQueue, executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
 
@@ -75,6 +75,10 @@ describe('concurrent requests share one lookup statement, each with its own answ
 });
 
 describe('the batched lookup', () => {
+  it("shares the machine's two statement lanes among the gateway's processes, one each at least", () => {
+    expect([1, 2, 3, 8].map(lanesPerProcess)).toEqual([2, 1, 1, 1]);
+  });
+
   it('a webhook deleted while its batch waits to claim: the batch runs again request by request, that one finds no webhook', async () => {
     const [kept, deleted] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool)]);
     const lookup = (hook: WebhookFixture) => ({
@@ -87,7 +91,7 @@ describe('the batched lookup', () => {
       await deleting.query('BEGIN');
       await deleting.query('DELETE FROM webhooks WHERE id = $1', [deleted.webhookId]);
       // One statement for both: it still sees the webhook, and its claim waits for the delete's row lock.
-      const lookUp = batchedLookup(gateway.pool, 4);
+      const lookUp = batchedLookup(gateway.pool, 4, 2);
       const batch = Promise.all([lookUp(lookup(kept)), lookUp(lookup(deleted))]);
       await waitFor(async () => {
         const { rows } = await gateway.pool.query<{ waiting: number }>(
