@@ -39,9 +39,9 @@ function isClientError(error: unknown): boolean {
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
  * (per client IP and webhook) → origin block (plain only) → path → for a body declared over
- * 1 MiB, the webhook and token (404 unread) → the process's body budget
- * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the
- * format's handler; a refusal spends from the failure budget. Only POST routes: mounted before
+ * 1 MiB, the webhook and token (404 unread) → the process's body budget (503 past its share
+ * of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the format's
+ * handler; a refusal spends from the failure budget. Only POST routes: mounted before
  * the admin and management routers, so the hottest route of all does not test its path against
  * every admin route first; the other methods' 405 answers are executeMethodGuards().
  */
