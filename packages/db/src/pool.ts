@@ -5,6 +5,7 @@ import { isConnectionFailure } from './errors.ts';
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = pg.Pool | pg.PoolClient;
+export type SessionClient = pg.Client;
 
 export interface PoolOptions {
   connectionString: string;
@@ -26,6 +27,33 @@ export interface PoolOptions {
   circuitOpenMs?: number;
 }
 
+/** What every connection of ours is opened with, pooled or not. */
+function sessionSettings(connectionString: string, applicationName: string, connectTimeoutMs: number): pg.ClientConfig {
+  return {
+    connectionString,
+    application_name: applicationName,
+    // Every session in UTC, whatever the server's default: dates PostgreSQL renders (to_json)
+    // then match those the archive worker formats itself from binary COPY (binary-timestamp.ts).
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+/**
+ * One connection outside any pool, for a session that must stay the same (LISTEN). The caller
+ * connects it, and replaces it when it fails: nothing reconnects it. `queryTimeoutMs` bounds
+ * each statement on the client side only.
+ */
+export function createSessionClient(options: { connectionString: string; applicationName: string; connectTimeoutMs: number; queryTimeoutMs: number }): pg.Client {
+  return new pg.Client({
+    ...sessionSettings(options.connectionString, options.applicationName, options.connectTimeoutMs),
+    query_timeout: options.queryTimeoutMs,
+  });
+}
+
 /** How much longer than the server's own cancel the client waits before it gives up the connection. */
 const CLIENT_TIMEOUT_GRACE_MS = 1_000;
 
@@ -42,17 +70,9 @@ export function createPool({
   circuitOpenMs = 0,
 }: PoolOptions): Pool {
   const pool = new pg.Pool({
-    connectionString,
+    ...sessionSettings(connectionString, applicationName, connectTimeoutMs),
     max,
-    application_name: applicationName,
-    // Every session in UTC, whatever the server's default: dates PostgreSQL renders (to_json)
-    // then match those the archive worker formats itself from binary COPY (binary-timestamp.ts).
-    options: '-c TimeZone=UTC',
-    connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
-    // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
     ...(queryTimeoutMs > 0
       ? {
           statement_timeout: queryTimeoutMs,

@@ -3,6 +3,7 @@ import { QUEUES } from '@switchboard/contracts';
 import { answerJsonLean, errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
+import { createAdminKeys } from './admin-auth/key-cache.ts';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): Express {
     snowflakeLease: options.snowflakeLease,
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
+    adminKeys: createAdminKeys({ pool, connectionString: config.DATABASE_URL, logger, leaseMs: config.ADMIN_KEY_LEASE_MS, metrics }),
     isDraining: options.isDraining ?? (() => false),
     metrics,
   };

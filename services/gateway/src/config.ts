@@ -38,6 +38,12 @@ const variables = z.object({
     .union([z.literal('auto'), env.int(1, 256)])
     .default(1)
     .transform((count) => (count === 'auto' ? availableParallelism() : count)),
+  /**
+   * How long one heard beat of the admin key change feed lets a process answer from the keys
+   * it cached (admin-auth/change-feed.ts): also the longest an API key deletion waits for a
+   * replica that stopped answering. 0: no cache, every admin request reads its key.
+   */
+  ADMIN_KEY_LEASE_MS: env.int(0, 60_000).default(1_000),
   // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
   ...banConfigShape,
   // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).

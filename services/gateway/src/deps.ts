@@ -5,6 +5,7 @@ import type { Registry } from '@switchboard/metrics';
 import type { Producer } from '@switchboard/queue';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
+import type { AdminKeys } from './admin-auth/key-cache.ts';
 import type { GatewayConfig } from './config.ts';
 import type { IpBans } from './ip-bans/index.ts';
 
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   ids: SnowflakeGenerator;
   /** The worker-id lease behind `ids` (its state is a readiness check). */
   snowflakeLease: SnowflakeLease;
+  /** The admin keys requests authenticate with, cached while provably current (admin-auth/key-cache.ts). */
+  adminKeys: AdminKeys;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
   ipBans: IpBans;
   /** This process's Prometheus registry (`/metrics`). */

@@ -134,7 +134,7 @@ export const banCheck: Benchmark = {
       notes: [
         `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
         `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS (all its processes) ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
-        `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key against PostgreSQL`,
+        `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key (hash and expiry per request; the key row from memory while the change feed holds its lease, admin_key_lookups_total)`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
         'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); the baseline answers the same bytes and headers',

@@ -36,6 +36,7 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Reque
   const failures = authFailures(deps);
   const resolve = resolveAdminPrincipal({
     pool,
+    keys: deps.adminKeys,
     recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
     failures,
   });

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
-import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
+import { currentTransactionId, deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
@@ -55,17 +55,20 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
   };
 }
 
-/** Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. */
-function deleteKey({ pool, ids }: GatewayDeps): RequestHandler {
+/**
+ * Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. The
+ * answer waits until no gateway process can still accept the key (decisions §2).
+ */
+function deleteKey({ pool, ids, adminKeys }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const keyId = snowflakeFromPath(req.params['keyId']);
     const { adminUserId } = adminPrincipal(res);
     if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
-    const deleted = await withTransaction(pool, async (client) => {
+    const deletedIn = await withTransaction(pool, async (client) => {
       const key = await findAdminApiKeyById(client, keyId);
       const live = key !== null && (key.expiresAt === null || key.expiresAt.getTime() > Date.now());
-      if (!live || key.adminUserId !== adminUserId) return false;
-      if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return false;
+      if (!live || key.adminUserId !== adminUserId) return null;
+      if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return null;
       await recordAudit(client, ids, {
         adminUserId,
         targetType: TARGET_TYPE,
@@ -74,9 +77,10 @@ function deleteKey({ pool, ids }: GatewayDeps): RequestHandler {
         reason: auditReason(req),
         metadata: { name: key.name, acls: key.acls.join(',') },
       });
-      return true;
+      return currentTransactionId(client);
     });
-    if (!deleted) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
+    if (deletedIn === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
+    await adminKeys.applied(deletedIn);
     res.json({ success: true });
   };
 }
