@@ -12,6 +12,8 @@ export const ADMIN_AUTH_CHANNEL = 'switchboard_admin_auth';
 /** Added to a lease when another process's lease must have run out: clock rates, scheduling. */
 const LEASE_MARGIN_MS = 50;
 const RECONNECT_BASE_MS = 250;
+/** Bound on opening the feed's connection and on each of its statements (ms). */
+const SESSION_TIMEOUT_MS = 5_000;
 const RECONNECT_MAX_MS = 5_000;
 /** Changes remembered with their acknowledgements (each a few bytes; changes are rare). */
 const CHANGES_KEPT = 256;
@@ -143,8 +145,9 @@ class LeasedChangeFeed implements ChangeFeed {
     const client = createSessionClient({
       connectionString: this.options.connectionString,
       applicationName: 'gateway-admin-auth',
-      connectTimeoutMs: this.options.leaseMs,
-      queryTimeoutMs: this.options.leaseMs,
+      // Generous: a beat that is late costs the lease, not the connection.
+      connectTimeoutMs: Math.max(this.options.leaseMs, SESSION_TIMEOUT_MS),
+      queryTimeoutMs: Math.max(this.options.leaseMs, SESSION_TIMEOUT_MS),
     });
     client.on('notification', (message) => this.hear(message.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
