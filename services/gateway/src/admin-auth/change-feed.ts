@@ -9,6 +9,9 @@ import type { Logger } from '@switchboard/logger';
  */
 export const ADMIN_AUTH_CHANNEL = 'switchboard_admin_auth';
 
+/** The longest lease a process may hold (ms): ADMIN_KEY_LEASE_MS's bound, and a beat's. */
+export const MAX_LEASE_MS = 60_000;
+
 /** Added to a lease when another process's lease must have run out: clock rates, scheduling. */
 const LEASE_MARGIN_MS = 50;
 const RECONNECT_BASE_MS = 250;
@@ -56,7 +59,7 @@ const now = (): number => performance.now();
 
 /**
  * A LISTEN connection whose completeness is proven by a lease. Every process beats on the
- * channel (`b <token> <seq>`) every quarter lease; notifications arrive in commit order, so
+ * channel (`b <token> <seq> <leaseMs>`) every quarter lease; notifications arrive in commit order, so
  * hearing its own beat proves the process heard every change committed before that beat, and
  * it trusts its cache until the beat's send time plus the lease. A lost connection (changes
  * during the gap are lost) drops the lease and everything cached. A change (`c <txid>`, from
@@ -81,7 +84,7 @@ class LeasedChangeFeed implements ChangeFeed {
   private beatInFlight = false;
   private readonly beatsSent = new Map<number, number>();
   /** When each process's beat was last heard. */
-  private readonly peers = new Map<string, number>();
+  private readonly peers = new Map<string, { heardAt: number; leaseMs: number }>();
   private readonly changes = new Map<string, HeardChange>();
   private readonly waiters = new Set<() => void>();
   private failures = 0;
@@ -103,7 +106,7 @@ class LeasedChangeFeed implements ChangeFeed {
   }
 
   async applied(txid: string): Promise<void> {
-    const deadline = now() + this.options.leaseMs + LEASE_MARGIN_MS;
+    const deadline = now() + this.longestLeaseMs() + LEASE_MARGIN_MS;
     const done = (): boolean => {
       const change = this.changes.get(txid);
       if (!change?.required) return false;
@@ -183,6 +186,16 @@ class LeasedChangeFeed implements ChangeFeed {
     }, delay).unref();
   }
 
+  /**
+   * The longest lease any process may hold: ours, or a longer one a process stated in a beat
+   * we still remember (during a rolling change of ADMIN_KEY_LEASE_MS the values differ).
+   */
+  private longestLeaseMs(): number {
+    let longest = this.options.leaseMs;
+    for (const { leaseMs } of this.peers.values()) longest = Math.max(longest, leaseMs);
+    return longest;
+  }
+
   private dropLease(): void {
     this.epoch += 1;
     this.leaseUntil = 0;
@@ -198,9 +211,9 @@ class LeasedChangeFeed implements ChangeFeed {
     const seq = ++this.beatSeq;
     this.beatsSent.set(seq, now());
     this.beatInFlight = true;
-    this.send(client, `b ${this.token} ${seq}`).finally(() => (this.beatInFlight = false));
-    const forgetBefore = now() - 2 * this.options.leaseMs;
-    for (const [peer, heardAt] of this.peers) if (heardAt < forgetBefore) this.peers.delete(peer);
+    this.send(client, `b ${this.token} ${seq} ${this.options.leaseMs}`).finally(() => (this.beatInFlight = false));
+    const at = now();
+    for (const [peer, { heardAt, leaseMs }] of this.peers) if (heardAt < at - 2 * Math.max(leaseMs, this.options.leaseMs)) this.peers.delete(peer);
   }
 
   private send(client: SessionClient, payload: string): Promise<void> {
@@ -211,9 +224,9 @@ class LeasedChangeFeed implements ChangeFeed {
   }
 
   private hear(payload: string): void {
-    const [kind, first, second] = payload.split(' ');
+    const [kind, first, second, third] = payload.split(' ');
     if (kind === 'c' && first) this.heardChange(first);
-    else if (kind === 'b' && first && second) this.heardBeat(first, Number(second));
+    else if (kind === 'b' && first && second) this.heardBeat(first, Number(second), Number(third));
     else if (kind === 'a' && first && second) this.heardAcknowledgement(first, second);
     else if (kind === 'g' && first) this.peers.delete(first);
     for (const waiter of this.waiters) waiter();
@@ -225,15 +238,16 @@ class LeasedChangeFeed implements ChangeFeed {
     const at = now();
     // Complete only if this feed heard every beat of the last lease: a process whose lease
     // covers this moment beat within it, and its beat committed before this change.
-    const knowsEveryone = this.liveSince !== null && this.liveSince <= at - this.options.leaseMs;
-    const required = knowsEveryone ? new Set([...this.peers].filter(([, heardAt]) => heardAt >= at - this.options.leaseMs).map(([peer]) => peer)) : null;
+    const knowsEveryone = this.liveSince !== null && this.liveSince <= at - this.longestLeaseMs();
+    const required = knowsEveryone ? new Set([...this.peers].filter(([, peer]) => peer.heardAt >= at - peer.leaseMs).map(([token]) => token)) : null;
     this.changes.set(txid, { required, acknowledged: new Set([this.token]) });
     if (this.changes.size > CHANGES_KEPT) this.changes.delete(this.changes.keys().next().value!);
     if (this.current && this.listening) void this.send(this.current, `a ${this.token} ${txid}`);
   }
 
-  private heardBeat(peer: string, seq: number): void {
-    this.peers.set(peer, now());
+  private heardBeat(peer: string, seq: number, leaseMs: number): void {
+    // A lease the beat does not state is taken to be ours (replicas should share ADMIN_KEY_LEASE_MS).
+    this.peers.set(peer, { heardAt: now(), leaseMs: Number.isFinite(leaseMs) ? Math.min(leaseMs, MAX_LEASE_MS) : this.options.leaseMs });
     if (peer !== this.token) return;
     const sentAt = this.beatsSent.get(seq);
     if (sentAt === undefined) return;
