@@ -98,4 +98,26 @@ describe('admin keys from memory', () => {
     expect((await adminCall(other.url, { ...AUDIT, key: admin.key })).status).toBe(401);
     expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(401);
   });
+
+  it('waits out the lease of a replica that beats but never acknowledges, and answers within it', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage, ACL.auditLogView]);
+    // A replica stalled after its last beats: it states a lease longer than ours and never
+    // acknowledges, so the deletion cannot know it dropped the key before that lease ran out.
+    const silentLeaseMs = LEASE_MS + 1_500;
+    const beat = () => gateway.pool.query('SELECT pg_notify($1, $2)', ['switchboard_admin_auth', `b silent-replica 1 ${silentLeaseMs}`]);
+    await beat();
+    const beating = setInterval(() => void beat(), 250);
+    try {
+      await cached(other, admin.key);
+      const started = performance.now();
+      const deleted = await adminCall(gateway.url, { method: 'DELETE', path: `/v1/admin/api-keys/${admin.keyId}`, key: admin.key });
+      const elapsed = performance.now() - started;
+      expect(deleted.status).toBe(200);
+      expect(elapsed).toBeGreaterThanOrEqual(silentLeaseMs);
+      expect(elapsed).toBeLessThan(silentLeaseMs + 5_000);
+      expect((await adminCall(other.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key })).status).toBe(401);
+    } finally {
+      clearInterval(beating);
+    }
+  });
 });
