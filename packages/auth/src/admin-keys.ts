@@ -104,7 +104,8 @@ export interface AuthenticateOptions {
 /**
  * Resolves `Authorization: Admin <raw>`: parse, look up by the embedded id, refuse an expired
  * key, compare hashes in constant time, then record the use (at most once a minute). Null
- * means 401. Reads the database every time, so a deleted key fails on the next request.
+ * means 401. The row comes from `lookUp` when given (the gateway's keeps rows only while they
+ * are provably current), else from the database; expiry and hash are checked every time.
  */
 export async function authenticateAdminApiKey(
   db: Queryable,
