@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeHostBodySchema, findLimitViolations, parseFormEncodedGitHubBody, renderCodeHost } from '../src/index.ts';
+import { codeHostBodySchema, codeHostReadPart, findLimitViolations, parseFormEncodedGitHubBody, renderCodeHost } from '../src/index.ts';
 import { corpus } from './support/corpus.ts';
 
 const examples = corpus();
@@ -103,5 +103,41 @@ describe('the whole @octokit/webhooks-examples corpus', () => {
       if (!decoded.ok) continue;
       expect(renderCodeHost(entry.event, decoded.payload)).toEqual(renderCodeHost(entry.event, entry.payload));
     }
+  });
+
+  it('renders the same outcome from the part it reads (after a JSON round trip) as from the whole payload', () => {
+    const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+    let bytesWhole = 0;
+    let bytesPart = 0;
+    for (const entry of examples) {
+      const part = roundTrip(codeHostReadPart(entry.event, entry.payload));
+      const label = `${entry.source} ${entry.event}#${entry.index}`;
+      expect(renderCodeHost(entry.event, part), label).toEqual(renderCodeHost(entry.event, entry.payload));
+      bytesWhole += JSON.stringify(entry.payload).length;
+      bytesPart += JSON.stringify(part).length;
+    }
+    // The point of the part: most of a real payload is never read.
+    expect(bytesPart).toBeLessThan(bytesWhole / 5);
+  });
+
+  it('renders the same outcome from the part of a payload whose keys have the wrong type', () => {
+    const wrongValues: unknown[] = [0, 'text', null, [], {}];
+    for (const entry of examples.filter((candidate) => candidate.source === 'api.github.com')) {
+      for (const key of Object.keys(entry.payload)) {
+        for (const wrong of wrongValues) {
+          const payload = { ...entry.payload, [key]: wrong };
+          const part = JSON.parse(JSON.stringify(codeHostReadPart(entry.event, payload))) as unknown;
+          expect(renderCodeHost(entry.event, part), `${entry.event}#${entry.index} ${key}=${JSON.stringify(wrong)}`).toEqual(
+            renderCodeHost(entry.event, payload),
+          );
+        }
+      }
+    }
+  });
+
+  it('reads nothing of events it never announces, and keeps what is not an object', () => {
+    expect(codeHostReadPart('workflow_run', { workflow_run: { id: 1 } })).toEqual({});
+    expect(codeHostReadPart(undefined, { ref: 'x' })).toEqual({});
+    expect(codeHostReadPart('push', [1, 2])).toEqual([1, 2]);
   });
 });

@@ -1,8 +1,16 @@
 import type { z } from 'zod';
 import { ignored, type Ignored, type InboundOutcome } from '../message.ts';
 
-/** Renders one event's payload; the dispatcher has already checked it is a JSON object. */
-export type EventRenderer = (payload: unknown) => InboundOutcome;
+/** One event's renderer; the dispatcher has already checked the payload is a JSON object. */
+export interface EventRenderer {
+  render(payload: unknown): InboundOutcome;
+  /**
+   * The part of the payload `render` reads: rendering it after a JSON round trip gives the same
+   * outcome as rendering the whole payload. A payload that does not fit is its own part (its
+   * outcome names what it lacks).
+   */
+  readPart(payload: unknown): unknown;
+}
 
 /** The ignored outcome for a payload that lacks what its event's message needs. */
 export function lacking(event: string, error: z.ZodError): Ignored {
@@ -24,8 +32,15 @@ export function withSchema<Schema extends z.ZodType>(
   schema: Schema,
   render: (payload: z.output<Schema>) => InboundOutcome,
 ): EventRenderer {
-  return (payload) => {
-    const parsed = schema.safeParse(payload);
-    return parsed.success ? render(parsed.data) : lacking(event, parsed.error);
+  return {
+    render: (payload) => {
+      const parsed = schema.safeParse(payload);
+      return parsed.success ? render(parsed.data) : lacking(event, parsed.error);
+    },
+    // The schema's output is the part: its objects strip every key render does not declare.
+    readPart: (payload) => {
+      const parsed = schema.safeParse(payload);
+      return parsed.success ? parsed.data : payload;
+    },
   };
 }

@@ -78,19 +78,30 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
     await gateway.stop();
     // Waiting only: the running worker keeps its next dedupe-pruning tick delayed in the queue.
     if ((await deliveries.queue.getWaitingCount()) !== count) throw new Error('the queue does not hold every delivery');
+    const jobBodyBytes = await queuedBodyBytes(deliveries.queue);
     context.log(`draining ${count} deliveries with one webhook worker`);
     const drained = () => timeDrain(deliveries.queue, stored(warmUpJobs + count), DRAIN_TIMEOUT_MS);
     const { result: elapsed, cpuMsPerUnit, machine } = await cpuPerUnit(worker.pid!, drained, () => count);
     const measurement = await drainMeasurement(deliveries.queue, count, elapsed);
     await emptyQueue(deliveries.queue);
-    return { measurement, payloadBytes: body.length, cpuMsPerJob: cpuMsPerUnit, machine };
+    return { measurement, payloadBytes: body.length, jobBodyBytes, cpuMsPerJob: cpuMsPerUnit, machine };
   } finally {
     await pool.end();
     await deliveries.close();
   }
 }
 
-/** Adds `count` jobs carrying the real push inline, as a delivery job does, to a paused queue. */
+/** The size of the body the gateway queued in a waiting delivery job (JSON, bytes). */
+async function queuedBodyBytes(queue: Queue): Promise<number> {
+  const [job] = await queue.getWaiting(0, 0);
+  if (!job) throw new Error('no waiting delivery job');
+  return JSON.stringify(job.data.body).length;
+}
+
+/**
+ * Adds `count` jobs carrying the whole real push inline to a paused queue: the naive job of the
+ * baselines (the gateway queues only the part of it the worker reads).
+ */
 async function fillDirectly(queue: Queue, name: string, count: number): Promise<void> {
   await queue.pause();
   const data = { format: 'codehost', event: 'push', body: { kind: 'inline', value: JSON.parse(realPushPayload()) } };
@@ -169,7 +180,7 @@ export const deliveryThroughput: Benchmark = {
     return {
       benchmark: 'delivery-throughput',
       notes: [
-        `${count} deliveries (500 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost`,
+        `${count} deliveries (500 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost, whose job carries the ${worker.jobBodyBytes} bytes of it the worker reads; the minimal-delivery and no-op jobs carry the whole push inline`,
         `one process each, concurrency ${CONCURRENCY} (the webhook worker's WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
         'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',

@@ -72,7 +72,7 @@ export const webhookIngest: Benchmark = {
       notes: [
         `real push from @octokit/webhooks-examples, ${body.length} bytes, a fresh X-GitHub-Delivery per request (each one a new dedupe claim)`,
         'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); no worker running (accept path only)',
-        'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (body inline, < 64 KiB)',
+        'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (inline, < 64 KiB: the part of the push the worker reads, codeHostReadPart of webhook-formats)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); the same pool size as each gateway process',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
         `machine CPU per request (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(gatewayRun.machine)}, minimal-ingest ${formatMachineCpu(minimalRun.machine)}, express JSON ${formatMachineCpu(baselineRun.machine)}`,

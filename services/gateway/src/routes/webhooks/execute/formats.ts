@@ -5,6 +5,7 @@ import { ApiError, issuesToItems } from '@switchboard/http';
 import {
   chatAppBodySchema,
   codeHostBodySchema,
+  codeHostReadPart,
   enforceMessageLimits,
   errorTrackerBodySchema,
   executeBodySchema,
@@ -38,6 +39,11 @@ export interface ExecutionFormat<Parsed = unknown> {
   accept?(parsed: Parsed): void;
   /** Signature check when the webhook has a secret; false is 401. */
   verify?(secret: string, raw: Buffer, req: Request): boolean;
+  /**
+   * What of a body decoded here the job carries: the part the worker's transformer reads, for
+   * formats whose payloads are mostly never read. The whole body when absent.
+   */
+  readPart?(value: unknown, req: Request): unknown;
   /** Dedupe key of the delivery, if the sender gives one. */
   deliveryId?(req: Request): string | undefined;
   fields(req: Request): FormatFields;
@@ -51,6 +57,9 @@ function header(req: Request, name: string): string | undefined {
 }
 
 const noContent = (res: Response) => void res.status(204).end();
+
+// A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
+const gitHubEvent = (req: Request) => header(req, 'x-github-event') ?? '';
 
 /**
  * Body validation, 400 `INVALID_FORM_BODY` with field paths on failure. Unlike `validate`, no
@@ -96,9 +105,9 @@ export const codeHostFormat: ExecutionFormat = {
   bucket: 'webhook:codehost::webhook_id',
   ...bodyParsedBy(codeHostBodySchema),
   verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
+  readPart: (value, req) => codeHostReadPart(gitHubEvent(req), value),
   deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
-  // A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
-  fields: (req) => ({ format: 'codehost', event: header(req, 'x-github-event') ?? '' }),
+  fields: (req) => ({ format: 'codehost', event: gitHubEvent(req) }),
   respond: noContent,
 };
 

@@ -1,9 +1,9 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { hashCredential } from '@switchboard/auth';
 import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
-import { bodyOf } from './body.ts';
+import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
 import type { ExecutionFormat } from './formats.ts';
 import { isWebhookOfToken } from './lookup.ts';
@@ -17,6 +17,12 @@ export type ExecuteHandlerDeps = SubmitDeps &
     /** The webhook of a request, and its dedupe claim when given one (batched: see lookup.ts). */
     lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
   };
+
+/** The body as the job carries it: the part its transformer reads, when the format says (formats.ts). */
+function jobBody(format: ExecutionFormat<unknown>, body: InboundBody, req: Request): InboundBody {
+  if (body.checked || !format.readPart) return body;
+  return { ...body, value: format.readPart(body.value, req) };
+}
 
 /** `?wait=true` (also `True` and `1`, as later Fluxer parses it); anything else does not wait. */
 function wantsWait(query: unknown): boolean {
@@ -54,7 +60,7 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
     const submitted = await submitDelivery(
       deps,
-      { delivery: { webhookId: webhook.id, messageId, ...format.fields(req) }, body, waitMs },
+      { delivery: { webhookId: webhook.id, messageId, ...format.fields(req) }, body: jobBody(format, body, req), waitMs },
       deliveryId === undefined ? undefined : { deliveryId, claimed },
     );
     if (submitted.kind === 'duplicate') deps.logger.info({ webhookId: webhook.id }, 'duplicate webhook delivery dropped');
