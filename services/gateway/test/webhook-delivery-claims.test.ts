@@ -75,8 +75,10 @@ describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fai
   it('gives the key back when its delivery fails for good, so the code host redelivery posts', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
-    // Above the inline limit, so the body waits in S3; losing it makes the delivery fail for good.
-    const large = { ...issueOpened(), padding: 'p'.repeat(100 * 1024) };
+    // An issue text above the inline limit (the renderer reads it), so the body waits in S3;
+    // losing it makes the delivery fail for good.
+    const large = issueOpened();
+    (large['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
     expect((await deliver(hook, deliveryId, large)).status).toBe(204);
     const messageId = await claimOf(hook, deliveryId);
     expect(messageId).toEqual(expect.any(String));

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
-import { call, channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages } from '@switchboard/testkit';
+import { call, channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
 import { codeHostReadPart, renderCodeHost } from '@switchboard/webhook-formats';
 import { deliveriesSettled, executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
@@ -135,16 +135,49 @@ describe('code-host deliveries', () => {
     await messagesOf(stack.gateway.pool, other.webhookId);
   });
 
-  it('claim-checks a large body in S3 and deletes it once delivered', async () => {
+  /** Posts `payload` as a push while the queue is paused: the job as the gateway queued it. */
+  async function queuedPush(hook: WebhookFixture, payload: Record<string, any>) {
+    await stack.deliveries.pause();
+    try {
+      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers: github('push') });
+      expect(answer.status).toBe(204);
+      const [job] = (await stack.deliveries.getWaiting()).filter((waiting) => waiting.data.webhookId === hook.webhookId);
+      return job!;
+    } finally {
+      await stack.deliveries.resume();
+    }
+  }
+
+  it('claim-checks in S3 a large body the renderer reads, and deletes it once delivered', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = pushExample();
-    // A push of 2 MiB (GitHub sends up to 25 MiB): far above the 64 KiB kept inline.
-    payload['padding'] = 'p'.repeat(2 * 1024 * 1024);
-    const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers: github('push') });
-    expect(answer.status).toBe(204);
+    // A commit message of 2 MiB (GitHub sends up to 25 MiB): the renderer reads it, and it is
+    // far above the 64 KiB kept inline.
+    payload['commits'][0]['message'] = `Big change\n\n${'p'.repeat(2 * 1024 * 1024)}`;
+    const job = await queuedPush(hook, payload);
+    expect(job.data.body).toMatchObject({ kind: 'stored', key: webhookBodyKey(hook.webhookId, job.data.messageId) });
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(JSON.stringify(message!.embeds)).toContain('Big change');
     await drained();
     expect(await stack.gateway.storage.headObject(webhookBodyKey(hook.webhookId, message!.id))).toBeNull();
+  });
+
+  it('carries only the part of a large body the renderer reads: what it never reads stays out of the queue and of S3', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const payload = pushExample();
+    // 2 MiB of keys no renderer reads (a real large push is mostly file lists and URLs): parsed
+    // on a parse thread, which hands back the part.
+    payload['padding'] = 'p'.repeat(2 * 1024 * 1024);
+    payload['commits'][0]['added'] = Array.from({ length: 2000 }, (_, index) => `src/generated/file-${index}.ts`);
+    const rendered = renderCodeHost('push', payload);
+    if (rendered.kind !== 'message') throw new Error('the push example renders no message');
+    const job = await queuedPush(hook, payload);
+    expect(job.data.body.kind).toBe('json');
+    expect(JSON.parse(job.data.body.text)).toEqual(JSON.parse(JSON.stringify(codeHostReadPart('push', payload))));
+    expect(job.data.body.text.length).toBeLessThan(2048);
+    expect(await stack.gateway.storage.headObject(webhookBodyKey(hook.webhookId, job.data.messageId))).toBeNull();
+    const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
   });
 
   it('carries in its job the part of a small body the worker reads, and the worker renders the same message from it', async () => {

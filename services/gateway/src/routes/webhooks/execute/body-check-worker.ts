@@ -14,7 +14,7 @@ function refusalOf(error: unknown): Refusal {
   return { code: error.code, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
 }
 
-function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): CheckOutcome {
+function check({ format, kind, fields, bytes }: CheckRequest): CheckOutcome {
   try {
     const decoded = decodeBody(format, kind, Buffer.from(bytes));
     const execution = FORMATS[format];
@@ -25,7 +25,10 @@ function check(format: WebhookFormat, kind: BodyKind, bytes: ArrayBuffer): Check
     } catch (error) {
       refusal = refusalOf(error);
     }
-    // A JSON body's text is its bytes, which go back anyway: only a form's JSON is new text.
+    // What the job delivers: the part the transformer reads (a large push's file lists and
+    // repository URLs never reach the queue, nor S3), else a form's JSON; a JSON body's own
+    // text is its bytes, which go back anyway.
+    if (refusal === null && execution.readPart) return { outcome: 'valid', json: JSON.stringify(execution.readPart(decoded.value, fields)), refusal };
     return { outcome: 'valid', json: kind === 'form' ? decoded.json : null, refusal };
   } catch (error) {
     return { outcome: 'invalid', refusal: refusalOf(error) };
@@ -58,10 +61,11 @@ function yieldToEventLoops(): void {
 
 yieldToEventLoops();
 
-parentPort!.on('message', ({ id, format, kind, bytes }: CheckRequest) => {
+parentPort!.on('message', (request: CheckRequest) => {
+  const { id, bytes } = request;
   let outcome: CheckOutcome;
   try {
-    outcome = check(format, kind, bytes);
+    outcome = check(request);
   } catch (error) {
     outcome = { outcome: 'crashed', reason: error instanceof Error ? error.message : String(error) };
   }

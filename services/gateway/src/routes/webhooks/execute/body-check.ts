@@ -4,6 +4,7 @@ import type { ErrorCode, ValidationErrorItem, WebhookFormat } from '@switchboard
 import { ApiError } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import type { BodyKind } from './decode.ts';
+import type { FormatFields } from './formats.ts';
 
 /** A 4xx a check found, as it crosses the thread boundary (an ApiError is not cloneable). */
 export interface Refusal {
@@ -16,12 +17,15 @@ export interface CheckRequest {
   id: number;
   format: WebhookFormat;
   kind: BodyKind;
+  /** The job fields of the request (the event a code-host part depends on). */
+  fields: FormatFields;
   /** The body's bytes, transferred to the thread (never copied); back only when it passed. */
   bytes: ArrayBuffer;
 }
 
 /** What a parse thread found, without the request's id (and, for a valid body, its bytes). */
 export type CheckOutcome =
+  /** `json`: the text the job delivers when it is not the bytes themselves (a form's payload, or the part its transformer reads). */
   | { outcome: 'valid'; json: string | null; refusal: Refusal | null }
   | { outcome: 'invalid'; refusal: Refusal }
   | { outcome: 'crashed'; reason: string };
@@ -39,7 +43,10 @@ export type CheckReply = { id: number } & (
 /** A body that decoded and passed its format's schema. */
 export interface CheckedBody {
   raw: Buffer;
-  /** The document for the claim check: `raw` itself for JSON, the payload re-serialised for forms. */
+  /**
+   * The document the job delivers (inline, or through S3 when large): `raw` itself for JSON,
+   * the payload re-serialised for forms, the part its transformer reads for formats with one.
+   */
   json: Buffer | string;
   /** What the format's post-token check (emptiness, limits) refused, answered after the token check. */
   refusal: Refusal | null;
@@ -47,7 +54,7 @@ export interface CheckedBody {
 
 export interface BodyChecker {
   /** Decodes and validates `raw` on a parse thread; a refusal (400) is thrown as an ApiError. */
-  check(format: WebhookFormat, kind: BodyKind, raw: Buffer): Promise<CheckedBody>;
+  check(format: WebhookFormat, kind: BodyKind, raw: Buffer, fields: FormatFields): Promise<CheckedBody>;
   close(): Promise<void>;
 }
 
@@ -130,7 +137,7 @@ export function createBodyChecker({ threads = Math.min(4, Math.max(1, availableP
   }
 
   return {
-    check(format, kind, raw) {
+    check(format, kind, raw, fields) {
       return new Promise<CheckedBody>((resolve, reject) => {
         clearTimeout(idleTimer);
         if (workers.length === 0) workers = Array.from({ length: threads }, start);
@@ -138,7 +145,7 @@ export function createBodyChecker({ threads = Math.min(4, Math.max(1, availableP
         const worker = workers[nextThread++ % workers.length]!;
         pending.set(id, { worker, resolve, reject });
         const bytes = ownBuffer(raw);
-        const request: CheckRequest = { id, format, kind, bytes };
+        const request: CheckRequest = { id, format, kind, fields, bytes };
         worker.postMessage(request, [bytes]);
       });
     },

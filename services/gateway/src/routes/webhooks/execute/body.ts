@@ -1,14 +1,19 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { LIMITS, type WebhookFormat } from '@switchboard/contracts';
+import { LIMITS } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, readDeclaredBody, readInTurns, responseLocal } from '@switchboard/http';
 import { bodyReservationOf, refuseForMemory } from './body-budget.ts';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
+import type { ExecutionFormat } from './formats.ts';
 
 interface ReceivedBytes {
   /** Exactly as received (after Content-Encoding), for X-Hub-Signature-256 / Sentry-Hook-Signature. */
   raw: Buffer;
-  /** The JSON document as text, for a claim check: the received bytes themselves when they are JSON. */
+  /**
+   * The JSON document as text: its size places the job's body (inline or in S3). A body checked
+   * on a parse thread is delivered as this text: the received bytes themselves when they are
+   * JSON, a form's payload, or the part its transformer reads (formats.ts `readPart`).
+   */
   json: Buffer | string;
 }
 
@@ -39,12 +44,12 @@ function kindOf(req: Request): BodyKind {
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
 }
 
-async function toInbound(format: WebhookFormat, req: Request, raw: Buffer, options: InboundBodyOptions): Promise<InboundBody> {
+async function toInbound(format: ExecutionFormat, req: Request, raw: Buffer, options: InboundBodyOptions): Promise<InboundBody> {
   // No body at all is `{}`, as on every JSON route: an empty execute is then a 400 or 404.
   if (raw.length === 0) return { raw, value: {}, json: '{}' };
   const kind = kindOf(req);
-  if (raw.length <= options.parseHereMaxBytes) return { raw, ...decodeBody(format, kind, raw) };
-  const checked = await options.checker.check(format, kind, raw);
+  if (raw.length <= options.parseHereMaxBytes) return { raw, ...decodeBody(format.name, kind, raw) };
+  const checked = await options.checker.check(format.name, kind, raw, format.fields(req));
   return { raw: checked.raw, json: checked.json, checked: { refusal: checked.refusal } };
 }
 
@@ -60,7 +65,7 @@ export interface InboundBodyOptions {
  * `bodyOf(res)` returns the result. Runs after the rate limit and the path checks, so rejected
  * requests are never read.
  */
-export function inboundBody(format: WebhookFormat, options: InboundBodyOptions): RequestHandler {
+export function inboundBody(format: ExecutionFormat, options: InboundBodyOptions): RequestHandler {
   const readAnyBody = express.raw({ type: () => true, limit: LIMITS.body.inboundWebhookBytes });
   const read = (req: Request, res: Response): Promise<Buffer> =>
     (

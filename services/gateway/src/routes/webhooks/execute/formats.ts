@@ -40,10 +40,11 @@ export interface ExecutionFormat<Parsed = unknown> {
   /** Signature check when the webhook has a secret; false is 401. */
   verify?(secret: string, raw: Buffer, req: Request): boolean;
   /**
-   * What of a body decoded here the job carries: the part the worker's transformer reads, for
-   * formats whose payloads are mostly never read. The whole body when absent.
+   * What of a body the job carries: the part the worker's transformer reads, for formats whose
+   * payloads are mostly never read (on the event loop or on a parse thread). The whole body
+   * when absent.
    */
-  readPart?(value: unknown, req: Request): unknown;
+  readPart?(value: unknown, fields: FormatFields): unknown;
   /** Dedupe key of the delivery, if the sender gives one. */
   deliveryId?(req: Request): string | undefined;
   fields(req: Request): FormatFields;
@@ -105,7 +106,7 @@ export const codeHostFormat: ExecutionFormat = {
   bucket: 'webhook:codehost::webhook_id',
   ...bodyParsedBy(codeHostBodySchema),
   verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
-  readPart: (value, req) => codeHostReadPart(gitHubEvent(req), value),
+  readPart: (value, fields) => codeHostReadPart(fields.format === 'codehost' ? fields.event : undefined, value),
   deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
   fields: (req) => ({ format: 'codehost', event: gitHubEvent(req) }),
   respond: noContent,

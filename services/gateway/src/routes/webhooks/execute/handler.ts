@@ -1,11 +1,11 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { hashCredential } from '@switchboard/auth';
 import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
-import type { ExecutionFormat } from './formats.ts';
+import type { ExecutionFormat, FormatFields } from './formats.ts';
 import { isWebhookOfToken } from './lookup.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
@@ -18,10 +18,13 @@ export type ExecuteHandlerDeps = SubmitDeps &
     lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
   };
 
-/** The body as the job carries it: the part its transformer reads, when the format says (formats.ts). */
-function jobBody(format: ExecutionFormat<unknown>, body: InboundBody, req: Request): InboundBody {
+/**
+ * The body as the job carries it: the part its transformer reads, when the format says
+ * (formats.ts). A parse thread already gave a checked body's part as its `json`.
+ */
+function jobBody(format: ExecutionFormat<unknown>, body: InboundBody, fields: FormatFields): InboundBody {
   if (body.checked || !format.readPart) return body;
-  return { ...body, value: format.readPart(body.value, req) };
+  return { ...body, value: format.readPart(body.value, fields) };
 }
 
 /** `?wait=true` (also `True` and `1`, as later Fluxer parses it); anything else does not wait. */
@@ -58,9 +61,10 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     if (body.checked?.refusal) throw refusalError(body.checked.refusal);
     if (!body.checked) format.accept?.(parsed as Parsed);
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
+    const fields = format.fields(req);
     const submitted = await submitDelivery(
       deps,
-      { delivery: { webhookId: webhook.id, messageId, ...format.fields(req) }, body: jobBody(format, body, req), waitMs },
+      { delivery: { webhookId: webhook.id, messageId, ...fields }, body: jobBody(format, body, fields), waitMs },
       deliveryId === undefined ? undefined : { deliveryId, claimed },
     );
     if (submitted.kind === 'duplicate') deps.logger.info({ webhookId: webhook.id }, 'duplicate webhook delivery dropped');

@@ -75,7 +75,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
       checkParams,
       unknownBeforeLargeBody,
       budget,
-      inboundBody(format.name, bodies),
+      inboundBody(format, bodies),
       executeHandler(format, handlerDeps, plain),
     ];
     for (const suffix of format.paths) {
