@@ -24,8 +24,9 @@ const jsonValue = z.custom<JsonValue>((value) => value !== undefined, 'Must be a
 /**
  * Where the body is. Small bodies ride in the job: as the value the gateway parsed (`inline`:
  * the job's own JSON carries it, so the worker parses it once, and serialising a parsed value
- * costs less than escaping the quotes of its text; for a code host, only the part of it the
- * transformer reads, `codeHostReadPart` of @switchboard/webhook-formats), or as the JSON text received when the
+ * costs less than escaping the quotes of its text; for a code host or an error tracker, only
+ * the part of it the transformer reads: `codeHostReadPart`, `errorTrackerReadPart` of
+ * @switchboard/webhook-formats), or as the JSON text received when the
  * gateway never parsed it on its event loop (`json`: a body checked on a parse thread). Larger
  * ones are written to S3 under `webhookBodyKey(...)` first and the job carries the key (claim
  * check), so Redis never holds a 25 MiB code-host payload, neither while queued nor in

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ERROR_TRACKER_RESOURCES,
   errorTrackerBodySchema,
+  errorTrackerReadPart,
   findLimitViolations,
   renderErrorTracker,
   SENTRY_COLORS,
   type Embed,
+  type ErrorTrackerHeaders,
   type InboundOutcome,
 } from '../src/index.ts';
 import {
@@ -201,5 +204,59 @@ describe('other deliveries', () => {
     expect(errorTrackerBodySchema.safeParse([]).success).toBe(false);
     expect(errorTrackerBodySchema.safeParse({ data: 'x' }).success).toBe(false);
     expect(errorTrackerBodySchema.safeParse({ action: 1 }).success).toBe(false);
+  });
+});
+
+describe('the part of a delivery the renderer reads', () => {
+  const legacy = { project: 'project-slug', project_name: 'Project Name', level: 'error', url: 'https://sentry.example/group/1/', message: 'Boom' };
+  const payloads: Record<string, unknown>[] = [
+    ...['created', 'resolved', 'assigned', 'archived', 'unresolved', 'ignored'].map((action) => issuePayload(action)),
+    eventAlertPayload,
+    errorPayload,
+    ...['critical', 'warning', 'resolved'].map((action) => metricAlertPayload(action)),
+    installationPayload,
+    commentPayload,
+    legacy,
+    {},
+  ];
+  const headerSets = [
+    ...[...ERROR_TRACKER_RESOURCES, 'seer'].map((resource) => ({ resource })),
+    { fluxerEvent: 'created' },
+    { fluxerEvent: 'issue.resolved' },
+    { fluxerEvent: 'event_alert.' },
+    {},
+  ];
+  const sameFromPart = (headers: ErrorTrackerHeaders, payload: unknown, label: string) => {
+    const part = JSON.parse(JSON.stringify(errorTrackerReadPart(headers, payload))) as unknown;
+    expect(renderErrorTracker(headers, part), label).toEqual(renderErrorTracker(headers, payload));
+  };
+
+  it('renders the same outcome after a JSON round trip as the whole payload, for every resource and header', () => {
+    for (const payload of payloads) {
+      for (const headers of headerSets) sameFromPart(headers, payload, `${JSON.stringify(headers)} ${JSON.stringify(payload).slice(0, 60)}`);
+    }
+  });
+
+  it('renders the same outcome when a key of the payload or of its data has the wrong type', () => {
+    const wrongValues: unknown[] = [0, 'text', null, [], {}];
+    for (const payload of payloads) {
+      const data = (payload['data'] ?? {}) as Record<string, unknown>;
+      const variants = [
+        ...Object.keys(payload).flatMap((key) => wrongValues.map((wrong) => ({ ...payload, [key]: wrong }))),
+        ...Object.keys(data).flatMap((key) => wrongValues.map((wrong) => ({ ...payload, data: { ...data, [key]: wrong } }))),
+      ];
+      for (const variant of variants) {
+        for (const headers of headerSets) sameFromPart(headers, variant, `${JSON.stringify(headers)} ${JSON.stringify(variant).slice(0, 80)}`);
+      }
+    }
+  });
+
+  it("leaves out an issue alert's event details, which are most of a real delivery", () => {
+    const frames = Array.from({ length: 200 }, (_, index) => ({ filename: `app/module_${index}.py`, function: `handler_${index}`, lineno: index, context_line: 'x = y' }));
+    const data = eventAlertPayload.data as Record<string, any>;
+    const real = { ...eventAlertPayload, data: { ...data, event: { ...data['event'], exception: { values: [{ stacktrace: { frames } }] } } } };
+    const part = JSON.stringify(errorTrackerReadPart({ resource: 'event_alert' }, real));
+    expect(part.length).toBeLessThan(JSON.stringify(real).length / 20);
+    expect(renderErrorTracker({ resource: 'event_alert' }, JSON.parse(part))).toEqual(renderErrorTracker({ resource: 'event_alert' }, real));
   });
 });

@@ -12,9 +12,9 @@ const eventSchema = z.object({
   environment: looseText,
 });
 
-const eventAlertPayloadSchema = z.object({ data: z.object({ event: eventSchema, triggered_rule: looseText }) });
+export const eventAlertPayloadSchema = z.object({ data: z.object({ event: eventSchema, triggered_rule: looseText }) });
 
-const errorPayloadSchema = z.object({ data: z.object({ error: eventSchema }) });
+export const errorPayloadSchema = z.object({ data: z.object({ error: eventSchema }) });
 
 /** Resource `event_alert`, action `triggered`: an issue alert rule fired for an event. */
 export function renderEventAlert(action: string, payload: unknown): InboundOutcome {
@@ -53,7 +53,7 @@ const METRIC_COLORS: Record<string, number> = {
   resolved: SENTRY_COLORS.resolved,
 };
 
-const metricPayloadSchema = z.object({
+export const metricPayloadSchema = z.object({
   data: z.object({
     description_title: looseText,
     description_text: looseText,

@@ -1,23 +1,27 @@
+import type { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
-import { renderError, renderEventAlert, renderMetricAlert } from './alerts.ts';
+import { errorPayloadSchema, eventAlertPayloadSchema, metricPayloadSchema, renderError, renderEventAlert, renderMetricAlert } from './alerts.ts';
 import type { ErrorTrackerHeaders } from './body.ts';
-import { renderIssue } from './issue.ts';
-import { renderComment, renderInstallation, renderLegacyPlugin } from './other.ts';
+import { issuePayloadSchema, renderIssue } from './issue.ts';
+import { commentPayloadSchema, installationPayloadSchema, legacySchema, renderComment, renderInstallation, renderLegacyPlugin } from './other.ts';
 
 export { errorTrackerBodySchema, type ErrorTrackerBody, type ErrorTrackerHeaders } from './body.ts';
 export { ERROR_TRACKER_USERNAME, SENTRY_COLORS } from './parts.ts';
 
-type ResourceRenderer = (action: string, payload: unknown) => InboundOutcome;
+/** A resource's renderer, and the schema it reads the payload with (its output is all it reads). */
+interface ResourceRenderer {
+  render(action: string, payload: unknown): InboundOutcome;
+  schema: z.ZodType;
+}
 
 const RESOURCES: Record<string, ResourceRenderer> = {
-  issue: renderIssue,
-  event_alert: renderEventAlert,
-  metric_alert: renderMetricAlert,
-  error: renderError,
-  installation: renderInstallation,
-  comment: renderComment,
+  issue: { render: renderIssue, schema: issuePayloadSchema },
+  event_alert: { render: renderEventAlert, schema: eventAlertPayloadSchema },
+  metric_alert: { render: renderMetricAlert, schema: metricPayloadSchema },
+  error: { render: renderError, schema: errorPayloadSchema },
+  installation: { render: renderInstallation, schema: installationPayloadSchema },
+  comment: { render: renderComment, schema: commentPayloadSchema },
 };
-
 export const ERROR_TRACKER_RESOURCES: readonly string[] = Object.keys(RESOURCES);
 
 function bodyAction(payload: unknown): string {
@@ -45,10 +49,41 @@ function identify(headers: ErrorTrackerHeaders, payload: unknown): { resource: s
  * Never throws; messages are within the limits.
  */
 export function renderErrorTracker(headers: ErrorTrackerHeaders, payload: unknown): InboundOutcome {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return ignored('payload is not a JSON object');
+  if (!isJsonObject(payload)) return ignored('payload is not a JSON object');
   const target = identify(headers, payload);
   if (!target) return renderLegacyPlugin(payload) ?? ignored('no Sentry-Hook-Resource or X-Sentry-Event header');
-  const render = Object.hasOwn(RESOURCES, target.resource) ? RESOURCES[target.resource] : undefined;
-  if (!render) return ignored(`resource ${target.resource.slice(0, 64)} is not announced`);
-  return render(target.action, payload);
+  const resource = resourceOf(target.resource);
+  if (!resource) return ignored(`resource ${target.resource.slice(0, 64)} is not announced`);
+  return resource.render(target.action, payload);
+}
+
+/**
+ * What of a delivery `renderErrorTracker` reads (its resource schema's output, and the body's
+ * `action`): it renders the same outcome after a JSON round trip as the whole payload does.
+ * An issue alert carries the whole event (stack traces, breadcrumbs, contexts) and the renderer
+ * reads six of its fields, so the gateway queues this instead of the body.
+ */
+export function errorTrackerReadPart(headers: ErrorTrackerHeaders, payload: unknown): unknown {
+  if (!isJsonObject(payload)) return payload;
+  const target = identify(headers, payload);
+  if (!target) return outputOrWhole(legacySchema, payload);
+  const resource = resourceOf(target.resource);
+  if (!resource) return {};
+  const action = payload['action'];
+  const part = outputOrWhole(resource.schema, payload);
+  return typeof action === 'string' ? { ...part, action } : part;
+}
+
+/** The schema's output (it strips what the renderer does not declare), or the whole payload when it does not fit. */
+function outputOrWhole(schema: z.ZodType, payload: Record<string, unknown>): Record<string, unknown> {
+  const parsed = schema.safeParse(payload);
+  return parsed.success ? (parsed.data as Record<string, unknown>) : payload;
+}
+
+function isJsonObject(payload: unknown): payload is Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+}
+
+function resourceOf(name: string): ResourceRenderer | undefined {
+  return Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
 }

@@ -14,7 +14,7 @@ const issueSchema = z.object({
   assignedTo: z.object({ name: looseText, email: looseText }).nullish().catch(undefined),
 });
 
-const issuePayloadSchema = z.object({
+export const issuePayloadSchema = z.object({
   actor: actorSchema,
   data: z.object({ issue: issueSchema }),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
 import { SENTRY_COLORS, actorSchema, byActor, errorTrackerMessage, field, levelColor, looseText } from './parts.ts';
 
-const installationPayloadSchema = z.object({
+export const installationPayloadSchema = z.object({
   actor: actorSchema,
   data: z
     .object({ installation: z.object({ organization: z.object({ slug: looseText }).nullish().catch(undefined) }) })
@@ -10,7 +10,7 @@ const installationPayloadSchema = z.object({
     .catch(undefined),
 });
 
-const commentPayloadSchema = z.object({
+export const commentPayloadSchema = z.object({
   actor: actorSchema,
   data: z.object({ comment: z.string(), issue_id: looseText, project_slug: looseText }),
 });
@@ -42,7 +42,7 @@ export function renderComment(action: string, payload: unknown): InboundOutcome 
   });
 }
 
-const legacySchema = z.object({
+export const legacySchema = z.object({
   message: looseText,
   url: looseText,
   culprit: looseText,
