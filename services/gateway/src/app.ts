@@ -4,6 +4,7 @@ import { answerJsonLean, errorMiddleware, notFound, requestId, routeTemplate } f
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { createAdminKeys } from './admin-auth/key-cache.ts';
+import { createChangeFeed, exportFeedState } from './change-feed.ts';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
@@ -42,6 +43,12 @@ export function createApp(options: AppOptions): Express {
     overlayLimit: config.IP_BANS_OVERLAY_LIMIT,
     metrics,
   });
+  // One per process, for every cache of credentials; its connection lives as long as the pool.
+  const changeFeed =
+    config.CREDENTIAL_CACHE_LEASE_MS > 0
+      ? createChangeFeed({ connectionString: config.DATABASE_URL, logger, leaseMs: config.CREDENTIAL_CACHE_LEASE_MS, stopWhen: () => pool.ending })
+      : null;
+  if (changeFeed) exportFeedState(metrics, changeFeed);
   const deps: GatewayDeps = {
     config,
     logger,
@@ -52,7 +59,8 @@ export function createApp(options: AppOptions): Express {
     snowflakeLease: options.snowflakeLease,
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
-    adminKeys: createAdminKeys({ pool, connectionString: config.DATABASE_URL, logger, leaseMs: config.ADMIN_KEY_LEASE_MS, metrics }),
+    adminKeys: createAdminKeys({ pool, feed: changeFeed, metrics }),
+    changeFeed,
     isDraining: options.isDraining ?? (() => false),
     metrics,
   };

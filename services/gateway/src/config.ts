@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
-import { MAX_LEASE_MS } from './admin-auth/change-feed.ts';
+import { MAX_LEASE_MS } from './change-feed.ts';
 import { dashboardConfigShape } from './dashboard/config.ts';
 import { banConfigShape } from './ip-bans/config.ts';
 import { jobsConfigShape } from './jobs/config.ts';
@@ -40,11 +40,12 @@ const variables = z.object({
     .default(1)
     .transform((count) => (count === 'auto' ? availableParallelism() : count)),
   /**
-   * How long one heard beat of the admin key change feed lets a process answer from the keys
-   * it cached (admin-auth/change-feed.ts): also the longest an API key deletion waits for a
-   * replica that stopped answering. 0: no cache, every admin request reads its key.
+   * How long one heard beat of the credential change feed lets a process answer from the admin
+   * keys and webhooks it cached (change-feed.ts): also the longest a key or webhook deletion
+   * waits for a replica that stopped answering. 0: no cache, every request reads its key or
+   * webhook from PostgreSQL.
    */
-  ADMIN_KEY_LEASE_MS: env.int(0, MAX_LEASE_MS).default(1_000),
+  CREDENTIAL_CACHE_LEASE_MS: env.int(0, MAX_LEASE_MS).default(1_000),
   // IP ban enforcement and the ban routes' reverse DNS (ip-bans/config.ts).
   ...banConfigShape,
   // Webhook execution: `?wait=true` bound, inline body size (routes/webhooks/execute/config.ts).

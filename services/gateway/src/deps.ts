@@ -6,6 +6,7 @@ import type { Producer } from '@switchboard/queue';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
 import type { AdminKeys } from './admin-auth/key-cache.ts';
+import type { ChangeFeed } from './change-feed.ts';
 import type { GatewayConfig } from './config.ts';
 import type { IpBans } from './ip-bans/index.ts';
 
@@ -28,6 +29,11 @@ export interface GatewayDeps {
   snowflakeLease: SnowflakeLease;
   /** The admin keys requests authenticate with, cached while provably current (admin-auth/key-cache.ts). */
   adminKeys: AdminKeys;
+  /**
+   * What proves cached credentials current (change-feed.ts); null when CREDENTIAL_CACHE_LEASE_MS
+   * is 0 and nothing is cached. A route that changes a credential waits for `applied`.
+   */
+  changeFeed: ChangeFeed | null;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
   ipBans: IpBans;
   /** This process's Prometheus registry (`/metrics`). */

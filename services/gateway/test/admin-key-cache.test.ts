@@ -7,8 +7,8 @@ import { useGateway, type RunningGateway } from './helpers.ts';
 const environment = useTestEnvironment();
 // A long lease: what these tests see from memory must not lapse on a busy machine meanwhile.
 const LEASE_MS = 5_000;
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_KEY_LEASE_MS: String(LEASE_MS) });
-const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_KEY_LEASE_MS: String(LEASE_MS) });
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
+const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
 
 const AUDIT = { method: 'POST', path: '/v1/admin/audit-logs', body: {} } as const;
 
@@ -17,7 +17,7 @@ async function lookups(target: RunningGateway): Promise<{ hit: number; read: num
   return {
     hit: metricValue(samples, 'admin_key_lookups_total', { outcome: 'hit' }) ?? 0,
     read: metricValue(samples, 'admin_key_lookups_total', { outcome: 'read' }) ?? 0,
-    live: metricValue(samples, 'admin_key_change_feed_live') ?? 0,
+    live: metricValue(samples, 'credential_change_feed_live') ?? 0,
   };
 }
 
@@ -74,7 +74,7 @@ describe('admin keys from memory', () => {
     expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
     // Cut every feed of this database: each drops what it cached, so the change shows at once.
     const { rowCount } = await gateway.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-admin-auth' AND datname = current_database()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-credential-feed' AND datname = current_database()`,
     );
     expect(rowCount).toBe(2);
     await expect.poll(async () => (await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 }).toBe(403);

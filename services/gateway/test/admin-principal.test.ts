@@ -93,7 +93,7 @@ describe('concurrent requests', () => {
 
 describe('ACL changes and revocation', () => {
   // ACLs change in SQL (no route changes them): each replica applies the change once it hears
-  // the commit (admin-auth/change-feed.ts), within milliseconds and never later than its lease.
+  // the commit (change-feed.ts), within milliseconds and never later than its lease.
   it('takes an ACL the owner loses away from its keys on every replica', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ACL.apiKeyManage]);
     expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);

@@ -127,52 +127,55 @@ export async function createWebhookWithinLimits(
   });
 }
 
-/** Applies `changes`; null when the webhook no longer exists. */
-export async function updateWebhook(db: Queryable, id: string, changes: WebhookChanges): Promise<WebhookWithCreator | null> {
-  const { rows } = await db.query<WebhookWithCreator>(
-    `WITH w AS (
+/**
+ * The update statement, with `secret` set only when it changes: an UPDATE naming the column
+ * fires the credentials trigger (migration 0010), which empties every gateway's webhook cache.
+ */
+function updateStatement(setsSecret: boolean): string {
+  return `WITH w AS (
        UPDATE webhooks SET
          name = coalesce($2, name),
          avatar_hash = CASE WHEN $3::boolean THEN $4 ELSE avatar_hash END,
          channel_id = coalesce($5::bigint, channel_id),
-         secret = CASE WHEN $6::boolean THEN $7 ELSE secret END,
+         ${setsSecret ? 'secret = $6,' : ''}
          updated_at = now()
        WHERE id = $1
        RETURNING *
      )
-     SELECT ${COLUMNS}, ${CREATOR} FROM w LEFT JOIN users u ON u.id = w.creator_id`,
-    [
-      id,
-      changes.name ?? null,
-      changes.avatarHash !== undefined,
-      changes.avatarHash ?? null,
-      changes.channelId ?? null,
-      changes.secret !== undefined,
-      changes.secret ?? null,
-    ],
-  );
+     SELECT ${COLUMNS}, ${CREATOR} FROM w LEFT JOIN users u ON u.id = w.creator_id`;
+}
+
+const UPDATE_KEEPING_SECRET = updateStatement(false);
+const UPDATE_SETTING_SECRET = updateStatement(true);
+
+/** Applies `changes`; null when the webhook no longer exists. */
+export async function updateWebhook(db: Queryable, id: string, changes: WebhookChanges): Promise<WebhookWithCreator | null> {
+  const values = [id, changes.name ?? null, changes.avatarHash !== undefined, changes.avatarHash ?? null, changes.channelId ?? null];
+  const { rows } =
+    changes.secret === undefined
+      ? await db.query<WebhookWithCreator>(UPDATE_KEEPING_SECRET, values)
+      : await db.query<WebhookWithCreator>(UPDATE_SETTING_SECRET, [...values, changes.secret]);
   return rows[0] ?? null;
 }
 
 /**
  * Applies `changes`, which move the webhook to `changes.channelId` in `guildId`, unless that
  * channel already holds `perChannel` webhooks (counted under the guild lock, as creates are).
- * Null when the webhook no longer exists.
+ * Null when the webhook no longer exists. `client` must be in a transaction (the lock is held
+ * to its end).
  */
 export async function moveWebhookWithinLimit(
-  pool: Pool,
+  client: PoolClient,
   id: string,
   guildId: string,
   changes: WebhookChanges & { channelId: string },
   perChannel: number,
 ): Promise<LimitedWrite<WebhookWithCreator> | null> {
-  return withTransaction(pool, async (client) => {
-    await lockGuildForWebhooks(client, guildId);
-    const { channel } = await countWebhooks(client, guildId, changes.channelId);
-    if (channel >= perChannel) return { full: 'channel' as const };
-    const updated = await updateWebhook(client, id, changes);
-    return updated ? { ok: updated } : null;
-  });
+  await lockGuildForWebhooks(client, guildId);
+  const { channel } = await countWebhooks(client, guildId, changes.channelId);
+  if (channel >= perChannel) return { full: 'channel' as const };
+  const updated = await updateWebhook(client, id, changes);
+  return updated ? { ok: updated } : null;
 }
 
 /** Deletes a webhook; returns the deleted row, or null when there was none. */

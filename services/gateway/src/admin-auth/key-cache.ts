@@ -1,9 +1,9 @@
 import type { AuthenticatedAdmin } from '@switchboard/auth';
 import { createBatcher } from '@switchboard/batching';
 import { findAdminApiKeysWithOwners, isRowError, type Pool } from '@switchboard/db';
-import type { Logger } from '@switchboard/logger';
-import { Counter, Gauge, type Registry } from '@switchboard/metrics';
-import { createChangeFeed, type ChangeFeed } from './change-feed.ts';
+import type { Registry } from '@switchboard/metrics';
+import type { ChangeFeed } from '../change-feed.ts';
+import { lookupCounter } from '../lookup-counts.ts';
 
 /** Keys held at most; past it the oldest go (a deployment has a handful of admin keys). */
 const MAX_ENTRIES = 10_000;
@@ -12,10 +12,8 @@ const MAX_AGE_MS = 60_000;
 
 export interface AdminKeysOptions {
   pool: Pool;
-  connectionString: string;
-  logger: Logger;
-  /** The change feed's lease (ms); 0: no cache, every request reads its key. */
-  leaseMs: number;
+  /** The process's credential change feed; null (CREDENTIAL_CACHE_LEASE_MS=0): no cache, every request reads its key. */
+  feed: ChangeFeed | null;
   /** Where lookups by outcome and the feed's state are exported (`/metrics`). */
   metrics: Registry;
 }
@@ -51,18 +49,16 @@ export function createAdminKeys(options: AdminKeysOptions): AdminKeys {
     maxInFlight: 1,
     isItemError: isRowError,
   });
-  if (options.leaseMs === 0) return { lookUp: read, applied: async () => {} };
+  const { feed } = options;
+  if (feed === null) return { lookUp: read, applied: async () => {} };
 
   const entries = new Map<string, Entry>();
-  const counts = { hit: 0, read: 0 };
-  const feed: ChangeFeed = createChangeFeed({
-    connectionString: options.connectionString,
-    logger: options.logger,
-    leaseMs: options.leaseMs,
-    onChange: () => entries.clear(),
-    // The feed's connection lives as long as the pool it stands beside.
-    stopWhen: () => pool.ending,
-  });
+  const counts = lookupCounter(
+    options.metrics,
+    'admin_key_lookups_total',
+    'Admin key lookups of admin requests: outcome="hit" answered from memory, "read" from PostgreSQL.',
+  );
+  feed.onChange(() => entries.clear());
 
   const lookUp = async (keyId: string): Promise<AuthenticatedAdmin | null> => {
     const at = Date.now();
@@ -82,29 +78,5 @@ export function createAdminKeys(options: AdminKeysOptions): AdminKeys {
     }
     return found;
   };
-  cacheMetrics(options.metrics, counts, () => feed.position() !== null);
   return { lookUp, applied: (txid) => feed.applied(txid) };
-}
-
-/** Counted in plain numbers on the request path, handed to prom-client only when scraped. */
-function cacheMetrics(registry: Registry, counts: { hit: number; read: number }, live: () => boolean): void {
-  new Counter({
-    name: 'admin_key_lookups_total',
-    help: 'Admin key lookups of admin requests: outcome="hit" answered from memory, "read" from PostgreSQL.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc({ outcome: 'hit' }, counts.hit);
-      this.inc({ outcome: 'read' }, counts.read);
-    },
-  });
-  new Gauge({
-    name: 'admin_key_change_feed_live',
-    help: 'Gateway processes whose admin key change feed holds its lease (1 each): only they answer keys from memory.',
-    registers: [registry],
-    collect() {
-      this.set(live() ? 1 : 0);
-    },
-  });
 }

@@ -6,9 +6,9 @@ import { findWebhookById, type Queryable, type Webhook } from '@switchboard/db';
  * `UNKNOWN_WEBHOOK` for both: no separate "invalid token"). The token is compared in constant
  * time. `id` must already be a validated snowflake.
  *
- * Not cached: a primary-key read is one short round trip, and reading the row every time means
- * a deleted webhook or a moved one is seen by every replica on the very next request, with no
- * invalidation protocol to get wrong.
+ * Not cached: the token routes (GET, PATCH, DELETE by token) are rare and need the whole row,
+ * which one primary-key read gives current. Executions, the hot path, keep the few columns
+ * they check in a cache proven current by the change feed (execute/lookup.ts).
  */
 export async function findWebhookForExecution(db: Queryable, id: string, token: string): Promise<Webhook | null> {
   const webhook = await findWebhookById(db, id);

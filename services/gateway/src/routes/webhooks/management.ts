@@ -3,7 +3,6 @@ import { generateWebhookToken } from '@switchboard/auth';
 import { LIMITS } from '@switchboard/contracts';
 import {
   createWebhookWithinLimits,
-  deleteWebhook,
   findWebhookWithCreator,
   listChannelWebhooks,
   listGuildWebhooks,
@@ -12,6 +11,7 @@ import { ApiError, validate } from '@switchboard/http';
 import { guildAccess } from '../../permissions/index.ts';
 import { userPrincipal } from '../../user-auth/index.ts';
 import { discardAvatar, storeAvatar } from './avatar-store.ts';
+import { deleteWebhookEverywhere } from './deletion.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { presentWebhook } from './presenter.ts';
 import { createWebhookBody } from './schemas.ts';
@@ -75,9 +75,9 @@ export function getWebhook({ pool }: GatewayDeps): RequestHandler {
   };
 }
 
-export function removeWebhook({ pool }: GatewayDeps): RequestHandler {
+export function removeWebhook(deps: GatewayDeps): RequestHandler {
   return async (_req, res) => {
-    if (!(await deleteWebhook(pool, guildAccess(res).subjectId))) throw new ApiError('UNKNOWN_WEBHOOK');
+    if (!(await deleteWebhookEverywhere(deps, guildAccess(res).subjectId))) throw new ApiError('UNKNOWN_WEBHOOK');
     res.status(204).end();
   };
 }

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
-import { deleteWebhook, updateWebhook, type Pool, type Webhook } from '@switchboard/db';
+import { updateWebhook, type Pool, type Webhook } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
+import { deleteWebhookEverywhere } from './deletion.ts';
 import { findWebhookForExecution } from './find-for-execution.ts';
 import { presentWebhookForToken } from './presenter.ts';
 import { tokenUpdateWebhookBody, webhookTokenParams } from './schemas.ts';
@@ -39,10 +40,10 @@ export function updateByToken({ pool, storage }: GatewayDeps): RequestHandler {
   };
 }
 
-export function deleteByToken({ pool }: GatewayDeps): RequestHandler {
+export function deleteByToken(deps: GatewayDeps): RequestHandler {
   return async (req, res) => {
-    const webhook = await webhookByToken(pool, validate(webhookTokenParams, req.params));
-    if (!(await deleteWebhook(pool, webhook.id))) throw new ApiError('UNKNOWN_WEBHOOK');
+    const webhook = await webhookByToken(deps.pool, validate(webhookTokenParams, req.params));
+    if (!(await deleteWebhookEverywhere(deps, webhook.id))) throw new ApiError('UNKNOWN_WEBHOOK');
     res.status(204).end();
   };
 }

@@ -1,11 +1,14 @@
 import type { RequestHandler } from 'express';
 import { LIMITS, Permission } from '@switchboard/contracts';
 import {
+  currentTransactionId,
   findChannelById,
   findWebhookById,
   moveWebhookWithinLimit,
   updateWebhook,
+  withTransaction,
   type Pool,
+  type PoolClient,
   type Webhook,
   type WebhookChanges,
   type WebhookWithCreator,
@@ -47,14 +50,36 @@ async function checkMoveTarget(pool: Pool, webhook: Webhook, channelId: string, 
   await checkGuildPermission(pool, { subject: 'channel', subjectId: channelId, userId, permission: Permission.MANAGE_WEBHOOKS });
 }
 
-async function moveWebhook(pool: Pool, webhook: Webhook, changes: WebhookChanges & { channelId: string }): Promise<WebhookWithCreator | null> {
-  const moved = await moveWebhookWithinLimit(pool, webhook.id, webhook.guildId, changes, LIMITS.webhooks.perChannel);
+async function moveWebhook(client: PoolClient, webhook: Webhook, changes: WebhookChanges & { channelId: string }): Promise<WebhookWithCreator | null> {
+  const moved = await moveWebhookWithinLimit(client, webhook.id, webhook.guildId, changes, LIMITS.webhooks.perChannel);
   if (moved && 'full' in moved) throw new ApiError('MAX_WEBHOOKS');
   return moved?.ok ?? null;
 }
 
+/**
+ * Writes the changes (a move under the guild lock). A secret set or cleared is a credential
+ * change: the answer waits until no gateway process can still check executions against the
+ * old one from memory (change-feed.ts), so from then on every replica enforces the new one.
+ */
+async function applyChanges(
+  { pool, changeFeed }: GatewayDeps,
+  webhook: Webhook,
+  target: string | null,
+  changes: WebhookChanges,
+): Promise<WebhookWithCreator | null> {
+  const changesSecret = changes.secret !== undefined;
+  if (target === null && !changesSecret) return updateWebhook(pool, webhook.id, changes);
+  const { updated, changedIn } = await withTransaction(pool, async (client) => {
+    const written = target !== null ? await moveWebhook(client, webhook, { ...changes, channelId: target }) : await updateWebhook(client, webhook.id, changes);
+    return { updated: written, changedIn: written && changesSecret ? await currentTransactionId(client) : null };
+  });
+  if (changedIn !== null) await changeFeed?.applied(changedIn);
+  return updated;
+}
+
 /** PATCH /webhooks/{webhook_id}: name, avatar, secret, and a move within the guild. */
-export function updateWebhookById({ pool, storage }: GatewayDeps): RequestHandler {
+export function updateWebhookById(deps: GatewayDeps): RequestHandler {
+  const { pool, storage } = deps;
   return async (req, res) => {
     const body = validate(updateWebhookBody, req.body);
     const webhook = await findWebhookById(pool, guildAccess(res).subjectId);
@@ -65,7 +90,7 @@ export function updateWebhookById({ pool, storage }: GatewayDeps): RequestHandle
     const changes = await nameAndAvatarChanges(storage, webhook, body);
     // Write-only: set or cleared here, never read back by any route.
     if (body.secret !== undefined) changes.secret = body.secret;
-    const updated = target !== null ? await moveWebhook(pool, webhook, { ...changes, channelId: target }) : await updateWebhook(pool, webhook.id, changes);
+    const updated = await applyChanges(deps, webhook, target, changes);
     if (!updated) throw new ApiError('UNKNOWN_WEBHOOK');
     res.json(presentWebhook(updated));
   };

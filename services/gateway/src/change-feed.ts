@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createSessionClient, type SessionClient } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
+import { Gauge, type Registry } from '@switchboard/metrics';
 
 /**
- * Where the admin_auth_changed triggers (migration 0009) notify, and where the gateway
- * processes beat and acknowledge. Renaming it strands running gateways on the old name.
+ * Where the admin_auth_changed triggers notify (migration 0009: admin keys and admins; 0010:
+ * webhook tokens and secrets), and where the gateway processes beat and acknowledge. Renaming
+ * it strands running gateways on the old name.
  */
 export const ADMIN_AUTH_CHANNEL = 'switchboard_admin_auth';
 
-/** The longest lease a process may hold (ms): ADMIN_KEY_LEASE_MS's bound, and a beat's. */
+/** The longest lease a process may hold (ms): CREDENTIAL_CACHE_LEASE_MS's bound, and a beat's. */
 export const MAX_LEASE_MS = 60_000;
 
 /** Added to a lease when another process's lease must have run out: clock rates, scheduling. */
@@ -26,17 +28,18 @@ export interface ChangeFeedOptions {
   logger: Logger;
   /** How long a beat this process heard itself lets it trust what it cached (ms). */
   leaseMs: number;
-  /** Called, synchronously, on every change heard and whenever the feed may have missed one. */
-  onChange(): void;
   /** Checked every beat: once true, the feed closes itself (its owner's pool ended). */
   stopWhen(): boolean;
 }
 
 /**
- * Tells a process when what it cached from admin_api_keys and admin_users is still what the
- * database holds, and lets a writer wait until every process has dropped what it changed.
+ * Tells a process when the credentials it cached (admin keys and their owners, webhook tokens
+ * and secrets) are still what the database holds, and lets a writer wait until every process
+ * has dropped what it changed. One per process, shared by every cache of credentials.
  */
 export interface ChangeFeed {
+  /** Calls `listener`, synchronously, on every change heard and whenever the feed may have missed one. */
+  onChange(listener: () => void): void;
   /** A mark of the change history, or null while this process may be missing changes. */
   position(): number | null;
   /** True while no change was heard since `position()` gave `mark`, and none can have been missed. */
@@ -87,6 +90,7 @@ class LeasedChangeFeed implements ChangeFeed {
   private readonly peers = new Map<string, { heardAt: number; leaseMs: number }>();
   private readonly changes = new Map<string, HeardChange>();
   private readonly waiters = new Set<() => void>();
+  private readonly listeners: Array<() => void> = [];
   private failures = 0;
   private readonly beatTimer: NodeJS.Timeout;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -95,6 +99,10 @@ class LeasedChangeFeed implements ChangeFeed {
     this.options = options;
     this.beatTimer = setInterval(() => this.beat(), Math.max(1, Math.floor(options.leaseMs / 4))).unref();
     void this.connect();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   position(): number | null {
@@ -147,7 +155,7 @@ class LeasedChangeFeed implements ChangeFeed {
     if (this.closed) return;
     const client = createSessionClient({
       connectionString: this.options.connectionString,
-      applicationName: 'gateway-admin-auth',
+      applicationName: 'gateway-credential-feed',
       // Generous: a beat that is late costs the lease, not the connection.
       connectTimeoutMs: Math.max(this.options.leaseMs, SESSION_TIMEOUT_MS),
       queryTimeoutMs: Math.max(this.options.leaseMs, SESSION_TIMEOUT_MS),
@@ -177,7 +185,7 @@ class LeasedChangeFeed implements ChangeFeed {
     this.dropLease();
     void client.end().catch(() => {});
     if (this.closed) return;
-    if (error) this.options.logger.warn({ reason: (error as Error).message }, 'admin key change feed lost; keys are read from the database until it is back');
+    if (error) this.options.logger.warn({ reason: (error as Error).message }, 'credential change feed lost; admin keys and webhooks are read from the database until it is back');
     const delay = Math.min(RECONNECT_BASE_MS * 2 ** this.failures, RECONNECT_MAX_MS);
     this.failures += 1;
     this.reconnectTimer = setTimeout(() => {
@@ -188,7 +196,7 @@ class LeasedChangeFeed implements ChangeFeed {
 
   /**
    * The longest lease any process may hold: ours, or a longer one a process stated in a beat
-   * we still remember (during a rolling change of ADMIN_KEY_LEASE_MS the values differ).
+   * we still remember (during a rolling change of CREDENTIAL_CACHE_LEASE_MS the values differ).
    */
   private longestLeaseMs(): number {
     let longest = this.options.leaseMs;
@@ -201,7 +209,11 @@ class LeasedChangeFeed implements ChangeFeed {
     this.leaseUntil = 0;
     this.liveSince = null;
     this.beatsSent.clear();
-    this.options.onChange();
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   private beat(): void {
@@ -234,7 +246,7 @@ class LeasedChangeFeed implements ChangeFeed {
 
   private heardChange(txid: string): void {
     this.epoch += 1;
-    this.options.onChange();
+    this.changed();
     const at = now();
     // Complete only if this feed heard every beat of the last lease: a process whose lease
     // covers this moment beat within it, and its beat committed before this change.
@@ -246,7 +258,7 @@ class LeasedChangeFeed implements ChangeFeed {
   }
 
   private heardBeat(peer: string, seq: number, leaseMs: number): void {
-    // A lease the beat does not state is taken to be ours (replicas should share ADMIN_KEY_LEASE_MS).
+    // A lease the beat does not state is taken to be ours (replicas should share CREDENTIAL_CACHE_LEASE_MS).
     this.peers.set(peer, { heardAt: now(), leaseMs: Number.isFinite(leaseMs) ? Math.min(leaseMs, MAX_LEASE_MS) : this.options.leaseMs });
     if (peer !== this.token) return;
     const sentAt = this.beatsSent.get(seq);
@@ -263,4 +275,16 @@ class LeasedChangeFeed implements ChangeFeed {
 
 export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   return new LeasedChangeFeed(options);
+}
+
+/** `credential_change_feed_live` on `/metrics`: 1 while the feed holds its lease. */
+export function exportFeedState(registry: Registry, feed: ChangeFeed): void {
+  new Gauge({
+    name: 'credential_change_feed_live',
+    help: 'Gateway processes whose credential change feed holds its lease (1 each): only they answer admin keys and webhooks from memory.',
+    registers: [registry],
+    collect() {
+      this.set(feed.position() !== null ? 1 : 0);
+    },
+  });
 }

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, createWebhookFixture, metricValue, scrapeMetrics, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import { useGateway, type RunningGateway } from './helpers.ts';
+import { executeUrl } from './webhook-execute-helpers.ts';
+
+const environment = useTestEnvironment();
+// A long lease: what these tests see from memory must not lapse on a busy machine meanwhile.
+const LEASE_MS = 5_000;
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
+const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
+
+async function lookups(target: RunningGateway): Promise<{ hit: number; read: number; live: number }> {
+  const { samples } = await scrapeMetrics(`${target.url}/metrics`);
+  return {
+    hit: metricValue(samples, 'webhook_execution_lookups_total', { outcome: 'hit' }) ?? 0,
+    read: metricValue(samples, 'webhook_execution_lookups_total', { outcome: 'read' }) ?? 0,
+    live: metricValue(samples, 'credential_change_feed_live') ?? 0,
+  };
+}
+
+const execute = (target: RunningGateway, hook: WebhookFixture) => call('POST', executeUrl(target, hook), { body: { content: 'from memory?' } });
+
+/** A code-host ping without a signature: 204 while the webhook has no secret, 401 once it has one. */
+const unsignedPing = (target: RunningGateway, hook: WebhookFixture) =>
+  call('POST', executeUrl(target, hook, '/codehost'), { body: { zen: 'Keep it logically awesome.' }, headers: { 'X-GitHub-Event': 'ping' } });
+
+/** Executes until an answer came from memory (the read after a change heard meanwhile is not kept). */
+async function cached(target: RunningGateway, hook: WebhookFixture): Promise<void> {
+  await expect.poll(async () => (await lookups(target)).live, { timeout: 5_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        const before = (await lookups(target)).hit;
+        expect((await execute(target, hook)).status).toBe(204);
+        return (await lookups(target)).hit - before;
+      },
+      { timeout: 5_000 },
+    )
+    .toBe(1);
+}
+
+/** The trigger of migration 0010 off: changes made meanwhile notify no gateway. */
+async function silenceChanges(silent: boolean): Promise<void> {
+  await gateway.pool.query(`ALTER TABLE webhooks ${silent ? 'DISABLE' : 'ENABLE'} TRIGGER webhooks_credentials_changed`);
+}
+
+afterEach(() => silenceChanges(false));
+
+describe('webhooks from memory (executions without a claim)', () => {
+  it('executes a webhook it read while its change feed holds the lease without asking the database', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    await cached(gateway, hook);
+    const before = await lookups(gateway);
+    for (let i = 0; i < 5; i += 1) expect((await execute(gateway, hook)).status).toBe(204);
+    // A wrong token is still a 404 from memory: the token is checked on every request.
+    expect((await execute(gateway, { ...hook, token: 'x'.repeat(68) })).status).toBe(404);
+    const after = await lookups(gateway);
+    expect(after.hit - before.hit).toBe(6);
+    expect(after.read).toBe(before.read);
+  });
+
+  it('still reads the row for a delivery whose dedupe key it claims', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    await cached(gateway, hook);
+    const before = await lookups(gateway);
+    const headers = { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID() };
+    expect((await call('POST', executeUrl(gateway, hook, '/codehost'), { body: { zen: 'Design for failure.' }, headers })).status).toBe(204);
+    expect((await lookups(gateway)).read - before.read).toBe(1);
+  });
+
+  it('answers 404 on every replica once a deletion through the API has answered', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    await cached(gateway, hook);
+    await cached(other, hook);
+    // Feeds live for a whole lease know every replica that may answer from memory, so the
+    // deletion waits for their acknowledgements, not for the lease.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
+    await cached(other, hook);
+    const started = performance.now();
+    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`)).status).toBe(204);
+    expect(performance.now() - started).toBeLessThan(LEASE_MS);
+    expect((await execute(other, hook)).status).toBe(404);
+    expect((await execute(gateway, hook)).status).toBe(404);
+  });
+
+  it('enforces a secret set through the API on every replica once the PATCH has answered', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    await cached(gateway, hook);
+    await cached(other, hook);
+    expect((await unsignedPing(other, hook)).status).toBe(204);
+    const patched = await call('PATCH', `${gateway.url}/v1/webhooks/${hook.webhookId}`, { token: hook.ownerToken, body: { secret: 'shh' } });
+    expect(patched.status).toBe(200);
+    expect((await unsignedPing(other, hook)).status).toBe(401);
+    expect((await unsignedPing(gateway, hook)).status).toBe(401);
+  });
+
+  it('sees a webhook deleted in SQL (or with its guild) as soon as each replica hears the commit', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const byGuild = await createWebhookFixture(gateway.pool);
+    for (const target of [gateway, other]) for (const fixture of [hook, byGuild]) await cached(target, fixture);
+    await gateway.pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
+    await gateway.pool.query('DELETE FROM guilds WHERE id = $1', [byGuild.guildId]);
+    for (const target of [gateway, other]) {
+      for (const fixture of [hook, byGuild]) await expect.poll(async () => (await execute(target, fixture)).status, { timeout: 2_000 }).toBe(404);
+    }
+  });
+
+  it('stops answering from memory when its feed connection is lost, so nothing missed meanwhile is served', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    await cached(gateway, hook);
+    // A deletion no gateway hears: from memory the webhook still executes.
+    await silenceChanges(true);
+    await gateway.pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
+    expect((await execute(gateway, hook)).status).toBe(204);
+    // Cut every feed of this database: each drops what it cached, so the deletion shows at once.
+    const { rowCount } = await gateway.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-credential-feed' AND datname = current_database()`,
+    );
+    expect(rowCount).toBe(2);
+    await expect.poll(async () => (await execute(gateway, hook)).status, { timeout: 2_000 }).toBe(404);
+    await silenceChanges(false);
+    await expect.poll(async () => (await lookups(gateway)).live, { timeout: 5_000 }).toBe(1);
+  });
+});
