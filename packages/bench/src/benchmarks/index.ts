@@ -8,6 +8,7 @@ import { deliveryLatency } from './delivery-latency/index.ts';
 import { deliveryThroughput } from './delivery-throughput/index.ts';
 import { discovery } from './discovery.ts';
 import { ipLookup } from './ip-lookup/index.ts';
+import { webhookExecute } from './webhook-execute/index.ts';
 import { webhookIngest } from './webhook-ingest/index.ts';
 
 /**
@@ -15,7 +16,7 @@ import { webhookIngest } from './webhook-ingest/index.ts';
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, webhookExecute, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
