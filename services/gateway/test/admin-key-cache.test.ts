@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { metricValue, scrapeMetrics, useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin } from './admin-helpers.ts';
-import { useGateway, type RunningGateway } from './helpers.ts';
+import { credentialLookups, useGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 // A long lease: what these tests see from memory must not lapse on a busy machine meanwhile.
@@ -12,14 +12,7 @@ const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL
 
 const AUDIT = { method: 'POST', path: '/v1/admin/audit-logs', body: {} } as const;
 
-async function lookups(target: RunningGateway): Promise<{ hit: number; read: number; live: number }> {
-  const { samples } = await scrapeMetrics(`${target.url}/metrics`);
-  return {
-    hit: metricValue(samples, 'admin_key_lookups_total', { outcome: 'hit' }) ?? 0,
-    read: metricValue(samples, 'admin_key_lookups_total', { outcome: 'read' }) ?? 0,
-    live: metricValue(samples, 'credential_change_feed_live') ?? 0,
-  };
-}
+const lookups = (target: RunningGateway) => credentialLookups(target, 'admin_key_lookups_total');
 
 /** Calls until an answer came from memory (the read after a change heard meanwhile is not kept). */
 async function cached(target: RunningGateway, key: string): Promise<void> {

@@ -9,7 +9,7 @@ import { createProducer, type Producer } from '@switchboard/queue';
 import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
 import type { SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { frozenClock, serveOnFreePort, type TestClock, type TestEnvironment } from '@switchboard/testkit';
+import { frozenClock, metricValue, scrapeMetrics, serveOnFreePort, type TestClock, type TestEnvironment } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
 
 export interface RunningGateway {
@@ -127,4 +127,17 @@ let nextAddress = 1;
 export function uniqueClient(): Record<string, string> {
   const n = nextAddress++;
   return { 'X-Forwarded-For': `203.0.${Math.floor(n / 250) % 256}.${(n % 250) + 1}` };
+}
+
+/**
+ * A credential cache's lookups so far (`<counter>{outcome="hit"|"read"}`) and whether the
+ * process's change feed holds its lease (`credential_change_feed_live`), from /metrics.
+ */
+export async function credentialLookups(target: RunningGateway, counter: string): Promise<{ hit: number; read: number; live: number }> {
+  const { samples } = await scrapeMetrics(`${target.url}/metrics`);
+  return {
+    hit: metricValue(samples, counter, { outcome: 'hit' }) ?? 0,
+    read: metricValue(samples, counter, { outcome: 'read' }) ?? 0,
+    live: metricValue(samples, 'credential_change_feed_live') ?? 0,
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, metricValue, scrapeMetrics, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
-import { useGateway, type RunningGateway } from './helpers.ts';
+import { call, createWebhookFixture, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import { credentialLookups, useGateway, type RunningGateway } from './helpers.ts';
 import { executeUrl } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
@@ -10,14 +10,7 @@ const LEASE_MS = 5_000;
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
 const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL_CACHE_LEASE_MS: String(LEASE_MS) });
 
-async function lookups(target: RunningGateway): Promise<{ hit: number; read: number; live: number }> {
-  const { samples } = await scrapeMetrics(`${target.url}/metrics`);
-  return {
-    hit: metricValue(samples, 'webhook_execution_lookups_total', { outcome: 'hit' }) ?? 0,
-    read: metricValue(samples, 'webhook_execution_lookups_total', { outcome: 'read' }) ?? 0,
-    live: metricValue(samples, 'credential_change_feed_live') ?? 0,
-  };
-}
+const lookups = (target: RunningGateway) => credentialLookups(target, 'webhook_execution_lookups_total');
 
 const execute = (target: RunningGateway, hook: WebhookFixture) => call('POST', executeUrl(target, hook), { body: { content: 'from memory?' } });
 

@@ -1,8 +1,8 @@
 import { formatMachineCpu } from '../../machine-cpu.ts';
-import { measureWithCpu, ratio } from '../../measure.ts';
+import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
-import type { Benchmark, BenchContext, LoadOptions } from '../../types.ts';
-import { measurePosts, type PostLoad } from '../webhook-support/drive.ts';
+import type { Benchmark, BenchContext } from '../../types.ts';
+import { measurePostsWithCpu } from '../webhook-support/drive.ts';
 import { seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -27,16 +27,12 @@ const MESSAGE = {
   ],
 };
 
-/** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
-function postsWithCpu(pid: number, load: PostLoad, options: LoadOptions) {
-  return measureWithCpu(pid, options, (measured) => measurePosts(load, measured));
-}
 
 /** One gateway, started with `env`, measured on plain execute of `hook`, then stopped. */
 async function measureGateway(context: BenchContext, env: Record<string, string>, path: string, body: string) {
   const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ...env });
   try {
-    return await postsWithCpu(gateway.pid, { url: `${gateway.url}${path}`, body, headers: {} }, context.load);
+    return await measurePostsWithCpu(gateway.pid, { url: `${gateway.url}${path}`, body, headers: {} }, context.load);
   } finally {
     await gateway.stop();
   }
@@ -63,7 +59,7 @@ export const webhookExecute: Benchmark = {
     context.log('measuring the baseline');
     const register = (name: string, stop: () => Promise<void>) => context.cleanup.defer(name, stop);
     const baseline = await forkHelper('execute baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, register);
-    const baselineRun = await postsWithCpu(baseline.pid, { url: `${baseline.url}${path}`, body, headers: {} }, context.load);
+    const baselineRun = await measurePostsWithCpu(baseline.pid, { url: `${baseline.url}${path}`, body, headers: {} }, context.load);
     const queue = openQueue(env);
     await emptyQueue(queue.queue).finally(() => queue.close());
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);

@@ -1,9 +1,9 @@
 import { formatMachineCpu } from '../../machine-cpu.ts';
-import { measureWithCpu, ratio } from '../../measure.ts';
+import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
-import type { Benchmark, LoadOptions } from '../../types.ts';
+import type { Benchmark } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
-import { measurePosts, type PostLoad } from '../webhook-support/drive.ts';
+import { measurePostsWithCpu } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -13,10 +13,6 @@ const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
 
-/** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
-function postsWithCpu(pid: number, load: PostLoad, options: LoadOptions) {
-  return measureWithCpu(pid, options, (measured) => measurePosts(load, measured));
-}
 
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
@@ -41,7 +37,7 @@ export const webhookIngest: Benchmark = {
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
-    const gatewayRun = await postsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
+    const gatewayRun = await measurePostsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
@@ -54,12 +50,12 @@ export const webhookIngest: Benchmark = {
     };
     const gatewayHalf = await atHalfRate(gateway.url);
     context.log('measuring minimal-ingest');
-    const minimalRun = await postsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
+    const minimalRun = await measurePostsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
     const minimalResult = minimalRun.measurement;
     // The same offered load on the same-work baseline: how much of the gateway's tail is the durable work's.
     const minimalHalf = await atHalfRate(minimal.url);
     context.log('measuring the baseline');
-    const baselineRun = await postsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
+    const baselineRun = await measurePostsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
     const baselineResult = baselineRun.measurement;
     const baselineHalf = await atHalfRate(baseline.url);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);

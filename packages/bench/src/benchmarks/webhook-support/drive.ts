@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { toMeasurement, type Measurement } from '../../measure.ts';
+import { measureWithCpu, toMeasurement, type Measurement } from '../../measure.ts';
 import type { LoadOptions } from '../../types.ts';
 
 export interface PostLoad {
@@ -30,6 +30,11 @@ export async function measurePosts(load: PostLoad, loadOptions: LoadOptions): Pr
   const base = options(load, loadOptions.connections);
   if (loadOptions.warmupSeconds > 0) await autocannon({ ...base, duration: loadOptions.warmupSeconds });
   return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
+}
+
+/** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
+export function measurePostsWithCpu(pid: number, load: PostLoad, loadOptions: LoadOptions) {
+  return measureWithCpu(pid, loadOptions, (measured) => measurePosts(load, measured));
 }
 
 /** POSTs exactly `amount` requests (to fill a queue), and says how many were not 2xx. */
