@@ -28,7 +28,9 @@ function check({ format, kind, fields, bytes }: CheckRequest): CheckOutcome {
     // What the job delivers: the part the transformer reads (a large push's file lists and
     // repository URLs never reach the queue, nor S3), else a form's JSON; a JSON body's own
     // text is its bytes, which go back anyway.
-    if (refusal === null && execution.readPart) return { outcome: 'valid', json: JSON.stringify(execution.readPart(decoded.value, fields)), refusal };
+    if (refusal === null && execution.readPart) {
+      return { outcome: 'valid', json: JSON.stringify(execution.readPart(decoded.value, fields)), refusal };
+    }
     return { outcome: 'valid', json: kind === 'form' ? decoded.json : null, refusal };
   } catch (error) {
     return { outcome: 'invalid', refusal: refusalOf(error) };
