@@ -130,3 +130,12 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
     throw error;
   }
 }
+
+/**
+ * The id of the transaction `db` is in, as the credential triggers (migrations 0009, 0010)
+ * notify it: a writer waits for the gateway processes to acknowledge that id.
+ */
+export async function currentTransactionId(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ txid: string }>('SELECT txid_current()::text AS txid');
+  return rows[0]!.txid;
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createSessionClient, type SessionClient } from '@switchboard/db';
+import { createSessionClient, currentTransactionId, withTransaction, type Pool, type PoolClient, type SessionClient } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { Gauge, type Registry } from '@switchboard/metrics';
 
@@ -275,6 +275,25 @@ class LeasedChangeFeed implements ChangeFeed {
 
 export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   return new LeasedChangeFeed(options);
+}
+
+/**
+ * Runs `work` in a transaction; when it says it changed a credential, answers only after the
+ * commit, once every gateway process that may answer from memory applied it (`applied`), so
+ * from the answer on no replica accepts what was deleted or checks against an old secret.
+ * With no feed (CREDENTIAL_CACHE_LEASE_MS=0) nothing is cached and nothing is waited for.
+ */
+export async function commitCredentialChange<T>(
+  pool: Pool,
+  feed: ChangeFeed | null,
+  work: (client: PoolClient) => Promise<{ result: T; changed: boolean }>,
+): Promise<T> {
+  const { result, changedIn } = await withTransaction(pool, async (client) => {
+    const done = await work(client);
+    return { result: done.result, changedIn: done.changed ? await currentTransactionId(client) : null };
+  });
+  if (changedIn !== null) await feed?.applied(changedIn);
+  return result;
 }
 
 /** `credential_change_feed_live` on `/metrics`: 1 while the feed holds its lease. */

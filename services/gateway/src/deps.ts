@@ -31,7 +31,8 @@ export interface GatewayDeps {
   adminKeys: AdminKeys;
   /**
    * What proves cached credentials current (change-feed.ts); null when CREDENTIAL_CACHE_LEASE_MS
-   * is 0 and nothing is cached. A route that changes a credential waits for `applied`.
+   * is 0 and nothing is cached. A route that changes a credential commits through
+   * commitCredentialChange, which waits for every process to apply it.
    */
   changeFeed: ChangeFeed | null;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */

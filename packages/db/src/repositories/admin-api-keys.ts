@@ -100,12 +100,3 @@ export async function findAdminApiKeysWithOwners(db: Queryable, ids: readonly st
   }
   return ids.map((id) => byId.get(id) ?? null);
 }
-
-/**
- * The id of the transaction `db` is in, as the admin_auth_changed trigger (migration 0009)
- * notifies it: a deletion waits for the gateway processes to acknowledge that id.
- */
-export async function currentTransactionId(db: Queryable): Promise<string> {
-  const { rows } = await db.query<{ txid: string }>('SELECT txid_current()::text AS txid');
-  return rows[0]!.txid;
-}

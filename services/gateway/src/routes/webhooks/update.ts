@@ -1,12 +1,10 @@
 import type { RequestHandler } from 'express';
 import { LIMITS, Permission } from '@switchboard/contracts';
 import {
-  currentTransactionId,
   findChannelById,
   findWebhookById,
   moveWebhookWithinLimit,
   updateWebhook,
-  withTransaction,
   type Pool,
   type PoolClient,
   type Webhook,
@@ -15,6 +13,7 @@ import {
 } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import type { Storage } from '@switchboard/storage';
+import { commitCredentialChange } from '../../change-feed.ts';
 import { checkGuildPermission, guildAccess } from '../../permissions/index.ts';
 import { userPrincipal } from '../../user-auth/index.ts';
 import type { AvatarImage } from './avatar-image.ts';
@@ -69,12 +68,10 @@ async function applyChanges(
 ): Promise<WebhookWithCreator | null> {
   const changesSecret = changes.secret !== undefined;
   if (target === null && !changesSecret) return updateWebhook(pool, webhook.id, changes);
-  const { updated, changedIn } = await withTransaction(pool, async (client) => {
-    const written = target !== null ? await moveWebhook(client, webhook, { ...changes, channelId: target }) : await updateWebhook(client, webhook.id, changes);
-    return { updated: written, changedIn: written && changesSecret ? await currentTransactionId(client) : null };
+  return commitCredentialChange(pool, changeFeed, async (client) => {
+    const updated = target !== null ? await moveWebhook(client, webhook, { ...changes, channelId: target }) : await updateWebhook(client, webhook.id, changes);
+    return { result: updated, changed: updated !== null && changesSecret };
   });
-  if (changedIn !== null) await changeFeed?.applied(changedIn);
-  return updated;
 }
 
 /** PATCH /webhooks/{webhook_id}: name, avatar, secret, and a move within the guild. */

@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
-import { currentTransactionId, deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
+import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
+import { commitCredentialChange } from '../../../change-feed.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { presentApiKey, presentCreatedApiKey } from './presenter.ts';
@@ -59,16 +60,16 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
  * Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. The
  * answer waits until no gateway process can still accept the key (decisions §2).
  */
-function deleteKey({ pool, ids, adminKeys }: GatewayDeps): RequestHandler {
+function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const keyId = snowflakeFromPath(req.params['keyId']);
     const { adminUserId } = adminPrincipal(res);
     if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
-    const deletedIn = await withTransaction(pool, async (client) => {
+    const deleted = await commitCredentialChange(pool, changeFeed, async (client) => {
       const key = await findAdminApiKeyById(client, keyId);
       const live = key !== null && (key.expiresAt === null || key.expiresAt.getTime() > Date.now());
-      if (!live || key.adminUserId !== adminUserId) return null;
-      if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return null;
+      if (!live || key.adminUserId !== adminUserId) return { result: false, changed: false };
+      if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return { result: false, changed: false };
       await recordAudit(client, ids, {
         adminUserId,
         targetType: TARGET_TYPE,
@@ -77,10 +78,9 @@ function deleteKey({ pool, ids, adminKeys }: GatewayDeps): RequestHandler {
         reason: auditReason(req),
         metadata: { name: key.name, acls: key.acls.join(',') },
       });
-      return currentTransactionId(client);
+      return { result: true, changed: true };
     });
-    if (deletedIn === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
-    await adminKeys.applied(deletedIn);
+    if (!deleted) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
     res.json({ success: true });
   };
 }

@@ -3,7 +3,7 @@ import { createBatcher } from '@switchboard/batching';
 import { isRowError, lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
 import type { Registry } from '@switchboard/metrics';
 import type { ChangeFeed } from '../../../change-feed.ts';
-import { lookupCounter } from '../../../lookup-counts.ts';
+import { credentialMemory } from '../../../credential-memory.ts';
 
 /** Lookups in one statement at most; a batch stays one short statement. */
 const MAX_BATCH = 100;
@@ -51,47 +51,28 @@ export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], toke
 
 /** Webhooks held at most per process; past it the oldest go (a hot set is what matters). */
 const MAX_CACHED_WEBHOOKS = 50_000;
-/** An entry is read again after this long even with the feed live: a bound on any bug of ours. */
-const MAX_AGE_MS = 60_000;
-
-type CachedWebhook = NonNullable<ExecutionLookupResult['webhook']>;
 
 /**
  * Executions without a claim to take (plain execute, chat apps, error trackers, a code host's
  * delivery without X-GitHub-Delivery) answer from the webhooks this process read, while the
- * change feed proves them current: a token or secret changed or a webhook deleted, however,
- * empties every process's cache at its commit, and the API's deletions and secret changes answer
- * only once every process applied them (routes/webhooks/deletion.ts, update.ts). So such an
- * execution needs no statement; one with a claim still reads the row in its claim's statement
- * (and refreshes the cache). Unknown webhooks are never kept: a new webhook works at once.
+ * change feed proves them current (credential-memory.ts): a token or secret changed or a
+ * webhook deleted empties every process's memory at its commit, and the API's deletions and
+ * secret changes answer only once every process applied them (commitCredentialChange). So such
+ * an execution needs no statement; one with a claim still reads the row in its claim's
+ * statement (and refreshes the memory).
  */
 export function cachedLookup(read: ExecutionLookupFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
   if (feed === null) return read;
-  const entries = new Map<string, { webhook: CachedWebhook; storedAt: number }>();
-  feed.onChange(() => entries.clear());
-  const counts = lookupCounter(
-    metrics,
-    'webhook_execution_lookups_total',
-    'Webhook lookups of executions: outcome="hit" answered from memory, "read" from PostgreSQL.',
-  );
+  const memory = credentialMemory<NonNullable<ExecutionLookupResult['webhook']>>(feed, {
+    maxEntries: MAX_CACHED_WEBHOOKS,
+    registry: metrics,
+    metric: 'webhook_execution_lookups_total',
+    help: 'Webhook lookups of executions: outcome="hit" answered from memory, "read" from PostgreSQL.',
+  });
   return async (lookup) => {
-    const at = Date.now();
-    const mark = feed.position();
-    if (lookup.claim === undefined && mark !== null) {
-      const entry = entries.get(lookup.webhookId);
-      if (entry && at - entry.storedAt < MAX_AGE_MS) {
-        counts.hit += 1;
-        return { webhook: entry.webhook, claimed: undefined };
-      }
-    }
-    counts.read += 1;
-    const result = await read(lookup);
-    // A read that began before a change may carry the old row: kept only if nothing was heard since.
-    if (result.webhook && mark !== null && feed.unchangedSince(mark)) {
-      entries.delete(lookup.webhookId);
-      entries.set(lookup.webhookId, { webhook: result.webhook, storedAt: at });
-      if (entries.size > MAX_CACHED_WEBHOOKS) entries.delete(entries.keys().next().value!);
-    }
-    return result;
+    let fromDatabase: ExecutionLookupResult | undefined;
+    const readRow = async () => (fromDatabase = await read(lookup)).webhook;
+    const webhook = await memory(lookup.webhookId, readRow, lookup.claim === undefined);
+    return fromDatabase ?? { webhook, claimed: undefined };
   };
 }
