@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin } from './admin-helpers.ts';
-import { credentialLookups, useGateway, type RunningGateway } from './helpers.ts';
+import { credentialLookups, untilAnsweredFromMemory, useGateway, type RunningGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 // A long lease: what these tests see from memory must not lapse on a busy machine meanwhile.
@@ -12,22 +12,14 @@ const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL
 
 const AUDIT = { method: 'POST', path: '/v1/admin/audit-logs', body: {} } as const;
 
-const lookups = (target: RunningGateway) => credentialLookups(target, 'admin_key_lookups_total');
+const COUNTER = 'admin_key_lookups_total';
+const lookups = (target: RunningGateway) => credentialLookups(target, COUNTER);
 
-/** Calls until an answer came from memory (the read after a change heard meanwhile is not kept). */
-async function cached(target: RunningGateway, key: string): Promise<void> {
-  await expect.poll(async () => (await lookups(target)).live, { timeout: 5_000 }).toBe(1);
-  await expect
-    .poll(
-      async () => {
-        const before = (await lookups(target)).hit;
-        expect((await adminCall(target.url, { ...AUDIT, key })).status).toBe(200);
-        return (await lookups(target)).hit - before;
-      },
-      { timeout: 5_000 },
-    )
-    .toBe(1);
-}
+/** Calls until an answer came from memory. */
+const cached = (target: RunningGateway, key: string) =>
+  untilAnsweredFromMemory(target, COUNTER, async () => {
+    expect((await adminCall(target.url, { ...AUDIT, key })).status).toBe(200);
+  });
 
 /** The triggers of migration 0009 off: changes made meanwhile notify no gateway. */
 async function silenceChanges(silent: boolean): Promise<void> {

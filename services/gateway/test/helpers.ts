@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createPool, type Pool } from '@switchboard/db';
 import { answerClientErrors } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
@@ -140,4 +140,23 @@ export async function credentialLookups(target: RunningGateway, counter: string)
     read: metricValue(samples, counter, { outcome: 'read' }) ?? 0,
     live: metricValue(samples, 'credential_change_feed_live') ?? 0,
   };
+}
+
+/**
+ * Sends `request` (which asserts its own answer) until one was answered from memory: the
+ * process's change feed holds its lease, and `counter`'s hits moved by one (the read after a
+ * change heard meanwhile is not kept, so the first calls may read).
+ */
+export async function untilAnsweredFromMemory(target: RunningGateway, counter: string, request: () => Promise<void>): Promise<void> {
+  await expect.poll(async () => (await credentialLookups(target, counter)).live, { timeout: 5_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        const before = (await credentialLookups(target, counter)).hit;
+        await request();
+        return (await credentialLookups(target, counter)).hit - before;
+      },
+      { timeout: 5_000 },
+    )
+    .toBe(1);
 }
