@@ -34,3 +34,18 @@ export const httpUrlSchema = z.string().refine(isHttpUrl, { message: 'Not a vali
 export const mediaUrlSchema = z
   .string()
   .refine(isMediaUrl, { message: 'Not a valid http(s) or attachment:// URL.', params: { code: 'INVALID_URL' } });
+
+/** A JSON object (not null, not an array): what every third-party format's payload must be. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The part of `payload` a renderer that reads it through `schema` reads: the schema's output
+ * (its objects strip every key the renderer does not declare), or the whole payload when it
+ * does not fit (the renderer's outcome then names what it lacks).
+ */
+export function readPartThrough(schema: z.ZodType, payload: unknown): unknown {
+  const parsed = schema.safeParse(payload);
+  return parsed.success ? parsed.data : payload;
+}

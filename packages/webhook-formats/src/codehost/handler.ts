@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ignored, type Ignored, type InboundOutcome } from '../message.ts';
+import { readPartThrough } from '../schema-helpers.ts';
 
 /** One event's renderer; the dispatcher has already checked the payload is a JSON object. */
 export interface EventRenderer {
@@ -37,10 +38,6 @@ export function withSchema<Schema extends z.ZodType>(
       const parsed = schema.safeParse(payload);
       return parsed.success ? render(parsed.data) : lacking(event, parsed.error);
     },
-    // The schema's output is the part: its objects strip every key render does not declare.
-    readPart: (payload) => {
-      const parsed = schema.safeParse(payload);
-      return parsed.success ? parsed.data : payload;
-    },
+    readPart: (payload) => readPartThrough(schema, payload),
   };
 }

@@ -1,4 +1,5 @@
 import { ignored, type InboundOutcome } from '../message.ts';
+import { isJsonObject } from '../schema-helpers.ts';
 import { renderCheckRun, renderCheckSuite } from './check-events.ts';
 import { renderDiscussion, renderDiscussionComment } from './discussion-events.ts';
 import type { EventRenderer } from './handler.ts';
@@ -58,9 +59,6 @@ const RENDERERS: Record<string, EventRenderer> = {
 
 export const CODE_HOST_EVENTS: readonly string[] = Object.keys(RENDERERS);
 
-function isJsonObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Turns one code-host (GitHub) delivery into a message, or says why it posts nothing. The event

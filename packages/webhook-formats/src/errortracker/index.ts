@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
+import { isJsonObject, readPartThrough } from '../schema-helpers.ts';
 import { errorPayloadSchema, eventAlertPayloadSchema, metricPayloadSchema, renderError, renderEventAlert, renderMetricAlert } from './alerts.ts';
 import type { ErrorTrackerHeaders } from './body.ts';
 import { issuePayloadSchema, renderIssue } from './issue.ts';
@@ -25,7 +26,7 @@ const RESOURCES: Record<string, ResourceRenderer> = {
 export const ERROR_TRACKER_RESOURCES: readonly string[] = Object.keys(RESOURCES);
 
 function bodyAction(payload: unknown): string {
-  const action = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['action'] : undefined;
+  const action = isJsonObject(payload) ? payload['action'] : undefined;
   return typeof action === 'string' ? action.trim().toLowerCase() : '';
 }
 
@@ -66,23 +67,14 @@ export function renderErrorTracker(headers: ErrorTrackerHeaders, payload: unknow
 export function errorTrackerReadPart(headers: ErrorTrackerHeaders, payload: unknown): unknown {
   if (!isJsonObject(payload)) return payload;
   const target = identify(headers, payload);
-  if (!target) return outputOrWhole(legacySchema, payload);
+  if (!target) return readPartThrough(legacySchema, payload);
   const resource = resourceOf(target.resource);
   if (!resource) return {};
   const action = payload['action'];
-  const part = outputOrWhole(resource.schema, payload);
-  return typeof action === 'string' ? { ...part, action } : part;
+  const part = readPartThrough(resource.schema, payload);
+  return typeof action === 'string' && isJsonObject(part) ? { ...part, action } : part;
 }
 
-/** The schema's output (it strips what the renderer does not declare), or the whole payload when it does not fit. */
-function outputOrWhole(schema: z.ZodType, payload: Record<string, unknown>): Record<string, unknown> {
-  const parsed = schema.safeParse(payload);
-  return parsed.success ? (parsed.data as Record<string, unknown>) : payload;
-}
-
-function isJsonObject(payload: unknown): payload is Record<string, unknown> {
-  return typeof payload === 'object' && payload !== null && !Array.isArray(payload);
-}
 
 function resourceOf(name: string): ResourceRenderer | undefined {
   return Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
