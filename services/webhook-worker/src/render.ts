@@ -42,10 +42,7 @@ function outcomeOf(payload: WebhookDeliveryPayload, body: unknown): InboundOutco
     case 'codehost':
       return renderCodeHost(payload.event, body);
     case 'errortracker':
-      return renderErrorTracker(
-        { resource: payload.resource ?? undefined, fluxerEvent: payload.fluxerEvent ?? undefined },
-        body,
-      );
+      return renderErrorTracker(payload, body);
   }
 }
 

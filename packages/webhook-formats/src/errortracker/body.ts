@@ -16,10 +16,10 @@ export const errorTrackerBodySchema = z.object({
 
 export type ErrorTrackerBody = z.output<typeof errorTrackerBodySchema>;
 
-/** The headers that name the delivery. */
+/** The headers that name the delivery; absent as `undefined` or, as the job carries them, `null`. */
 export interface ErrorTrackerHeaders {
   /** `Sentry-Hook-Resource` of Sentry's integration platform: issue, event_alert, metric_alert, error, … */
-  resource?: string | undefined;
+  resource?: string | null | undefined;
   /** `X-Sentry-Event` of Fluxer's format: `created`, or `<resource>.<action>` such as `issue.resolved`. */
-  fluxerEvent?: string | undefined;
+  fluxerEvent?: string | null | undefined;
 }

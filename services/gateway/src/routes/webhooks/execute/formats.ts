@@ -119,11 +119,8 @@ export const errorTrackerFormat: ExecutionFormat = {
   bucket: 'webhook:codehost::webhook_id',
   ...bodyParsedBy(errorTrackerBodySchema),
   verify: (secret, raw, req) => verifySentrySignature(secret, raw, req.get('sentry-hook-signature')),
-  // The headers as the worker hands them to renderErrorTracker (render.ts).
-  readPart: (value, fields) =>
-    fields.format === 'errortracker'
-      ? errorTrackerReadPart({ resource: fields.resource ?? undefined, fluxerEvent: fields.fluxerEvent ?? undefined }, value)
-      : value,
+  // The job's own fields, as the worker hands them to renderErrorTracker (render.ts).
+  readPart: (value, fields) => (fields.format === 'errortracker' ? errorTrackerReadPart(fields, value) : value),
   fields: (req) => ({
     format: 'errortracker',
     resource: header(req, 'sentry-hook-resource') ?? null,
