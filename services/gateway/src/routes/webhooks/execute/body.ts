@@ -38,7 +38,9 @@ const bodySlot = responseLocal<InboundBody>('inboundBody', 'inboundBody() must r
 
 /** JSON (also without a Content-Type: scripts often omit it), forms, anything else is 415. */
 function kindOf(req: Request): BodyKind {
-  if (req.headers['content-type'] === undefined) return 'json';
+  const type = req.headers['content-type'];
+  // What code hosts and error trackers send, answered without parsing the media type.
+  if (type === undefined || type === 'application/json') return 'json';
   if (req.is(['application/json', '+json'])) return 'json';
   if (req.is('application/x-www-form-urlencoded')) return 'form';
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
