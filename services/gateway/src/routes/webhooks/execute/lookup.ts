@@ -46,24 +46,7 @@ export function batchedLookup(pool: Pool, poolSize: number, lanes: number): Exec
  * own, compared in constant time (decisions §9): unknown id and wrong token are the same 404.
  */
 export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], tokenHash: Buffer): webhook is NonNullable<ExecutionLookupResult['webhook']> {
-  return webhook !== null && digestsEqual(tokenHash, storedTokenHash(webhook));
-}
-
-/**
- * The digest of a webhook's stored token, computed once per webhook as read: a webhook answered
- * from memory (cachedLookup) is the same object on every execution, so its token is not hashed
- * again for each (a SHA-256 costs ~2.5 µs here). Read rows are immutable: a changed token comes
- * as a new object.
- */
-const storedTokenHashes = new WeakMap<NonNullable<ExecutionLookupResult['webhook']>, Buffer>();
-
-function storedTokenHash(webhook: NonNullable<ExecutionLookupResult['webhook']>): Buffer {
-  let digest = storedTokenHashes.get(webhook);
-  if (digest === undefined) {
-    digest = hashCredential(webhook.token);
-    storedTokenHashes.set(webhook, digest);
-  }
-  return digest;
+  return webhook !== null && digestsEqual(tokenHash, hashCredential(webhook.token));
 }
 
 /** Webhooks held at most per process; past it the oldest go (a hot set is what matters). */
