@@ -290,7 +290,8 @@ export async function commitCredentialChange<T>(
 ): Promise<T> {
   const { result, changedIn } = await withTransaction(pool, async (client) => {
     const done = await work(client);
-    return { result: done.result, changedIn: done.changed ? await currentTransactionId(client) : null };
+    // Only a feed waits on the id: with none, nothing was cached and no statement is spent.
+    return { result: done.result, changedIn: done.changed && feed ? await currentTransactionId(client) : null };
   });
   if (changedIn !== null) await feed?.applied(changedIn);
   return result;
