@@ -59,7 +59,6 @@ const RENDERERS: Record<string, EventRenderer> = {
 
 export const CODE_HOST_EVENTS: readonly string[] = Object.keys(RENDERERS);
 
-
 /**
  * Turns one code-host (GitHub) delivery into a message, or says why it posts nothing. The event
  * comes from the `X-GitHub-Event` header only, never from the payload's shape. Never throws:

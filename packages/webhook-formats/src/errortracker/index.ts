@@ -23,6 +23,7 @@ const RESOURCES: Record<string, ResourceRenderer> = {
   installation: { render: renderInstallation, schema: installationPayloadSchema },
   comment: { render: renderComment, schema: commentPayloadSchema },
 };
+
 export const ERROR_TRACKER_RESOURCES: readonly string[] = Object.keys(RESOURCES);
 
 function bodyAction(payload: unknown): string {
@@ -74,7 +75,6 @@ export function errorTrackerReadPart(headers: ErrorTrackerHeaders, payload: unkn
   const part = readPartThrough(resource.schema, payload);
   return typeof action === 'string' && isJsonObject(part) ? { ...part, action } : part;
 }
-
 
 function resourceOf(name: string): ResourceRenderer | undefined {
   return Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;

@@ -27,7 +27,6 @@ const MESSAGE = {
   ],
 };
 
-
 /** One gateway, started with `env`, measured on plain execute of `hook`, then stopped. */
 async function measureGateway(context: BenchContext, env: Record<string, string>, path: string, body: string) {
   const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ...env });

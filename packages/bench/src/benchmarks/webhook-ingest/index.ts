@@ -13,7 +13,6 @@ const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
 
-
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
  * gateway (rate limiter, path checks, body read and validated once, token lookup, dedupe claim

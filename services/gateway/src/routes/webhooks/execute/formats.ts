@@ -60,9 +60,6 @@ function header(req: Request, name: string): string | undefined {
 
 const noContent = (res: Response) => void res.status(204).end();
 
-// A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
-const gitHubEvent = (req: Request) => header(req, 'x-github-event') ?? '';
-
 /**
  * Body validation, 400 `INVALID_FORM_BODY` with field paths on failure. Unlike `validate`, no
  * deep copy dropping `""` first: the format schemas treat `""` as absent where a field is
@@ -109,7 +106,8 @@ export const codeHostFormat: ExecutionFormat = {
   verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
   readPart: (value, fields) => codeHostReadPart(fields.format === 'codehost' ? fields.event : undefined, value),
   deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
-  fields: (req) => ({ format: 'codehost', event: gitHubEvent(req) }),
+  // A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
+  fields: (req) => ({ format: 'codehost', event: header(req, 'x-github-event') ?? '' }),
   respond: noContent,
 };
 
