@@ -23,20 +23,29 @@ const DRAIN_TIMEOUT_MS = 10 * 60 * 1000;
 /** The workers' default pool (DATABASE_POOL_SIZE), given to both so they have the same connections. */
 const POOL_SIZE = '10';
 
-/** Enough deliveries for a drain of several seconds at the expected rate. */
+/**
+ * Enough deliveries for a drain of several seconds at the expected rate (2,000 per --duration
+ * second). At 500 a second the default 5,000 drained in 0.5-1 s, where the progress polling's
+ * 20 ms and the first and last batches weighed on the figure.
+ */
 function deliveriesFor(context: BenchContext): number {
-  return Math.max(1000, 500 * context.load.durationSeconds);
+  return Math.max(1000, 2000 * context.load.durationSeconds);
 }
 
 /**
- * Jobs each worker drains before its measured drain, not measured (500 per --warmup second),
- * as the HTTP benchmarks warm up before measuring. A freshly started webhook worker compiles
- * its hot code through its first thousands of jobs (534 optimised compilations over the first
- * 1,500, 364 ms of compiler threads; still 221 over the 10,000 after a 10,000-job warm-up), a
- * worker that has been running does not; every worker gets the same warm-up.
+ * Jobs each worker drains before its measured drain, not measured: 500 per --warmup second,
+ * and at least STEADY_STATE_WARMUP_JOBS whatever --warmup says, as the HTTP benchmarks warm up
+ * before measuring. A freshly started webhook worker compiles its hot code through its first
+ * thousands of jobs (534 optimised compilations over the first 1,500, 364 ms of compiler
+ * threads), and its compiler threads count in its CPU: draining 5,000 jobs at a time, its CPU
+ * per job fell from 0.13-0.19 ms over its first 12,000 jobs to 0.08-0.11 from about 20,000
+ * on (three fresh workers). A worker that has been running does not compile; every worker
+ * gets the same warm-up.
  */
+const STEADY_STATE_WARMUP_JOBS = 20_000;
+
 function warmUpJobsFor(context: BenchContext): number {
-  return 500 * context.load.warmupSeconds;
+  return Math.max(STEADY_STATE_WARMUP_JOBS, 500 * context.load.warmupSeconds);
 }
 
 /** Queues `count` real push deliveries through `gateway` while the queue is paused. */
@@ -180,14 +189,14 @@ export const deliveryThroughput: Benchmark = {
     return {
       benchmark: 'delivery-throughput',
       notes: [
-        `${count} deliveries (500 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost, whose job carries the ${worker.jobBodyBytes} bytes of it the worker reads; the minimal-delivery and no-op jobs carry the whole push inline`,
+        `${count} deliveries (2000 per --duration second, at least 1000), each a real ${worker.payloadBytes}-byte push via POST /codehost, whose job carries the ${worker.jobBodyBytes} bytes of it the worker reads; the minimal-delivery and no-op jobs carry the whole push inline`,
         `one process each, concurrency ${CONCURRENCY} (the webhook worker's WORKER_CONCURRENCY default); req/s = jobs per second from resume to the last stored message (webhook worker) or the drained queue (no-op)`,
         'latency columns: per-job processing time (processedOn → finishedOn) over the last 1000 completed jobs',
         'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',
         `worker process CPU per job (ms, user + system, over the drain): webhook worker ${worker.cpuMsPerJob.toFixed(3)}, minimal-delivery ${minimal.cpuMsPerJob.toFixed(3)}, no-op ${noop.cpuMsPerJob.toFixed(3)}`,
         `machine CPU per job (ms, every core, the drain's progress polling included; of which PostgreSQL and Redis): webhook worker ${formatMachineCpu(worker.machine)}, minimal-delivery ${formatMachineCpu(minimal.machine)}, no-op ${formatMachineCpu(noop.machine)}`,
         'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
-        `each worker first drains ${warmUpJobsFor(context)} jobs of its own (500 per --warmup second), not measured (a fresh process compiles its hot code meanwhile)`,
+        `each worker first drains ${warmUpJobsFor(context)} jobs of its own (500 per --warmup second, at least ${STEADY_STATE_WARMUP_JOBS}), not measured (a fresh process compiles its hot code meanwhile)`,
         '--connections is not used; PostgreSQL, Redis and the workers share this machine',
       ],
       targets: [
