@@ -12,6 +12,15 @@ const MINIMAL_ENTRY = new URL('./minimal-ingest.ts', import.meta.url).pathname;
 const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
+/**
+ * The least warm-up before each maximum-rate run, whatever --warmup says. A fresh gateway
+ * process compiles its hot code over its first 15,000-20,000 requests, and its compiler threads
+ * count in its CPU: one process driven in 3 s slices spent 0.37 ms of CPU per request in the
+ * first, 0.24 in the second, 0.19-0.21 from the third on. With a process per core, each sees
+ * half the load and takes twice as long, so the default 3 s measured the gateway while it
+ * still compiled. A gateway that has been running does not; every target gets the same warm-up.
+ */
+const STEADY_STATE_WARMUP_SECONDS = 10;
 
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
@@ -35,8 +44,9 @@ export const webhookIngest: Benchmark = {
     const minimal = await forkHelper('minimal-ingest', MINIMAL_ENTRY, {}, minimalEnv, register);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
+    const steady = { ...context.load, warmupSeconds: Math.max(context.load.warmupSeconds, STEADY_STATE_WARMUP_SECONDS) };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
-    const gatewayRun = await measurePostsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, context.load);
+    const gatewayRun = await measurePostsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, steady);
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
@@ -49,12 +59,12 @@ export const webhookIngest: Benchmark = {
     };
     const gatewayHalf = await atHalfRate(gateway.url);
     context.log('measuring minimal-ingest');
-    const minimalRun = await measurePostsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, context.load);
+    const minimalRun = await measurePostsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, steady);
     const minimalResult = minimalRun.measurement;
     // The same offered load on the same-work baseline: how much of the gateway's tail is the durable work's.
     const minimalHalf = await atHalfRate(minimal.url);
     context.log('measuring the baseline');
-    const baselineRun = await measurePostsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, context.load);
+    const baselineRun = await measurePostsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, steady);
     const baselineResult = baselineRun.measurement;
     const baselineHalf = await atHalfRate(baseline.url);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
@@ -67,6 +77,7 @@ export const webhookIngest: Benchmark = {
       notes: [
         `real push from @octokit/webhooks-examples, ${body.length} bytes, a fresh X-GitHub-Delivery per request (each one a new dedupe claim)`,
         'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); no worker running (accept path only)',
+        `warm-up before each maximum-rate run: ${steady.warmupSeconds} s, at least ${STEADY_STATE_WARMUP_SECONDS} whatever --warmup says (a fresh process compiles its hot code meanwhile)`,
         'per request the gateway does a webhook primary-key read, an INSERT into webhook_deliveries and one BullMQ add (inline, < 64 KiB: the part of the push the worker reads, codeHostReadPart of webhook-formats)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); the same pool size as each gateway process',
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
