@@ -9,9 +9,9 @@ import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
 
-const CHECK_PATH = '/v1/admin/bans/ip/check';
+export const CHECK_PATH = '/v1/admin/bans/ip/check';
 const DISCOVERY_PATH = '/v1/.well-known/service';
-const SEED: BanSeed = { ipv4Singles: 900_000, ipv6Singles: 100_000, ipv4Ranges: 100_000 };
+export const SEED: BanSeed = { ipv4Singles: 900_000, ipv6Singles: 100_000, ipv4Ranges: 100_000 };
 const LOAD_DEADLINE_MS = 180_000;
 /** Set by Node on every response; copying them would send them twice. */
 const NODE_OWNED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -32,7 +32,7 @@ async function post(url: string, key: string, body: unknown): Promise<Response> 
 }
 
 /** Polls the check route until the gateway answers it (503 while the bans still load); milliseconds waited. */
-async function untilLoaded(gateway: RunningService, key: string): Promise<number> {
+export async function untilLoaded(gateway: RunningService, key: string): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < LOAD_DEADLINE_MS) {
     const response = await post(`${gateway.url}${CHECK_PATH}`, key, { ip: FREE_ADDRESS }).catch(() => null);

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from '@switchboard/config';
+import { CleanupStack } from '../cleanup.ts';
+import { loadBenchConfig } from '../config.ts';
+import { processCpuSeconds } from '../process-cpu.ts';
+import { spawnService, type RunningService } from '../processes.ts';
+import { startBenchServices } from '../services.ts';
+import { median } from '../rounds.ts';
+import { alternate, type Slice } from './alternate.ts';
+import { GATEWAY_ENTRY_IN_TREE, parseVariant, type Variant } from './variant.ts';
+import { WORKLOADS } from './workloads.ts';
+
+const USAGE = `usage: npm run bench:compare -- <${Object.keys(WORKLOADS).join('|')}> <tree>[@NAME=value,...] <tree>[@...] ... [--rounds <n>] [--slice <s>] [--warmup <s>] [--connections <n>]
+  tree           a checkout with its own node_modules: . for this one, or a git worktree of another revision after npm ci there
+  @NAME=value    environment the variant's gateway gets on top of the workload's (comma-separated)
+  --rounds       slices of each variant, alternating (default 12)
+  --slice        seconds of load per slice (default 3)
+  --warmup       seconds of load each gateway gets first, not measured (default 10)
+  --connections  concurrent connections (default 50)`;
+
+const optionsSchema = z.object({
+  rounds: z.coerce.number().int().min(1).max(200).default(12),
+  slice: z.coerce.number().int().min(1).max(60).default(3),
+  warmup: z.coerce.number().int().min(0).max(600).default(10),
+  connections: z.coerce.number().int().min(1).max(10_000).default(50),
+});
+
+function parseCommandLine(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { rounds: { type: 'string' }, slice: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' } },
+  });
+  const options = optionsSchema.safeParse(values);
+  if (!options.success) throw new Error(options.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
+  const [workloadName, ...specs] = positionals;
+  const workload = workloadName === undefined ? undefined : WORKLOADS[workloadName];
+  if (!workloadName || !workload) throw new Error(`the first argument names a workload: ${Object.keys(WORKLOADS).join(', ')}`);
+  if (specs.length === 0) throw new Error('name at least one variant');
+  return { workloadName, workload, variants: specs.map((spec) => parseVariant(spec)), ...options.data };
+}
+
+let command: ReturnType<typeof parseCommandLine>;
+try {
+  command = parseCommandLine(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const log = (message: string) => process.stderr.write(`compare: ${message}\n`);
+const cleanup = new CleanupStack();
+process.once('SIGINT', () => void cleanup.run().then(() => process.exit(130)));
+
+/** One slice of load on `gateway`, with the CPU its process spent per request meanwhile. */
+async function measureSlice(gateway: RunningService, drive: () => Promise<{ requests: number; requestsPerSecond: number; non2xx: number; errors: number }>): Promise<Slice> {
+  const before = await processCpuSeconds(gateway.pid);
+  const run = await drive();
+  const spentMs = ((await processCpuSeconds(gateway.pid)) - before) * 1000;
+  // A variant answering errors is doing other work: no figure of it compares.
+  if (run.non2xx > 0 || run.errors > 0) throw new Error(`${gateway.name}: ${run.non2xx} non-2xx answers and ${run.errors} errors in a slice`);
+  return { cpuMsPerRequest: spentMs / run.requests, requestsPerSecond: run.requestsPerSecond };
+}
+
+function report(variants: Variant[], slices: Slice[][]): string {
+  const rows = variants.map((variant, index) => {
+    const mine = slices[index]!;
+    const cpu = mine.map((slice) => slice.cpuMsPerRequest);
+    const rates = mine.map((slice) => slice.requestsPerSecond);
+    return { label: variant.label, cpu: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), rate: median(rates) };
+  });
+  const first = rows[0]!;
+  const width = Math.max(7, ...rows.map((row) => row.label.length));
+  const lines = [`${'variant'.padEnd(width)}  CPU ms/request median (min-max)  vs first  req/s median  vs first`];
+  for (const row of rows) {
+    const range = `${row.cpu.toFixed(4)} (${row.cpuMin.toFixed(4)}-${row.cpuMax.toFixed(4)})`;
+    lines.push(
+      `${row.label.padEnd(width)}  ${range.padEnd(31)}  ${(row.cpu / first.cpu).toFixed(3).padStart(8)}  ${row.rate.toFixed(0).padStart(12)}  ${(row.rate / first.rate).toFixed(3).padStart(8)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Gateways from several checkouts or environments, one process each, on one database,
+ * driven in turn: short slices of the same load, alternating (alternate.ts), each slice's
+ * gateway CPU per request read from /proc. Sequential benchmark runs of one build differ by up
+ * to ±20% on a shared machine; alternating slices of two identical variants differ by ±4%.
+ */
+async function main(): Promise<void> {
+  const { workload, workloadName, variants, rounds, slice, warmup, connections } = command;
+  const services = await startBenchServices(loadBenchConfig(), cleanup);
+  const base = services.processEnv();
+  log(`preparing ${workloadName}: ${workload.description}`);
+  const prepared = await workload.prepare(base['DATABASE_URL']!, log);
+  const gateways: RunningService[] = [];
+  for (const [index, variant] of variants.entries()) {
+    // Each its own queue prefix: one variant's jobs never land in another's queue.
+    const env = services.processEnv({ GATEWAY_PROCESSES: '1', RATE_LIMITS_ENABLED: 'false', ...workload.gatewayEnv, REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`, ...variant.env });
+    const gateway = await spawnService({ name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env, healthPath: '/healthz' }, (name, stop) => cleanup.defer(name, stop));
+    await prepared.ready(gateway);
+    gateways.push(gateway);
+  }
+  for (const gateway of gateways) {
+    log(`warming ${gateway.name} up for ${warmup} s`);
+    if (warmup > 0) await prepared.drive(gateway, { connections, durationSeconds: warmup, warmupSeconds: 0 });
+  }
+  log(`${rounds} rounds of ${slice} s slices`);
+  const load = { connections, durationSeconds: slice, warmupSeconds: 0 };
+  const slices = await alternate(gateways.length, rounds, (index) => measureSlice(gateways[index]!, () => prepared.drive(gateways[index]!, load)));
+  process.stdout.write(`${workloadName}: ${rounds} rounds of ${slice} s slices, one gateway process each, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  log((error as Error).stack ?? String(error));
+  process.exitCode = 1;
+} finally {
+  await cleanup.run();
+}
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,66 @@
+import { createAdminWithKey } from '@switchboard/auth';
+import { createPool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { CHECK_PATH, SEED, untilLoaded } from '../benchmarks/ban-check/index.ts';
+import { BANNED_ADDRESS, seedIpBans } from '../benchmarks/ban-check/seed.ts';
+import { measurePosts } from '../benchmarks/webhook-support/drive.ts';
+import { realPushPayload, seedWebhook } from '../benchmarks/webhook-support/fixture.ts';
+import { measure, type Measurement } from '../measure.ts';
+import type { RunningService } from '../processes.ts';
+import type { LoadOptions } from '../types.ts';
+
+/** How to drive one gateway of a comparison, once the database holds what the workload needs. */
+export interface PreparedWorkload {
+  /** Resolves once `gateway` serves the workload (its IP bans loaded). */
+  ready(gateway: RunningService): Promise<void>;
+  /** One run of `load` against `gateway` (no warm-up of its own: the comparison warms up once). */
+  drive(gateway: RunningService, load: LoadOptions): Promise<Measurement>;
+}
+
+export interface Workload {
+  description: string;
+  /** What every variant's gateway gets for this workload, as its benchmark starts it. */
+  gatewayEnv: Record<string, string>;
+  /** Seeds the comparison's database once, for every variant. */
+  prepare(databaseUrl: string, log: (message: string) => void): Promise<PreparedWorkload>;
+}
+
+/** As webhook-ingest: a real push to /codehost with a fresh X-GitHub-Delivery each (a new dedupe claim). */
+const ingest: Workload = {
+  description: 'POST a real GitHub push to /v1/webhooks/{id}/{token}/codehost (webhook-ingest)',
+  gatewayEnv: {},
+  async prepare(databaseUrl) {
+    const hook = await seedWebhook(databaseUrl);
+    const body = realPushPayload();
+    const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
+    return {
+      ready: async () => {},
+      drive: (gateway, load) =>
+        measurePosts({ url: `${gateway.url}${path}`, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' }, load),
+    };
+  },
+};
+
+/** As ban-check: POST /v1/admin/bans/ip/check of a banned address, with the benchmark's 1.1M bans. */
+const banCheck: Workload = {
+  description: `POST ${CHECK_PATH} of a banned address with 1.1M IP bans loaded (ban-check)`,
+  gatewayEnv: { IP_BANS_LOAD_WAIT_MS: '1000' },
+  async prepare(databaseUrl, log) {
+    const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-compare-seed' });
+    let key: string;
+    try {
+      ({ key } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-compare', acls: ['admin:authenticate', 'ban:ip:check'] }));
+      await seedIpBans(pool, SEED, log);
+    } finally {
+      await pool.end();
+    }
+    const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ ip: BANNED_ADDRESS });
+    return {
+      ready: async (gateway) => void (await untilLoaded(gateway, key)),
+      drive: (gateway, load) => measure(`${gateway.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }),
+    };
+  },
+};
+
+export const WORKLOADS: Record<string, Workload> = { ingest, 'ban-check': banCheck };

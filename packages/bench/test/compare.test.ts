@@ -1,0 +1,59 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { alternate, roundOrder } from '../src/compare/alternate.ts';
+import { GATEWAY_ENTRY_IN_TREE, parseVariant } from '../src/compare/variant.ts';
+
+/** A directory shaped like a checkout: it has the gateway's entry point. */
+function fakeTree(): string {
+  const tree = mkdtempSync(join(tmpdir(), 'sb-compare-'));
+  mkdirSync(dirname(join(tree, GATEWAY_ENTRY_IN_TREE)), { recursive: true });
+  writeFileSync(join(tree, GATEWAY_ENTRY_IN_TREE), '');
+  return tree;
+}
+
+describe('parseVariant', () => {
+  it('takes a tree alone, relative to the working directory', () => {
+    const tree = fakeTree();
+    expect(parseVariant('.', tree)).toEqual({ label: '.', tree, env: {} });
+  });
+
+  it('takes environment overrides after @, values keeping their own = and spaces', () => {
+    const tree = fakeTree();
+    expect(parseVariant(`${tree}@NODE_OPTIONS=--max-old-space-size=512 --trace-gc,GATEWAY_PROCESSES=1`)).toEqual({
+      label: `${tree}@NODE_OPTIONS=--max-old-space-size=512 --trace-gc,GATEWAY_PROCESSES=1`,
+      tree,
+      env: { NODE_OPTIONS: '--max-old-space-size=512 --trace-gc', GATEWAY_PROCESSES: '1' },
+    });
+  });
+
+  it('refuses a tree without a gateway and overrides that are not NAME=value', () => {
+    const tree = fakeTree();
+    expect(() => parseVariant(join(tree, 'nowhere'))).toThrow(/no services\/gateway\/src\/main.ts under/);
+    expect(() => parseVariant(`${tree}@FAST`)).toThrow(/NAME=value/);
+    expect(() => parseVariant(`${tree}@lower=1`)).toThrow(/NAME=value/);
+    expect(() => parseVariant(`${tree}@`)).toThrow(/NAME=value/);
+  });
+});
+
+describe('alternate', () => {
+  it('runs the variants forward in even rounds and backward in odd ones', () => {
+    expect(roundOrder(3, 0)).toEqual([0, 1, 2]);
+    expect(roundOrder(3, 1)).toEqual([2, 1, 0]);
+    expect(roundOrder(3, 2)).toEqual([0, 1, 2]);
+  });
+
+  it("measures every variant once a round and gives each variant its slices in the order they ran", async () => {
+    const ran: number[] = [];
+    const slices = await alternate(2, 3, async (variant) => {
+      ran.push(variant);
+      return { cpuMsPerRequest: ran.length, requestsPerSecond: variant };
+    });
+    expect(ran).toEqual([0, 1, 1, 0, 0, 1]);
+    expect(slices.map((mine) => mine.map((slice) => slice.cpuMsPerRequest))).toEqual([
+      [1, 4, 5],
+      [2, 3, 6],
+    ]);
+  });
+});
