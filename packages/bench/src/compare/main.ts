@@ -86,7 +86,7 @@ function report(variants: Variant[], slices: Slice[][]): string {
  * Gateways from several checkouts or environments, one process each, on one database,
  * driven in turn: short slices of the same load, alternating (alternate.ts), each slice's
  * gateway CPU per request read from /proc. Sequential benchmark runs of one build differ by up
- * to ±20% on a shared machine; alternating slices of two identical variants differ by ±4%.
+ * to ±20% on a shared machine; alternating slices of two identical variants by 4-7%.
  */
 async function main(): Promise<void> {
   const { workload, workloadName, variants, rounds, slice, warmup, connections } = command;
