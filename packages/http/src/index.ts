@@ -9,6 +9,7 @@ export { declaredBodyBytes, isContentEncoded, readDeclaredBody, readInTurns } fr
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
 export { methodNotAllowed, notFound, onlyForPaths } from './routing.ts';
+export { fixedRouteDispatch, fixedRouteKey, isFixedPath, type FixedRoute } from './fixed-routes.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';

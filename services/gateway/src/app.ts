@@ -81,6 +81,9 @@ export function createApp(options: AppOptions): Express {
   app.use(httpRequestMetrics(deps.metrics, routeTemplate));
   app.use(requestId());
   app.use(ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }));
+  const admin = adminRouter(deps, adminHandlers);
+  // The admin calls of fixed paths, before every router they would otherwise walk past.
+  app.use(admin.fixed);
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));
   // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
@@ -88,7 +91,7 @@ export function createApp(options: AppOptions): Express {
   app.use(openApiRouter(config));
   // Webhook deliveries, the busiest route, before the admin router's many paths.
   app.use(executeRouter(deps));
-  app.use(adminRouter(deps, adminHandlers));
+  app.use(admin.router);
   // After the admin router, which serves the one route under this path that a key calls (session).
   app.use(DASHBOARD_PATH, dashboardRouter(deps));
   app.use(webhooksRouter(deps));

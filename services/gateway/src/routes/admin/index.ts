@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed, onlyForPaths } from '@switchboard/http';
+import { fixedRouteDispatch, fixedRouteKey, isFixedPath, jsonBody, methodNotAllowed, onlyForPaths, type FixedRoute } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { authFailures, routeLimiter } from '../../route-limiter.ts';
@@ -22,6 +22,14 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
   return mergeAdminHandlers(areas.map((area) => area(deps)));
 }
 
+/** The admin routes, mounted in two places (app.ts): `fixed` before every other router, `router` where it was. */
+export interface AdminRouting {
+  /** The routes of fixed paths (most admin calls: ban checks, audit-log searches), answered without walking the routers. */
+  fixed: RequestHandler;
+  /** Every route, and the 405s; serves what `fixed` passes on (paths with ids, HEAD, other spellings). */
+  router: RequestHandler;
+}
+
 /**
  * Every route of ADMIN_ROUTES, each through the same chain (decisions §2, §12): the client
  * IP's failure budget (429 once its bad keys used it up, before any lookup) → principal
@@ -30,7 +38,7 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
  * validates (400 last). A table route without a handler stops startup: the table is the
  * interface, and every route of it is served.
  */
-export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): RequestHandler {
+export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): AdminRouting {
   const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
   const failures = authFailures(deps);
@@ -45,13 +53,22 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Reque
   const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
 
   const router = Router();
+  const fixedRoutes = new Map<string, FixedRoute>();
   for (const { route, handler } of served) {
     const chain = [failures.guard, resolve, ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
-    router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](route.path, ...chain);
+    const routed = router.route(route.path);
+    routed[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](...chain);
+    if (isFixedPath(route.path)) fixedRoutes.set(fixedRouteKey(route.method, route.path), { route: routed, handlers: chain });
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));
-  return onlyForPaths(ADMIN_ROUTES.map((route) => route.path), router);
+  return {
+    fixed: fixedRouteDispatch(fixedRoutes, ADMIN_PATH_PREFIX),
+    router: onlyForPaths(ADMIN_ROUTES.map((route) => route.path), router),
+  };
 }
+
+/** Where every admin path begins. */
+const ADMIN_PATH_PREFIX = '/v1/admin/';
 
 function methodsByPath(): Map<string, string[]> {
   const byPath = new Map<string, string[]>();
