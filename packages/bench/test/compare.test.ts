@@ -38,10 +38,22 @@ describe('parseVariant', () => {
 });
 
 describe('alternate', () => {
-  it('runs the variants forward in even rounds and backward in odd ones', () => {
-    expect(roundOrder(3, 0)).toEqual([0, 1, 2]);
-    expect(roundOrder(3, 1)).toEqual([2, 1, 0]);
-    expect(roundOrder(3, 2)).toEqual([0, 1, 2]);
+  it('puts every variant in every position equally often over 2 × n rounds', () => {
+    expect(roundOrder(2, 0)).toEqual([0, 1]);
+    expect(roundOrder(2, 1)).toEqual([1, 0]);
+    expect([0, 1, 2, 3, 4, 5].map((round) => roundOrder(3, round))).toEqual([
+      [0, 1, 2],
+      [2, 1, 0],
+      [1, 2, 0],
+      [0, 2, 1],
+      [2, 0, 1],
+      [1, 0, 2],
+    ]);
+    for (const variants of [2, 3, 4, 5]) {
+      const timesAt = Array.from({ length: variants }, () => Array<number>(variants).fill(0));
+      for (let round = 0; round < 2 * variants; round++) roundOrder(variants, round).forEach((variant, position) => timesAt[variant]![position]!++);
+      for (const positions of timesAt) expect(positions).toEqual(Array(variants).fill(2));
+    }
   });
 
   it("measures every variant once a round and gives each variant its slices in the order they ran", async () => {
@@ -50,10 +62,10 @@ describe('alternate', () => {
       ran.push(variant);
       return { cpuMsPerRequest: ran.length, requestsPerSecond: variant };
     });
-    expect(ran).toEqual([0, 1, 1, 0, 0, 1]);
+    expect(ran).toEqual([0, 1, 1, 0, 1, 0]);
     expect(slices.map((mine) => mine.map((slice) => slice.cpuMsPerRequest))).toEqual([
-      [1, 4, 5],
-      [2, 3, 6],
+      [1, 4, 6],
+      [2, 3, 5],
     ]);
   });
 });
