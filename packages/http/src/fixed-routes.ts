@@ -1,10 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-/** A route path without parameters, wildcards or optional parts: one URL path matches it. */
-export function isFixedPath(routePath: string): boolean {
-  return !/[:*{(?]/.test(routePath);
-}
-
 export interface FixedRoute {
   /** The router's own Route of this path, set as `req.route` (routeTemplate reads its path). */
   route: { path: string };

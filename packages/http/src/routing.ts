@@ -12,10 +12,18 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
   return (_req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', { headers: { Allow: allow } }));
 }
 
+/** Where a route path stops being literal: a parameter, wildcard or optional part begins. */
+const ROUTE_SYNTAX = /[:*{(]/;
+
 /** A route path's literal beginning: up to its first parameter, wildcard or optional part. */
 function literalPrefix(routePath: string): string {
-  const end = routePath.search(/[:*{(]/);
+  const end = routePath.search(ROUTE_SYNTAX);
   return end === -1 ? routePath : routePath.slice(0, end);
+}
+
+/** A route path without parameters, wildcards or optional parts: one URL path matches it. */
+export function isFixedPath(routePath: string): boolean {
+  return !ROUTE_SYNTAX.test(routePath);
 }
 
 /**
