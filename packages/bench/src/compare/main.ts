@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { z } from '@switchboard/config';
 import { CleanupStack } from '../cleanup.ts';
 import { loadBenchConfig } from '../config.ts';
-import { processCpuSeconds } from '../process-cpu.ts';
+import { cpuPerUnit } from '../cpu-per-unit.ts';
+import type { Measurement } from '../measure.ts';
 import { spawnService, type RunningService } from '../processes.ts';
 import { startBenchServices } from '../services.ts';
 import { median } from '../rounds.ts';
@@ -54,13 +55,11 @@ const cleanup = new CleanupStack();
 process.once('SIGINT', () => void cleanup.run().then(() => process.exit(130)));
 
 /** One slice of load on `gateway`, with the CPU its process spent per request meanwhile. */
-async function measureSlice(gateway: RunningService, drive: () => Promise<{ requests: number; requestsPerSecond: number; non2xx: number; errors: number }>): Promise<Slice> {
-  const before = await processCpuSeconds(gateway.pid);
-  const run = await drive();
-  const spentMs = ((await processCpuSeconds(gateway.pid)) - before) * 1000;
+async function measureSlice(gateway: RunningService, drive: () => Promise<Measurement>): Promise<Slice> {
+  const { result: run, cpuMsPerUnit } = await cpuPerUnit(gateway.pid, drive, (measured) => measured.requests);
   // A variant answering errors is doing other work: no figure of it compares.
   if (run.non2xx > 0 || run.errors > 0) throw new Error(`${gateway.name}: ${run.non2xx} non-2xx answers and ${run.errors} errors in a slice`);
-  return { cpuMsPerRequest: spentMs / run.requests, requestsPerSecond: run.requestsPerSecond };
+  return { cpuMsPerRequest: cpuMsPerUnit, requestsPerSecond: run.requestsPerSecond };
 }
 
 function report(variants: Variant[], slices: Slice[][]): string {
@@ -97,7 +96,7 @@ async function main(): Promise<void> {
   const gateways: RunningService[] = [];
   for (const [index, variant] of variants.entries()) {
     // Each its own queue prefix: one variant's jobs never land in another's queue.
-    const env = services.processEnv({ GATEWAY_PROCESSES: '1', RATE_LIMITS_ENABLED: 'false', ...workload.gatewayEnv, REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`, ...variant.env });
+    const env = services.processEnv({ GATEWAY_PROCESSES: '1', ...workload.gatewayEnv, REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`, ...variant.env });
     const gateway = await spawnService({ name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env, healthPath: '/healthz' }, (name, stop) => cleanup.defer(name, stop));
     await prepared.ready(gateway);
     gateways.push(gateway);

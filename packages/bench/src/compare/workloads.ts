@@ -1,9 +1,6 @@
-import { createAdminWithKey } from '@switchboard/auth';
-import { createPool } from '@switchboard/db';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { CHECK_PATH, SEED, untilLoaded } from '../benchmarks/ban-check/index.ts';
-import { BANNED_ADDRESS, seedIpBans } from '../benchmarks/ban-check/seed.ts';
-import { measurePosts } from '../benchmarks/webhook-support/drive.ts';
+import { BAN_CHECK_GATEWAY_ENV, CHECK_PATH, seedBanCheck, untilLoaded } from '../benchmarks/ban-check/index.ts';
+import { BANNED_ADDRESS } from '../benchmarks/ban-check/seed.ts';
+import { measurePosts, pushDeliveries } from '../benchmarks/webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../benchmarks/webhook-support/fixture.ts';
 import { measure, type Measurement } from '../measure.ts';
 import type { RunningService } from '../processes.ts';
@@ -28,15 +25,14 @@ export interface Workload {
 /** As webhook-ingest: a real push to /codehost with a fresh X-GitHub-Delivery each (a new dedupe claim). */
 const ingest: Workload = {
   description: 'POST a real GitHub push to /v1/webhooks/{id}/{token}/codehost (webhook-ingest)',
-  gatewayEnv: {},
+  gatewayEnv: { RATE_LIMITS_ENABLED: 'false' },
   async prepare(databaseUrl) {
     const hook = await seedWebhook(databaseUrl);
     const body = realPushPayload();
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     return {
       ready: async () => {},
-      drive: (gateway, load) =>
-        measurePosts({ url: `${gateway.url}${path}`, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' }, load),
+      drive: (gateway, load) => measurePosts(pushDeliveries(`${gateway.url}${path}`, body), load),
     };
   },
 };
@@ -44,16 +40,9 @@ const ingest: Workload = {
 /** As ban-check: POST /v1/admin/bans/ip/check of a banned address, with the benchmark's 1.1M bans. */
 const banCheck: Workload = {
   description: `POST ${CHECK_PATH} of a banned address with 1.1M IP bans loaded (ban-check)`,
-  gatewayEnv: { IP_BANS_LOAD_WAIT_MS: '1000' },
+  gatewayEnv: BAN_CHECK_GATEWAY_ENV,
   async prepare(databaseUrl, log) {
-    const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-compare-seed' });
-    let key: string;
-    try {
-      ({ key } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-compare', acls: ['admin:authenticate', 'ban:ip:check'] }));
-      await seedIpBans(pool, SEED, log);
-    } finally {
-      await pool.end();
-    }
+    const { key } = await seedBanCheck(databaseUrl, log);
     const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ ip: BANNED_ADDRESS });
     return {

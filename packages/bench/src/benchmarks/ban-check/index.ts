@@ -11,12 +11,12 @@ import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.t
 
 export const CHECK_PATH = '/v1/admin/bans/ip/check';
 const DISCOVERY_PATH = '/v1/.well-known/service';
-export const SEED: BanSeed = { ipv4Singles: 900_000, ipv6Singles: 100_000, ipv4Ranges: 100_000 };
+const SEED: BanSeed = { ipv4Singles: 900_000, ipv6Singles: 100_000, ipv4Ranges: 100_000 };
 const LOAD_DEADLINE_MS = 180_000;
 /** Set by Node on every response; copying them would send them twice. */
 const NODE_OWNED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 /** Many requests a second from one admin: the admin:ban:operation bucket (60/min) would answer 429. */
-const GATEWAY_ENV = { RATE_LIMITS_ENABLED: 'false', IP_BANS_LOAD_WAIT_MS: '1000' };
+export const BAN_CHECK_GATEWAY_ENV = { RATE_LIMITS_ENABLED: 'false', IP_BANS_LOAD_WAIT_MS: '1000' };
 
 async function withPool<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>): Promise<T> {
   const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-ban-check' });
@@ -25,6 +25,14 @@ async function withPool<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>
   } finally {
     await pool.end();
   }
+}
+
+/** An admin key allowed to check IP bans, and the SEED bans (how many were seeded). */
+export function seedBanCheck(databaseUrl: string, log: (message: string) => void): Promise<{ key: string; seeded: number }> {
+  return withPool(databaseUrl, async (pool) => {
+    const { key } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-ban-checker', acls: ['admin:authenticate', 'ban:ip:check'] });
+    return { key, seeded: await seedIpBans(pool, SEED, log) };
+  });
 }
 
 async function post(url: string, key: string, body: unknown): Promise<Response> {
@@ -69,7 +77,7 @@ interface Phase {
 
 /** The gateway with every ban loaded: check through HTTP against the bare baseline, then discovery. */
 async function withBans(context: BenchContext, key: string): Promise<Phase> {
-  const gateway = await context.startGateway(GATEWAY_ENV);
+  const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   const loadMs = await untilLoaded(gateway, key);
   const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
   context.log(`gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`);
@@ -101,7 +109,7 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
 /** The same gateway code with no bans at all: the price of enforcement is the difference. */
 async function withoutBans(context: BenchContext, databaseUrl: string, key: string): Promise<{ target: TargetResult; rssMiB: number }> {
   await withPool(databaseUrl, (pool) => pool.query('TRUNCATE ip_bans'));
-  const gateway = await context.startGateway(GATEWAY_ENV);
+  const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   await untilLoaded(gateway, key);
   const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
   context.log(`measuring ${DISCOVERY_PATH} with no bans`);
@@ -122,10 +130,7 @@ export const banCheck: Benchmark = {
   async run(context) {
     const env = await context.serviceEnv();
     const databaseUrl = env['DATABASE_URL']!;
-    const { key, seeded } = await withPool(databaseUrl, async (pool) => {
-      const { key: adminKey } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-ban-checker', acls: ['admin:authenticate', 'ban:ip:check'] });
-      return { key: adminKey, seeded: await seedIpBans(pool, SEED, context.log) };
-    });
+    const { key, seeded } = await seedBanCheck(databaseUrl, context.log);
     const loaded = await withBans(context, key);
     const empty = await withoutBans(context, databaseUrl, key);
     const [check, bare, discovery] = loaded.targets.map((target) => target.measurement) as [Measurement, Measurement, Measurement];

@@ -4,7 +4,7 @@ import { cpuPerUnit } from '../../cpu-per-unit.ts';
 import { formatMachineCpu } from '../../machine-cpu.ts';
 import { ratio } from '../../measure.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
-import { postMany } from '../webhook-support/drive.ts';
+import { postMany, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages, type BenchWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue, pending, unfinished } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
@@ -52,7 +52,7 @@ function warmUpJobsFor(context: BenchContext): number {
 async function fillThroughGateway(context: BenchContext, gatewayUrl: string, hook: BenchWebhook, body: string, count: number) {
   const url = `${gatewayUrl}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
   context.log(`queueing ${count} push deliveries through the gateway`);
-  const fill = await postMany({ url, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' }, count, 20);
+  const fill = await postMany(pushDeliveries(url, body), count, 20);
   if (fill.requests !== count || fill.non2xx > 0 || fill.errors > 0) {
     throw new Error(`filling the queue: ${fill.requests} requests, ${fill.non2xx} non-2xx, ${fill.errors} errors`);
   }

@@ -3,7 +3,7 @@ import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
-import { measurePostsWithCpu } from '../webhook-support/drive.ts';
+import { measurePostsWithCpu, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -43,28 +43,29 @@ export const webhookIngest: Benchmark = {
     const minimalEnv = { ...env, NODE_ENV: 'production', DATABASE_POOL_SIZE: POOL_SIZE, MINIMAL_INGEST_QUEUE: MINIMAL_QUEUE };
     const minimal = await forkHelper('minimal-ingest', MINIMAL_ENTRY, {}, minimalEnv, register);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
-    const load = { body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
+    const deliveriesTo = (origin: string) => pushDeliveries(`${origin}${path}`, body);
     const steady = { ...context.load, warmupSeconds: Math.max(context.load.warmupSeconds, STEADY_STATE_WARMUP_SECONDS) };
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
-    const gatewayRun = await measurePostsWithCpu(gateway.pid, { ...load, url: `${gateway.url}${path}` }, steady);
+    const gatewayRun = await measurePostsWithCpu(gateway.pid, deliveriesTo(gateway.url), steady);
     const gatewayResult = gatewayRun.measurement;
     const halfRate = gatewayResult.requestsPerSecond / 2;
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
     /** Warm-up, then the measured run, of a steady load at half the gateway's maximum. */
     const atHalfRate = async (origin: string) => {
-      const paced = { ...load, url: `${origin}${path}`, method: 'POST' as const, headers: { 'content-type': 'application/json', ...load.headers } };
+      const deliveries = deliveriesTo(origin);
+      const paced = { ...deliveries, method: 'POST' as const, headers: { 'content-type': 'application/json', ...deliveries.headers } };
       const options = { requestsPerSecond: halfRate, connections: context.load.connections };
       if (context.load.warmupSeconds > 0) await measurePaced(paced, { ...options, durationSeconds: context.load.warmupSeconds });
       return measurePaced(paced, { ...options, durationSeconds: context.load.durationSeconds });
     };
     const gatewayHalf = await atHalfRate(gateway.url);
     context.log('measuring minimal-ingest');
-    const minimalRun = await measurePostsWithCpu(minimal.pid, { ...load, url: `${minimal.url}${path}` }, steady);
+    const minimalRun = await measurePostsWithCpu(minimal.pid, deliveriesTo(minimal.url), steady);
     const minimalResult = minimalRun.measurement;
     // The same offered load on the same-work baseline: how much of the gateway's tail is the durable work's.
     const minimalHalf = await atHalfRate(minimal.url);
     context.log('measuring the baseline');
-    const baselineRun = await measurePostsWithCpu(baseline.pid, { ...load, url: `${baseline.url}${path}` }, steady);
+    const baselineRun = await measurePostsWithCpu(baseline.pid, deliveriesTo(baseline.url), steady);
     const baselineResult = baselineRun.measurement;
     const baselineHalf = await atHalfRate(baseline.url);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);

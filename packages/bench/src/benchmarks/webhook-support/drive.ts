@@ -11,6 +11,11 @@ export interface PostLoad {
   uniqueHeader?: string;
 }
 
+/** Real GitHub push deliveries to `url` (/codehost): `X-GitHub-Event: push`, a fresh X-GitHub-Delivery each (a new dedupe claim). */
+export function pushDeliveries(url: string, body: string): PostLoad {
+  return { url, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
+}
+
 function options(load: PostLoad, connections: number): autocannon.Options {
   const { uniqueHeader } = load;
   return {
