@@ -35,7 +35,8 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
     cleanup,
     log,
     async startGateway(env = {}) {
-      // As `npm start` runs it: one process per core (GATEWAY_PROCESSES), unless a benchmark says otherwise.
+      // As on a machine serving the gateway alone: one process per core (GATEWAY_PROCESSES=auto),
+      // unless a benchmark says otherwise (delivery-latency runs the system as `npm start` does).
       const processEnv = (await services()).processEnv({ SHUTDOWN_TIMEOUT_MS: '2000', GATEWAY_PROCESSES: 'auto', ...env });
       log('starting the gateway');
       return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv, healthPath: '/healthz' }, register);

@@ -12,9 +12,10 @@ export const devstackSchema = z.looseObject({
   ...s3Schema.shape,
   /**
    * The gateway's processes (its GATEWAY_PROCESSES, checked there): `npm start` runs the whole
-   * system on this machine, so unless named here the gateway takes one process per core.
+   * system on this machine, so unless named here the gateway takes one process per two cores
+   * (`shared`) and leaves the others to the workers and the stores.
    */
-  GATEWAY_PROCESSES: z.string().min(1).default('auto'),
+  GATEWAY_PROCESSES: z.string().min(1).default('shared'),
   /** The gateway's HTTP port and bind address; the stack only reads them to reach /readyz. */
   PORT: env.int(1, 65_535).default(8080),
   HOST: z.string().min(1).optional(),

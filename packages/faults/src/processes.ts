@@ -41,9 +41,9 @@ export class ScenarioProcesses {
     this.env = env;
   }
 
-  /** The gateway on a free loopback port, one process per core as `npm start` runs it (GATEWAY_PROCESSES). */
+  /** The gateway on a free loopback port, one process per two cores as `npm start` runs it (GATEWAY_PROCESSES=shared). */
   async gateway(extra: Record<string, string> = {}): Promise<RunningGateway> {
-    const process = await this.spawn('gateway', { PORT: '0', HOST: '127.0.0.1', GATEWAY_PROCESSES: 'auto', ...extra }, this.nextWorkerId++);
+    const process = await this.spawn('gateway', { PORT: '0', HOST: '127.0.0.1', GATEWAY_PROCESSES: 'shared', ...extra }, this.nextWorkerId++);
     return { url: `http://127.0.0.1:${process.ready['port'] as number}`, process };
   }
 

@@ -9,6 +9,18 @@ import { archiveConfigShape } from './routes/admin/archives/config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
+
+/**
+ * A gateway process per core leaves none for the workers that store what it accepts: with the
+ * webhook worker, PostgreSQL and Redis on the same two cores, one process took accepted →
+ * stored at 1,000 deliveries a second from a p99 of 26–144 ms (median 33) to 12–39 ms (median
+ * 17), alternating runs of `npm run bench -- delivery-latency` (packages/bench/README.md).
+ */
+function gatewayProcesses(count: number | 'auto' | 'shared'): number {
+  if (count === 'auto') return availableParallelism();
+  if (count === 'shared') return Math.max(1, Math.floor(availableParallelism() / 2));
+  return count;
+}
 const flag = (fallback: boolean) => env.bool().default(fallback);
 
 /** The gateway's variables. Every one is parsed here, once; nothing else reads the environment. */
@@ -32,13 +44,15 @@ const variables = z.object({
   /** How long in-flight requests may run after SIGTERM before connections are cut. */
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
   /**
-   * Gateway processes serving PORT together (node:cluster), each a whole replica; `auto` is one
-   * per core. One event loop is the limit of one process, not of the machine (processes.ts).
+   * Gateway processes serving PORT together (node:cluster), each a whole replica. One event
+   * loop is the limit of one process, not of the machine (processes.ts). `auto`: one per core,
+   * for a machine that serves the gateway alone. `shared`: one per two cores (at least one),
+   * for a machine whose workers and stores share the cores (`npm start`, compose).
    */
   GATEWAY_PROCESSES: z
-    .union([z.literal('auto'), env.int(1, 256)])
+    .union([z.literal('auto'), z.literal('shared'), env.int(1, 256)])
     .default(1)
-    .transform((count) => (count === 'auto' ? availableParallelism() : count)),
+    .transform(gatewayProcesses),
   /**
    * How long one heard beat of the credential change feed lets a process answer from the admin
    * keys and webhooks it cached (change-feed.ts): also the longest a key or webhook deletion

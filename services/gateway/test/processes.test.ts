@@ -34,11 +34,13 @@ function getOnNewConnection(url: string): Promise<number> {
 }
 
 describe('GATEWAY_PROCESSES', () => {
-  it('is a count or auto (one per core); zero is refused', () => {
+  it('is a count, auto (one per core) or shared (one per two cores, at least one); zero is refused', () => {
     const parse = (value: string) => parseGatewayConfig({ ...environment.processEnv(), GATEWAY_PROCESSES: value });
     const auto = parse('auto');
+    const shared = parse('shared');
     const three = parse('3');
     expect(auto.ok && auto.config.GATEWAY_PROCESSES).toBe(availableParallelism());
+    expect(shared.ok && shared.config.GATEWAY_PROCESSES).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
     expect(three.ok && three.config.GATEWAY_PROCESSES).toBe(3);
     expect(parse('0').ok).toBe(false);
     const unset = parseGatewayConfig(environment.processEnv());

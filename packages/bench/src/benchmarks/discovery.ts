@@ -35,7 +35,7 @@ export const discovery: Benchmark = {
     return {
       benchmark: 'discovery',
       notes: [
-        'gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it)',
+        'gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone)',
         `document ${document.body.length} bytes; baseline sends the same bytes and headers (${Object.keys(document.headers).join(', ')})`,
         'gateway, baseline and autocannon share this machine: compare the ratio, not absolute numbers',
       ],

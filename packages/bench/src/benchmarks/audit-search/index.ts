@@ -63,7 +63,7 @@ export const auditSearch: Benchmark = {
       notes: [
         `${ENTRIES.toLocaleString('en-US')} entries over ${SPAN_DAYS} days, ${SEED_ADMINS} admins, seeded set-based (generate_series), then VACUUM ANALYZE`,
         'one request at a time per case (latency an operator sees, not throughput under load); every answer includes the exact total (a count over all matches)',
-        'gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); --connections is not used',
+        'gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); --connections is not used',
         'PostgreSQL is the shared test/dev server with its own settings (shared_buffers): compare cases, not machines',
       ],
       targets,

@@ -142,7 +142,7 @@ export const banCheck: Benchmark = {
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key (hash and expiry per request; the key row from memory while the change feed holds its lease, admin_key_lookups_total)`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
-        'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as npm start runs it); the baseline answers the same bytes and headers',
+        'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); the baseline answers the same bytes and headers',
         'gateway, baseline, PostgreSQL and autocannon share this machine: compare the ratios, not absolute numbers',
       ],
       targets: [...loaded.targets, empty.target],

@@ -66,7 +66,8 @@ export const deliveryLatency: Benchmark = {
     const env = await context.serviceEnv();
     const hook = await seedWebhook(env['DATABASE_URL']!);
     const streamKey = `${env['REDIS_PREFIX']}:bench:events`;
-    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
+    // The whole system on this machine, as `npm start` runs it: the gateway leaves cores to the worker.
+    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: 'shared' });
     await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, NODE_ENV: 'production', EVENTS_STREAM_KEY: streamKey });
     const url = `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = {
@@ -113,7 +114,7 @@ export const deliveryLatency: Benchmark = {
           `warm-up at ${RATE}/s: ${warmupSeconds} s, at least ${STEADY_STATE_WARMUP_SECONDS} whatever --warmup says (the processes' optimising compiler is busiest about 10 s into this load)`,
           `then ${LIGHT_RATE} a second for ${context.load.durationSeconds} s once all of those were stored (no warm-up): the pipeline's own latency, away from saturation`,
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
-          'gateway (rate limits off) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
+          'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
           { target: 'accepted → stored (per message)', url: 'gateway → webhook-deliveries → webhook-worker', measurement: endToEnd },
