@@ -8,6 +8,7 @@ import type { Benchmark } from '../../types.ts';
 import { realPushPayload, seedWebhook, storedMessages } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
+import { stageBreakdown, type StoredAt } from './stages.ts';
 
 /** The offered load: deliveries a second, across all connections (the issue's rate). */
 const RATE = 1_000;
@@ -29,28 +30,32 @@ const STEADY_STATE_WARMUP_SECONDS = 15;
 const PAGE = 5_000;
 
 /**
- * accepted → stored, per message, in ms: from the snowflake the gateway mints when it accepts
- * the delivery (its timestamp) to the events-stream entry the worker appends once the row is
- * committed (the entry id's timestamp). Only messages accepted at or after `sinceMs`.
+ * When each message accepted at or after `sinceMs` was stored: the events-stream entry the
+ * worker appends once the row is committed (the entry id's ms), by message id. Its accepted
+ * time is its snowflake's, minted by the gateway when it accepts the delivery.
  */
-async function acceptedToStoredMs(redisUrl: string, streamKey: string, sinceMs: number): Promise<number[]> {
+async function storedTimes(redisUrl: string, streamKey: string, sinceMs: number): Promise<Map<string, number>> {
   const redis = createRedis(redisUrl, { role: 'worker', name: 'bench-delivery-latency' });
-  const lags: number[] = [];
+  const storedAt = new Map<string, number>();
   try {
     let start = String(sinceMs);
     for (;;) {
       const entries = await redis.xrange(streamKey, start, '+', 'COUNT', PAGE);
       for (const [entryId, fields] of entries) {
         const messageId = fields[fields.indexOf('message_id') + 1]!;
-        const acceptedMs = snowflakeTimestamp(messageId).getTime();
-        if (acceptedMs >= sinceMs) lags.push(Number(entryId.split('-')[0]) - acceptedMs);
+        if (snowflakeTimestamp(messageId).getTime() >= sinceMs) storedAt.set(messageId, Number(entryId.split('-')[0]));
       }
-      if (entries.length < PAGE) return lags;
+      if (entries.length < PAGE) return storedAt;
       start = `(${entries.at(-1)![0]}`;
     }
   } finally {
     await closeRedis(redis);
   }
+}
+
+/** accepted → stored, per message, in ms. */
+function acceptedToStoredMs(storedAt: StoredAt): number[] {
+  return [...storedAt].map(([messageId, storedMs]) => storedMs - snowflakeTimestamp(messageId).getTime());
 }
 
 /**
@@ -82,7 +87,7 @@ export const deliveryLatency: Benchmark = {
     /** Every delivery accepted so far, all phases: each phase waits until as many are stored. */
     let accepted = 0;
     /** One phase at `rate`: HTTP accept as the client saw it, and accepted → stored per message. */
-    const measureAt = async (rate: number, warmupSeconds: number): Promise<{ http: Measurement; endToEnd: Measurement }> => {
+    const measureAt = async (rate: number, warmupSeconds: number): Promise<{ http: Measurement; endToEnd: Measurement; stages: string }> => {
       const paced = (durationSeconds: number) => measurePaced(load, { requestsPerSecond: rate, durationSeconds, connections: context.load.connections });
       context.log(`${rate} deliveries/s for ${warmupSeconds} s warm-up, then ${context.load.durationSeconds} s measured`);
       // The warm-up's deliveries are excluded by time: only those accepted after this instant count.
@@ -98,13 +103,14 @@ export const deliveryLatency: Benchmark = {
         if (performance.now() - waitedFrom > STORE_TIMEOUT_MS) throw new Error('deliveries not all stored within 60 s');
         await sleep(50);
       }
-      const lags = await acceptedToStoredMs(env['REDIS_URL']!, streamKey, measuredFromMs);
+      const storedAt = await storedTimes(env['REDIS_URL']!, streamKey, measuredFromMs);
+      const lags = acceptedToStoredMs(storedAt);
       const endToEnd = { ...http, requestsPerSecond: lags.length / context.load.durationSeconds, latencyMs: latencySummary(lags), requests: lags.length };
-      return { http, endToEnd };
+      return { http, endToEnd, stages: await stageBreakdown(deliveries.queue, storedAt) };
     };
     try {
       const warmupSeconds = Math.max(context.load.warmupSeconds, STEADY_STATE_WARMUP_SECONDS);
-      const { http, endToEnd } = await measureAt(RATE, warmupSeconds);
+      const { http, endToEnd, stages } = await measureAt(RATE, warmupSeconds);
       // Everything of the first phase is stored by now: the lighter one starts on an empty queue.
       const light = await measureAt(LIGHT_RATE, 0);
       return {
@@ -114,6 +120,9 @@ export const deliveryLatency: Benchmark = {
           `warm-up at ${RATE}/s: ${warmupSeconds} s, at least ${STEADY_STATE_WARMUP_SECONDS} whatever --warmup says (the processes' optimising compiler is busiest about 10 s into this load)`,
           `then ${LIGHT_RATE} a second for ${context.load.durationSeconds} s once all of those were stored (no warm-up): the pipeline's own latency, away from saturation`,
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
+          `stages at ${RATE}/s, the phase's last deliveries: ${stages}`,
+          `stages at ${LIGHT_RATE}/s, the phase's last deliveries: ${light.stages}`,
+          'accepted → enqueued: the webhook lookup and dedupe claim (PostgreSQL); enqueued → taken: the add and the worker taking the job (Redis); taken → stored: rendering, the insert (batched) and the event',
           'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
