@@ -13,6 +13,8 @@ export interface Measurement {
   non2xx: number;
   statusCodes: Record<string, number>;
   errors: number;
+  /** Errors by code (ECONNRESET…), where the benchmark sent the requests itself. */
+  errorCodes?: Record<string, number>;
   timeouts: number;
   bytesPerSecond: number;
   durationSeconds: number;

@@ -22,6 +22,8 @@ export interface PacedOptions {
 /** How often due requests are sent: 1 ms, the finest a Node timer ticks. */
 const TICK_MS = 1;
 const DRAIN_TIMEOUT_MS = 30_000;
+/** A free socket's longest idle time, unless the server announces a shorter one. */
+const IDLE_SOCKET_TIMEOUT_MS = 60_000;
 
 /**
  * An open-loop load at a steady rate, as wrk2 makes one: request i is due at start + i / rate
@@ -32,30 +34,35 @@ const DRAIN_TIMEOUT_MS = 30_000;
  * bursts at the full rate.
  */
 export async function measurePaced(target: PacedRequest, options: PacedOptions): Promise<Measurement> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  // With a timeout, Node's agent honours the server's `Keep-Alive: timeout=5` and drops an idle
+  // socket a second before the server does, as undici does; without one it keeps idle sockets
+  // forever, and a request sent on one the server is closing fails (ECONNRESET).
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, timeout: IDLE_SOCKET_TIMEOUT_MS });
   const body = target.body === undefined ? undefined : Buffer.from(target.body);
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
-  let errors = 0;
+  const errorCodes: Record<string, number> = {};
   let inFlight = 0;
 
   const send = (dueAt: number) => {
     inFlight += 1;
     const headers: Record<string, string> = { ...target.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
     if (target.uniqueHeader) headers[target.uniqueHeader] = randomUUID();
-    const finish = (status: string | null) => {
+    const onAnswered = (status: string) => {
       inFlight -= 1;
-      if (status === null) errors += 1;
-      else {
-        statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-        latencies.push(performance.now() - dueAt);
-      }
+      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      latencies.push(performance.now() - dueAt);
+    };
+    const onFailed = (error: NodeJS.ErrnoException) => {
+      inFlight -= 1;
+      const code = error.code ?? error.message;
+      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
     };
     const sent = request(target.url, { method: target.method, headers, agent }, (response) => {
       response.resume();
-      response.once('end', () => finish(String(response.statusCode)));
+      response.once('end', () => onAnswered(String(response.statusCode)));
     });
-    sent.once('error', () => finish(null));
+    sent.once('error', onFailed);
     sent.end(body);
   };
 
@@ -81,7 +88,8 @@ export async function measurePaced(target: PacedRequest, options: PacedOptions):
     requests: answered,
     non2xx,
     statusCodes,
-    errors,
+    errors: Object.values(errorCodes).reduce((sum, count) => sum + count, 0),
+    errorCodes,
     timeouts: inFlight,
     bytesPerSecond: 0,
     durationSeconds: sentFor,

@@ -95,7 +95,9 @@ export const deliveryLatency: Benchmark = {
       const measuredFromMs = Date.now();
       const http = await paced(context.load.durationSeconds);
       for (const run of [warm, http]) {
-        if (run && (run.non2xx > 0 || run.errors > 0)) throw new Error(`${run.non2xx} non-2xx answers and ${run.errors} errors at ${rate}/s`);
+        if (run && (run.non2xx > 0 || run.errors > 0)) {
+          throw new Error(`${run.non2xx} non-2xx answers and ${run.errors} errors at ${rate}/s (${JSON.stringify({ ...run.statusCodes, ...run.errorCodes })})`);
+        }
       }
       accepted += (warm?.requests ?? 0) + http.requests;
       const waitedFrom = performance.now();
