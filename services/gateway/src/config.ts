@@ -9,6 +9,7 @@ import { archiveConfigShape } from './routes/admin/archives/config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
+const flag = (fallback: boolean) => env.bool().default(fallback);
 
 /**
  * A gateway process per core leaves none for the workers that store what it accepts: with the
@@ -21,7 +22,6 @@ function gatewayProcesses(count: number | 'auto' | 'shared'): number {
   if (count === 'shared') return Math.max(1, Math.floor(availableParallelism() / 2));
   return count;
 }
-const flag = (fallback: boolean) => env.bool().default(fallback);
 
 /** The gateway's variables. Every one is parsed here, once; nothing else reads the environment. */
 const variables = z.object({

@@ -5,6 +5,7 @@ import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { latencySummary, type Measurement } from '../../measure.ts';
 import { measurePaced } from '../../paced-load.ts';
 import type { Benchmark } from '../../types.ts';
+import { pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 import { spawnWorker, WEBHOOK_WORKER_ENTRY } from '../webhook-support/worker-process.ts';
@@ -60,7 +61,7 @@ function acceptedToStoredMs(storedAt: StoredAt): number[] {
 
 /**
  * End-to-end latency under a steady 1,000 deliveries a second, then 250: real pushes POSTed to
- * /codehost through a spawned gateway at a fixed rate (autocannon overallRate) while one
+ * /codehost through a spawned gateway at a fixed rate (measurePaced: open loop) while one
  * webhook worker stores them; each message's accepted → stored time is read afterwards from
  * its id and its MESSAGE_CREATE entry, so the measurement adds nothing to either process.
  */
@@ -75,13 +76,7 @@ export const deliveryLatency: Benchmark = {
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: 'shared' });
     await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, NODE_ENV: 'production', EVENTS_STREAM_KEY: streamKey });
     const url = `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
-    const load = {
-      url,
-      method: 'POST' as const,
-      body: realPushPayload(),
-      headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
-      uniqueHeader: 'x-github-delivery',
-    };
+    const load = pacedPosts(pushDeliveries(url, realPushPayload()));
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 1, applicationName: 'bench-delivery-latency' });
     const deliveries = openQueue(env);
     /** Every delivery accepted so far, all phases: each phase waits until as many are stored. */

@@ -3,7 +3,7 @@ import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
-import { measurePostsWithCpu, pushDeliveries } from '../webhook-support/drive.ts';
+import { measurePostsWithCpu, pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -52,8 +52,7 @@ export const webhookIngest: Benchmark = {
     context.log(`measuring the gateway at half its maximum, ${Math.round(halfRate)} requests/s`);
     /** Warm-up, then the measured run, of a steady load at half the gateway's maximum. */
     const atHalfRate = async (origin: string) => {
-      const deliveries = deliveriesTo(origin);
-      const paced = { ...deliveries, method: 'POST' as const, headers: { 'content-type': 'application/json', ...deliveries.headers } };
+      const paced = pacedPosts(deliveriesTo(origin));
       const options = { requestsPerSecond: halfRate, connections: context.load.connections };
       if (context.load.warmupSeconds > 0) await measurePaced(paced, { ...options, durationSeconds: context.load.warmupSeconds });
       return measurePaced(paced, { ...options, durationSeconds: context.load.durationSeconds });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { measureWithCpu, toMeasurement, type Measurement } from '../../measure.ts';
+import type { PacedRequest } from '../../paced-load.ts';
 import type { LoadOptions } from '../../types.ts';
 
 export interface PostLoad {
@@ -16,13 +17,23 @@ export function pushDeliveries(url: string, body: string): PostLoad {
   return { url, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
 }
 
+/** The headers of every request of `load`: a JSON body, and the load's own. */
+function postHeaders(load: PostLoad): Record<string, string> {
+  return { 'content-type': 'application/json', ...load.headers };
+}
+
+/** `load` as measurePaced sends it (a steady rate rather than as fast as connections allow). */
+export function pacedPosts(load: PostLoad): PacedRequest {
+  return { ...load, method: 'POST', headers: postHeaders(load) };
+}
+
 function options(load: PostLoad, connections: number): autocannon.Options {
   const { uniqueHeader } = load;
   return {
     url: load.url,
     connections,
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...load.headers },
+    headers: postHeaders(load),
     body: load.body,
     ...(uniqueHeader
       ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, [uniqueHeader]: randomUUID() } }) }] }
