@@ -1,33 +1,10 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
+import { runHandlers } from './run-handlers.ts';
 
 export interface FixedRoute {
   /** The router's own Route of this path, set as `req.route` (routeTemplate reads its path). */
   route: { path: string };
   handlers: readonly RequestHandler[];
-}
-
-/**
- * Runs `handlers` in order, as a route of express's router does: `next()` moves on, and
- * `next(error)`, a throw or a rejected promise ends the run with `done(error)`. Past the last
- * handler, or on `next('route')` / `next('router')` (which nothing here sends), `done()`.
- */
-function runHandlers(handlers: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let index = 0;
-  const step = (error?: unknown): void => {
-    if (error === 'route' || error === 'router') return done();
-    if (error !== undefined && error !== null) return done(error);
-    const handler = handlers[index++];
-    if (!handler) return done();
-    try {
-      const returned: unknown = handler(req, res, step);
-      if (returned !== null && typeof (returned as Promise<unknown> | undefined)?.then === 'function') {
-        (returned as Promise<unknown>).then(undefined, (rejection: unknown) => step(rejection ?? new Error('Rejected promise')));
-      }
-    } catch (thrown) {
-      step(thrown);
-    }
-  };
-  step();
 }
 
 /**

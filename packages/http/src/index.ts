@@ -10,6 +10,7 @@ export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
 export { isFixedPath, methodNotAllowed, notFound, onlyForPaths } from './routing.ts';
 export { fixedRouteDispatch, fixedRouteKey, type FixedRoute } from './fixed-routes.ts';
+export { handlersInOrder } from './run-handlers.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';

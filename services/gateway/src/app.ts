@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { QUEUES } from '@switchboard/contracts';
-import { answerJsonLean, errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
+import { answerJsonLean, errorMiddleware, handlersInOrder, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { createAdminKeys } from './admin-auth/key-cache.ts';
@@ -77,20 +77,27 @@ export function createApp(options: AppOptions): Express {
   answerJsonLean(app);
   // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
 
-  // First, so every answer is timed, refusals included.
-  app.use(httpRequestMetrics(deps.metrics, routeTemplate));
-  app.use(requestId());
-  app.use(ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }));
+  // What every request passes, as one layer: metrics first, so every answer is timed,
+  // refusals included; then its id; then the IP bans.
+  app.use(
+    handlersInOrder([
+      httpRequestMetrics(deps.metrics, routeTemplate),
+      requestId(),
+      ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }),
+    ]),
+  );
   const admin = adminRouter(deps, adminHandlers);
   // The admin calls of fixed paths, before every router they would otherwise walk past.
   app.use(admin.fixed);
+  // Webhook deliveries, the busiest route, next: past the one string comparison of the admin
+  // calls, not the discovery, health and documentation routers (none of their paths is a
+  // webhook's).
+  app.use(executeRouter(deps));
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));
   // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
   // Public, like discovery: the OpenAPI document and its reference page, built once here.
   app.use(openApiRouter(config));
-  // Webhook deliveries, the busiest route, before the admin router's many paths.
-  app.use(executeRouter(deps));
   app.use(admin.router);
   // After the admin router, which serves the one route under this path that a key calls (session).
   app.use(DASHBOARD_PATH, dashboardRouter(deps));

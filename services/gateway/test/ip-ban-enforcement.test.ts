@@ -1,3 +1,4 @@
+import { Agent, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
@@ -20,6 +21,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
 });
+
+/** The status of a GET sent through `agent`, noting the connection it went over. */
+function statusOver(agent: Agent, url: string, headers: Record<string, string>, sockets: Set<unknown>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { agent, headers }, (response) => {
+      sockets.add(response.socket);
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('error', reject);
+  });
+}
 
 function from(forwardedFor: string, path = DISCOVERY, init: RequestInit = {}): Promise<Response> {
   return fetch(`${gateway.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'X-Forwarded-For': forwardedFor } });
@@ -69,6 +82,24 @@ describe('IP ban enforcement', () => {
       expect((await fromTwo('192.0.2.88')).status).toBe(200);
     } finally {
       await behindTwo.close();
+    }
+  });
+
+  it('judges every request of one keep-alive connection by its own client address, against the bans of that moment', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const sockets = new Set<unknown>();
+      const onOne = (forwardedFor: string) => statusOver(agent, `${gateway.url}${DISCOVERY}`, { 'X-Forwarded-For': forwardedFor }, sockets);
+      expect(await onOne('192.0.2.91')).toBe(200);
+      await bans('ip', 'add', { ip: '192.0.2.91' });
+      expect(await onOne('192.0.2.91')).toBe(403);
+      expect(await onOne('192.0.2.92')).toBe(200);
+      expect(await onOne('192.0.2.91')).toBe(403);
+      await bans('ip', 'remove', { ip: '192.0.2.91' });
+      expect(await onOne('192.0.2.91')).toBe(200);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
     }
   });
 
