@@ -4,7 +4,7 @@ import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { processTreeMemoryMiB } from '@switchboard/testkit';
 import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
-import { measure, measureWithCpu, ratio, type Measurement } from '../../measure.ts';
+import { measure, measureWithCpu, ratio, STEADY_STATE_WARMUP_SECONDS, withSteadyStateWarmup, type Measurement } from '../../measure.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
@@ -85,10 +85,11 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
   const checkUrl = `${gateway.url}${CHECK_PATH}`;
   const document = await capture(checkUrl, key, { ip: BANNED_ADDRESS });
-  const check = await measureWithCpu(gateway.pid, context.load, (load) => measure(checkUrl, load, headers, { method: 'POST', body }));
+  const steady = withSteadyStateWarmup(context.load);
+  const check = await measureWithCpu(gateway.pid, steady, (load) => measure(checkUrl, load, headers, { method: 'POST', body }));
   const baseline = await context.startStaticBaseline(document);
   context.log('measuring the baseline');
-  const bare = await measureWithCpu(baseline.pid, context.load, (load) => measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }));
+  const bare = await measureWithCpu(baseline.pid, steady, (load) => measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }));
   await baseline.stop();
   context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
   const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
@@ -140,6 +141,7 @@ export const banCheck: Benchmark = {
         `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
         `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS (all its processes) ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key (hash and expiry per request; the key row from memory while the change feed holds its lease, admin_key_lookups_total)`,
+        `warm-up before the check runs (gateway and baseline): at least ${STEADY_STATE_WARMUP_SECONDS} s whatever --warmup says (a fresh process compiles its hot code meanwhile); discovery runs keep --warmup`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
         'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); the baseline answers the same bytes and headers',

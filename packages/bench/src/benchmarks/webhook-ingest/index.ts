@@ -1,5 +1,5 @@
 import { formatMachineCpu } from '../../machine-cpu.ts';
-import { ratio } from '../../measure.ts';
+import { ratio, STEADY_STATE_WARMUP_SECONDS, withSteadyStateWarmup } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
@@ -12,16 +12,6 @@ const MINIMAL_ENTRY = new URL('./minimal-ingest.ts', import.meta.url).pathname;
 const MINIMAL_QUEUE = 'bench-minimal-ingest';
 /** The gateway's default pool, given to both it and minimal-ingest so they have the same connections. */
 const POOL_SIZE = '10';
-/**
- * The least warm-up before each maximum-rate run, whatever --warmup says. A fresh gateway
- * process compiles its hot code over its first 15,000-20,000 requests, and its compiler threads
- * count in its CPU: one process driven in 3 s slices spent 0.37 ms of CPU per request in the
- * first, 0.24 in the second, 0.19-0.21 from the third on. With a process per core, each sees
- * half the load and takes twice as long, so the default 3 s measured the gateway while it
- * still compiled. A gateway that has been running does not; every target gets the same warm-up.
- */
-const STEADY_STATE_WARMUP_SECONDS = 10;
-
 /**
  * Code-host ingest of a real push: POST /v1/webhooks/{id}/{token}/codehost through a spawned
  * gateway (rate limiter, path checks, body read and validated once, token lookup, dedupe claim
@@ -44,7 +34,7 @@ export const webhookIngest: Benchmark = {
     const minimal = await forkHelper('minimal-ingest', MINIMAL_ENTRY, {}, minimalEnv, register);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const deliveriesTo = (origin: string) => pushDeliveries(`${origin}${path}`, body);
-    const steady = { ...context.load, warmupSeconds: Math.max(context.load.warmupSeconds, STEADY_STATE_WARMUP_SECONDS) };
+    const steady = withSteadyStateWarmup(context.load);
     context.log(`push payload ${body.length} bytes; measuring the gateway`);
     const gatewayRun = await measurePostsWithCpu(gateway.pid, deliveriesTo(gateway.url), steady);
     const gatewayResult = gatewayRun.measurement;
