@@ -60,7 +60,7 @@ describe('alternate', () => {
     const ran: number[] = [];
     const slices = await alternate(2, 3, async (variant) => {
       ran.push(variant);
-      return { cpuMsPerRequest: ran.length, requestsPerSecond: variant };
+      return { cpuMsPerRequest: ran.length, machineMsPerRequest: 1, requestsPerSecond: variant, p50Ms: 1, p99Ms: 2 };
     });
     expect(ran).toEqual([0, 1, 1, 0, 1, 0]);
     expect(slices.map((mine) => mine.map((slice) => slice.cpuMsPerRequest))).toEqual([

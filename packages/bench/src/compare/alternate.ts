@@ -1,7 +1,11 @@
 /** What one slice of load measured on one gateway. */
 export interface Slice {
   cpuMsPerRequest: number;
+  /** Every core's CPU per request meanwhile: the gateway's, the load generator's, PostgreSQL's, Redis's. */
+  machineMsPerRequest: number;
   requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /**

@@ -12,26 +12,34 @@ import { alternate, type Slice } from './alternate.ts';
 import { GATEWAY_ENTRY_IN_TREE, parseVariant, type Variant } from './variant.ts';
 import { WORKLOADS } from './workloads.ts';
 
-const USAGE = `usage: npm run bench:compare -- <${Object.keys(WORKLOADS).join('|')}> <tree>[@NAME=value,...] <tree>[@...] ... [--rounds <n>] [--slice <s>] [--warmup <s>] [--connections <n>]
+const USAGE = `usage: npm run bench:compare -- <${Object.keys(WORKLOADS).join('|')}> <tree>[@NAME=value,...] <tree>[@...] ... [--rounds <n>] [--slice <s>] [--warmup <s>] [--connections <n>] [--rate <r>]
   tree           a checkout with its own node_modules: . for this one, or a git worktree of another revision after npm ci there
   @NAME=value    environment the variant's gateway gets on top of the workload's (comma-separated)
   --rounds       slices of each variant, alternating (default 12)
   --slice        seconds of load per slice (default 3)
   --warmup       seconds of load each gateway gets first, not measured (default 10)
-  --connections  concurrent connections (default 50)`;
+  --connections  concurrent connections (default 50)
+  --rate         slices of a steady load at r requests/s (for tail latency at a given load) instead of as fast as the connections allow`;
 
 const optionsSchema = z.object({
   rounds: z.coerce.number().int().min(1).max(200).default(12),
   slice: z.coerce.number().int().min(1).max(60).default(3),
   warmup: z.coerce.number().int().min(0).max(600).default(10),
   connections: z.coerce.number().int().min(1).max(10_000).default(50),
+  rate: z.coerce.number().positive().max(1_000_000).optional(),
 });
 
 function parseCommandLine(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { rounds: { type: 'string' }, slice: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' } },
+    options: {
+      rounds: { type: 'string' },
+      slice: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      rate: { type: 'string' },
+    },
   });
   const options = optionsSchema.safeParse(values);
   if (!options.success) throw new Error(options.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
@@ -56,26 +64,54 @@ process.once('SIGINT', () => void cleanup.run().then(() => process.exit(130)));
 
 /** One slice of load on `gateway`, with the CPU its process spent per request meanwhile. */
 async function measureSlice(gateway: RunningService, drive: () => Promise<Measurement>): Promise<Slice> {
-  const { result: run, cpuMsPerUnit } = await cpuPerUnit(gateway.pid, drive, (measured) => measured.requests);
+  const { result: run, cpuMsPerUnit, machine } = await cpuPerUnit(gateway.pid, drive, (measured) => measured.requests);
   // A variant answering errors is doing other work: no figure of it compares.
   if (run.non2xx > 0 || run.errors > 0) throw new Error(`${gateway.name}: ${run.non2xx} non-2xx answers and ${run.errors} errors in a slice`);
-  return { cpuMsPerRequest: cpuMsPerUnit, requestsPerSecond: run.requestsPerSecond };
+  return {
+    cpuMsPerRequest: cpuMsPerUnit,
+    machineMsPerRequest: machine.totalMs,
+    requestsPerSecond: run.requestsPerSecond,
+    p50Ms: run.latencyMs.p50,
+    p99Ms: run.latencyMs.p99,
+  };
+}
+
+/** `median (min-max)` of `values`, each with `digits` decimals. */
+function spread(values: number[], digits: number): string {
+  return `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)})`;
 }
 
 function report(variants: Variant[], slices: Slice[][]): string {
   const rows = variants.map((variant, index) => {
     const mine = slices[index]!;
     const cpu = mine.map((slice) => slice.cpuMsPerRequest);
-    const rates = mine.map((slice) => slice.requestsPerSecond);
-    return { label: variant.label, cpu: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), rate: median(rates) };
+    return {
+      label: variant.label,
+      cpu: median(cpu),
+      cpuSpread: spread(cpu, 4),
+      machine: median(mine.map((slice) => slice.machineMsPerRequest)),
+      rate: median(mine.map((slice) => slice.requestsPerSecond)),
+      p50: median(mine.map((slice) => slice.p50Ms)),
+      p99Spread: spread(mine.map((slice) => slice.p99Ms), 1),
+    };
   });
   const first = rows[0]!;
   const width = Math.max(7, ...rows.map((row) => row.label.length));
-  const lines = [`${'variant'.padEnd(width)}  CPU ms/request median (min-max)  vs first  req/s median  vs first`];
+  const lines = [
+    `${'variant'.padEnd(width)}  CPU ms/request median (min-max)  vs first  machine ms/request  req/s median  vs first  p50 ms median  p99 ms median (min-max)`,
+  ];
   for (const row of rows) {
-    const range = `${row.cpu.toFixed(4)} (${row.cpuMin.toFixed(4)}-${row.cpuMax.toFixed(4)})`;
     lines.push(
-      `${row.label.padEnd(width)}  ${range.padEnd(31)}  ${(row.cpu / first.cpu).toFixed(3).padStart(8)}  ${row.rate.toFixed(0).padStart(12)}  ${(row.rate / first.rate).toFixed(3).padStart(8)}`,
+      [
+        row.label.padEnd(width),
+        row.cpuSpread.padEnd(31),
+        (row.cpu / first.cpu).toFixed(3).padStart(8),
+        row.machine.toFixed(4).padStart(18),
+        row.rate.toFixed(0).padStart(12),
+        (row.rate / first.rate).toFixed(3).padStart(8),
+        row.p50.toFixed(2).padStart(13),
+        row.p99Spread,
+      ].join('  '),
     );
   }
   return lines.join('\n');
@@ -88,7 +124,7 @@ function report(variants: Variant[], slices: Slice[][]): string {
  * to ±20% on a shared machine; alternating slices of two identical variants by 4-7%.
  */
 async function main(): Promise<void> {
-  const { workload, workloadName, variants, rounds, slice, warmup, connections } = command;
+  const { workload, workloadName, variants, rounds, slice, warmup, connections, rate } = command;
   const services = await startBenchServices(loadBenchConfig(), cleanup);
   const base = services.processEnv();
   log(`preparing ${workloadName}: ${workload.description}`);
@@ -105,10 +141,15 @@ async function main(): Promise<void> {
     log(`warming ${gateway.name} up for ${warmup} s`);
     if (warmup > 0) await prepared.drive(gateway, { connections, durationSeconds: warmup, warmupSeconds: 0 });
   }
-  log(`${rounds} rounds of ${slice} s slices`);
   const load = { connections, durationSeconds: slice, warmupSeconds: 0 };
-  const slices = await alternate(gateways.length, rounds, (index) => measureSlice(gateways[index]!, () => prepared.drive(gateways[index]!, load)));
-  process.stdout.write(`${workloadName}: ${rounds} rounds of ${slice} s slices, one gateway process each, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
+  const paced = rate === undefined ? undefined : { requestsPerSecond: rate, durationSeconds: slice, connections };
+  const drive = (gateway: RunningService) => (paced ? prepared.pace(gateway, paced) : prepared.drive(gateway, load));
+  const what = `${rounds} rounds of ${slice} s slices${paced ? ` at ${rate} requests/s` : ''}`;
+  log(what);
+  const slices = await alternate(gateways.length, rounds, (index) => measureSlice(gateways[index]!, () => drive(gateways[index]!)));
+  const processes = (variant: Variant) => variant.env['GATEWAY_PROCESSES'] ?? '1';
+  const layout = variants.every((variant) => processes(variant) === '1') ? 'one gateway process each' : 'gateway processes as GATEWAY_PROCESSES says (1 unless given)';
+  process.stdout.write(`${workloadName}: ${what}, ${layout}, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
 }
 
 try {

@@ -1,8 +1,9 @@
 import { BAN_CHECK_GATEWAY_ENV, CHECK_PATH, seedBanCheck, untilLoaded } from '../benchmarks/ban-check/index.ts';
 import { BANNED_ADDRESS } from '../benchmarks/ban-check/seed.ts';
-import { measurePosts, pushDeliveries } from '../benchmarks/webhook-support/drive.ts';
+import { measurePosts, pacedPosts, pushDeliveries } from '../benchmarks/webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../benchmarks/webhook-support/fixture.ts';
 import { measure, type Measurement } from '../measure.ts';
+import { measurePaced, type PacedOptions } from '../paced-load.ts';
 import type { RunningService } from '../processes.ts';
 import type { LoadOptions } from '../types.ts';
 
@@ -12,6 +13,8 @@ export interface PreparedWorkload {
   ready(gateway: RunningService): Promise<void>;
   /** One run of `load` against `gateway` (no warm-up of its own: the comparison warms up once). */
   drive(gateway: RunningService, load: LoadOptions): Promise<Measurement>;
+  /** One run of a steady load at `paced.requestsPerSecond` (latency from when each was due). */
+  pace(gateway: RunningService, paced: PacedOptions): Promise<Measurement>;
 }
 
 export interface Workload {
@@ -30,9 +33,11 @@ const ingest: Workload = {
     const hook = await seedWebhook(databaseUrl);
     const body = realPushPayload();
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
+    const deliveriesTo = (gateway: RunningService) => pushDeliveries(`${gateway.url}${path}`, body);
     return {
       ready: async () => {},
-      drive: (gateway, load) => measurePosts(pushDeliveries(`${gateway.url}${path}`, body), load),
+      drive: (gateway, load) => measurePosts(deliveriesTo(gateway), load),
+      pace: (gateway, paced) => measurePaced(pacedPosts(deliveriesTo(gateway)), paced),
     };
   },
 };
@@ -48,6 +53,7 @@ const banCheck: Workload = {
     return {
       ready: async (gateway) => void (await untilLoaded(gateway, key)),
       drive: (gateway, load) => measure(`${gateway.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }),
+      pace: (gateway, paced) => measurePaced({ url: `${gateway.url}${CHECK_PATH}`, method: 'POST', body, headers }, paced),
     };
   },
 };
