@@ -62,7 +62,7 @@ const log = (message: string) => process.stderr.write(`compare: ${message}\n`);
 const cleanup = new CleanupStack();
 process.once('SIGINT', () => void cleanup.run().then(() => process.exit(130)));
 
-/** One slice of load on `gateway`, with the CPU its process spent per request meanwhile. */
+/** One slice of load on `gateway`: the CPU its processes and the machine spent per request meanwhile, the rate and the latency. */
 async function measureSlice(gateway: RunningService, drive: () => Promise<Measurement>): Promise<Slice> {
   const { result: run, cpuMsPerUnit, machine } = await cpuPerUnit(gateway.pid, drive, (measured) => measured.requests);
   // A variant answering errors is doing other work: no figure of it compares.
@@ -147,9 +147,7 @@ async function main(): Promise<void> {
   const what = `${rounds} rounds of ${slice} s slices${paced ? ` at ${rate} requests/s` : ''}`;
   log(what);
   const slices = await alternate(gateways.length, rounds, (index) => measureSlice(gateways[index]!, () => drive(gateways[index]!)));
-  const processes = (variant: Variant) => variant.env['GATEWAY_PROCESSES'] ?? '1';
-  const layout = variants.every((variant) => processes(variant) === '1') ? 'one gateway process each' : 'gateway processes as GATEWAY_PROCESSES says (1 unless given)';
-  process.stdout.write(`${workloadName}: ${what}, ${layout}, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
+  process.stdout.write(`${workloadName}: ${what}, one gateway process each unless its GATEWAY_PROCESSES says otherwise, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
 }
 
 try {

@@ -50,10 +50,11 @@ const banCheck: Workload = {
     const { key } = await seedBanCheck(databaseUrl, log);
     const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ ip: BANNED_ADDRESS });
+    const checkUrl = (gateway: RunningService) => `${gateway.url}${CHECK_PATH}`;
     return {
       ready: async (gateway) => void (await untilLoaded(gateway, key)),
-      drive: (gateway, load) => measure(`${gateway.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }),
-      pace: (gateway, paced) => measurePaced({ url: `${gateway.url}${CHECK_PATH}`, method: 'POST', body, headers }, paced),
+      drive: (gateway, load) => measure(checkUrl(gateway), load, headers, { method: 'POST', body }),
+      pace: (gateway, paced) => measurePaced({ url: checkUrl(gateway), method: 'POST', body, headers }, paced),
     };
   },
 };
