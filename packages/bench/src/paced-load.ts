@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { latencySummary, type Measurement } from './measure.ts';
+import { RawConnection } from './raw-connection.ts';
 
 export interface PacedRequest {
   url: string;
@@ -22,8 +22,26 @@ export interface PacedOptions {
 /** How often due requests are sent: 1 ms, the finest a Node timer ticks. */
 const TICK_MS = 1;
 const DRAIN_TIMEOUT_MS = 30_000;
-/** A free socket's longest idle time, unless the server announces a shorter one. */
-const IDLE_SOCKET_TIMEOUT_MS = 60_000;
+/** Stands in for the unique header's value in the request template: a UUID's length. */
+const UUID_PLACEHOLDER = '00000000-0000-0000-0000-000000000000';
+
+/** The request's bytes, and where each copy gets its fresh UUID (undefined: none). */
+function requestTemplate(target: PacedRequest): { bytes: Buffer; uuidAt: number | undefined } {
+  const url = new URL(target.url);
+  if (url.protocol !== 'http:') throw new Error(`measurePaced sends plain HTTP only, not ${url.protocol}`);
+  const body = target.body === undefined ? Buffer.alloc(0) : Buffer.from(target.body);
+  const lines = [`${target.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+  for (const [name, value] of Object.entries(target.headers)) lines.push(`${name}: ${value}`);
+  if (target.body !== undefined) lines.push(`content-length: ${body.length}`);
+  let head = `${lines.join('\r\n')}\r\n`;
+  let uuidAt: number | undefined;
+  if (target.uniqueHeader) {
+    head += `${target.uniqueHeader}: `;
+    uuidAt = Buffer.byteLength(head);
+    head += `${UUID_PLACEHOLDER}\r\n`;
+  }
+  return { bytes: Buffer.concat([Buffer.from(`${head}\r\n`), body]), uuidAt };
+}
 
 /**
  * An open-loop load at a steady rate, as wrk2 makes one: request i is due at start + i / rate
@@ -31,39 +49,44 @@ const IDLE_SOCKET_TIMEOUT_MS = 60_000;
  * due, not from when it left, so a stall is charged to every request it delayed (no coordinated
  * omission). autocannon's `overallRate` is no such load: each connection sends its share of a
  * second as fast as it can and then waits for the next second, so "half the maximum rate" is
- * bursts at the full rate.
+ * bursts at the full rate. Sent over raw keep-alive connections (RawConnection), so the load
+ * generator takes little of the CPU the target shares.
  */
 export async function measurePaced(target: PacedRequest, options: PacedOptions): Promise<Measurement> {
-  // With a timeout, Node's agent honours the server's `Keep-Alive: timeout=5` and drops an idle
-  // socket a second before the server does, as undici does; without one it keeps idle sockets
-  // forever, and a request sent on one the server is closing fails (ECONNRESET).
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, timeout: IDLE_SOCKET_TIMEOUT_MS });
-  const body = target.body === undefined ? undefined : Buffer.from(target.body);
+  const template = requestTemplate(target);
+  const { hostname, port } = new URL(target.url);
+  // Idle connections in turn (first in, first out), so none sits idle long enough for the
+  // server's keep-alive timeout to close it under a request.
+  const idle = Array.from({ length: options.connections }, () => new RawConnection(hostname, Number(port) || 80));
+  const all = [...idle];
+  /** Due times of requests waiting for a free connection (their wait counts). */
+  const queued: number[] = [];
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   const errorCodes: Record<string, number> = {};
   let inFlight = 0;
 
+  const sendOn = (connection: RawConnection, dueAt: number) => {
+    const request = Buffer.from(template.bytes);
+    if (template.uuidAt !== undefined) request.write(randomUUID(), template.uuidAt, 'latin1');
+    connection.send(request, (answer) => {
+      inFlight -= 1;
+      if ('status' in answer) {
+        statusCodes[answer.status] = (statusCodes[answer.status] ?? 0) + 1;
+        latencies.push(performance.now() - dueAt);
+      } else {
+        errorCodes[answer.error] = (errorCodes[answer.error] ?? 0) + 1;
+      }
+      const next = queued.shift();
+      if (next === undefined) idle.push(connection);
+      else sendOn(connection, next);
+    });
+  };
   const send = (dueAt: number) => {
     inFlight += 1;
-    const headers: Record<string, string> = { ...target.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-    if (target.uniqueHeader) headers[target.uniqueHeader] = randomUUID();
-    const onAnswered = (status: string) => {
-      inFlight -= 1;
-      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-      latencies.push(performance.now() - dueAt);
-    };
-    const onFailed = (error: NodeJS.ErrnoException) => {
-      inFlight -= 1;
-      const code = error.code ?? error.message;
-      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
-    };
-    const sent = request(target.url, { method: target.method, headers, agent }, (response) => {
-      response.resume();
-      response.once('end', () => onAnswered(String(response.statusCode)));
-    });
-    sent.once('error', onFailed);
-    sent.end(body);
+    const connection = idle.shift();
+    if (connection) sendOn(connection, dueAt);
+    else queued.push(dueAt);
   };
 
   const total = Math.round(options.requestsPerSecond * options.durationSeconds);
@@ -78,7 +101,7 @@ export async function measurePaced(target: PacedRequest, options: PacedOptions):
   const sentFor = (performance.now() - started) / 1000;
   const drainStarted = performance.now();
   while (inFlight > 0 && performance.now() - drainStarted < DRAIN_TIMEOUT_MS) await sleep(TICK_MS);
-  agent.destroy();
+  for (const connection of all) connection.destroy();
 
   const answered = latencies.length;
   const non2xx = Object.entries(statusCodes).reduce((sum, [status, count]) => (status.startsWith('2') ? sum : sum + count), 0);
