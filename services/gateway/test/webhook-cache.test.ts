@@ -32,7 +32,7 @@ async function silenceChanges(silent: boolean): Promise<void> {
 
 afterEach(() => silenceChanges(false));
 
-describe('webhooks from memory (executions without a claim)', () => {
+describe('webhooks from memory', () => {
   it('executes a webhook it read while its change feed holds the lease without asking the database', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     await cached(gateway, hook);
@@ -45,13 +45,37 @@ describe('webhooks from memory (executions without a claim)', () => {
     expect(after.read).toBe(before.read);
   });
 
-  it('still reads the row for a delivery whose dedupe key it claims', async () => {
+  it('takes a delivery\'s dedupe key without reading the row again, and still drops its duplicate', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     await cached(gateway, hook);
     const before = await lookups(gateway);
-    const headers = { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID() };
-    expect((await call('POST', executeUrl(gateway, hook, '/codehost'), { body: { zen: 'Design for failure.' }, headers })).status).toBe(204);
-    expect((await lookups(gateway)).read - before.read).toBe(1);
+    const deliveryId = randomUUID();
+    const headers = { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId };
+    const ping = () => call('POST', executeUrl(gateway, hook, '/codehost'), { body: { zen: 'Design for failure.' }, headers });
+    expect((await ping()).status).toBe(204);
+    expect((await ping()).status).toBe(204);
+    const after = await lookups(gateway);
+    expect(after.read).toBe(before.read);
+    expect(after.hit - before.hit).toBe(2);
+    const { rows } = await gateway.pool.query('SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND delivery_id = $2', [hook.webhookId, deliveryId]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('claims nothing for a wrong token or before a secret\'s signature is checked, from memory too', async () => {
+    const [open, signed] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool, { secret: 'shh' })]);
+    await cached(gateway, open);
+    await cached(gateway, signed);
+    const ping = (hook: WebhookFixture) =>
+      call('POST', executeUrl(gateway, hook, '/codehost'), {
+        body: { zen: 'Non-blocking is better than blocking.' },
+        headers: { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID() },
+      });
+    const before = await lookups(gateway);
+    expect((await ping({ ...open, token: 'x'.repeat(68) })).status).toBe(404);
+    expect((await ping(signed)).status).toBe(401);
+    expect((await lookups(gateway)).hit - before.hit).toBe(2);
+    const { rows } = await gateway.pool.query('SELECT 1 FROM webhook_deliveries WHERE webhook_id IN ($1, $2)', [open.webhookId, signed.webhookId]);
+    expect(rows).toEqual([]);
   });
 
   it('answers 404 on every replica once a deletion through the API has answered', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import type { Pool } from '@switchboard/db';
 import { call, createWebhookFixture, useTestEnvironment, waitFor, type WebhookFixture } from '@switchboard/testkit';
-import { batchedLookup, lanesPerProcess } from '../src/routes/webhooks/execute/lookup.ts';
+import { batchedClaim, batchedLookup, lanesPerProcess } from '../src/routes/webhooks/execute/lookup.ts';
 import { useGateway } from './helpers.ts';
 import { deliveriesQueue, executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
 
@@ -107,5 +107,32 @@ describe('the batched lookup', () => {
       deleting.release();
     }
     expect(await claims(gateway.pool, kept.webhookId)).toHaveLength(1);
+  });
+
+  it('claims of webhooks from memory: one statement, a duplicate false, a webhook deleted meanwhile null', async () => {
+    const [kept, deleted] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool)]);
+    const claim = (hook: WebhookFixture, deliveryId: string) => ({ webhookId: hook.webhookId, deliveryId, source: 'codehost' as const, messageId: fixtureIds.next() });
+    const claimOne = batchedClaim(gateway.pool, 4, 2);
+    const deleting = await gateway.pool.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('DELETE FROM webhooks WHERE id = $1', [deleted.webhookId]);
+      const batch = Promise.all([claimOne(claim(kept, 'a')), claimOne(claim(kept, 'a')), claimOne(claim(kept, 'b')), claimOne(claim(deleted, 'a'))]);
+      await waitFor(async () => {
+        const { rows } = await gateway.pool.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return rows[0]!.waiting > 0;
+      }, 10_000);
+      await deleting.query('COMMIT');
+      const answers = await batch;
+      // Of two claims of one key exactly one is taken, whichever the statement inserted first.
+      expect([answers[0], answers[1]].sort()).toEqual([false, true]);
+      expect(answers.slice(2)).toEqual([true, null]);
+    } finally {
+      deleting.release();
+    }
+    expect(await claims(gateway.pool, kept.webhookId)).toEqual(['a', 'b']);
+    expect(await claims(gateway.pool, deleted.webhookId)).toEqual([]);
   });
 });

@@ -30,6 +30,44 @@ export async function claimWebhookDelivery(db: Queryable, claim: DeliveryClaim):
   }
 }
 
+/*
+ * In key order, as LOOKUP_AND_CLAIM inserts (no deadlock between overlapping batches). The
+ * message id tells which request inserted a key: it is fresh per request.
+ */
+const CLAIM_MANY = `
+INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id)
+SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS c(webhook_id, delivery_id, source, message_id)
+ORDER BY webhook_id, delivery_id
+ON CONFLICT (webhook_id, delivery_id) DO NOTHING
+RETURNING message_id AS "messageId"`;
+
+/**
+ * `claimWebhookDelivery` for several deliveries of webhooks already known to exist, in ONE
+ * statement: true for each claim this call inserted, false for a duplicate. Null for every
+ * claim when a webhook was deleted meanwhile (foreign key): the statement inserted nothing, so
+ * a caller batching unrelated claims runs them again one by one (createBatcher, isRowError) and
+ * only the claim of the deleted webhook gets null.
+ */
+export async function claimWebhookDeliveries(db: Queryable, claims: readonly DeliveryClaim[]): Promise<(boolean | null)[]> {
+  try {
+    const { rows } = await db.query<{ messageId: string }>({
+      name: 'webhook-claim-many',
+      text: CLAIM_MANY,
+      values: [
+        claims.map((claim) => claim.webhookId),
+        claims.map((claim) => claim.deliveryId),
+        claims.map((claim) => claim.source),
+        claims.map((claim) => claim.messageId),
+      ],
+    });
+    const inserted = new Set(rows.map((row) => row.messageId));
+    return claims.map((claim) => inserted.has(claim.messageId));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && claims.length === 1) return [null];
+    throw error;
+  }
+}
+
 /** One execution request's webhook lookup, and its dedupe claim when it can be taken at once. */
 export interface ExecutionLookup {
   webhookId: string;

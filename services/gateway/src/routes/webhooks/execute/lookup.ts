@@ -1,6 +1,14 @@
 import { digestsEqual, hashCredential } from '@switchboard/auth';
 import { createBatcher } from '@switchboard/batching';
-import { isRowError, lookUpForExecution, type ExecutionLookup, type ExecutionLookupResult, type Pool } from '@switchboard/db';
+import {
+  claimWebhookDeliveries,
+  isRowError,
+  lookUpForExecution,
+  type DeliveryClaim,
+  type ExecutionLookup,
+  type ExecutionLookupResult,
+  type Pool,
+} from '@switchboard/db';
 import type { Registry } from '@switchboard/metrics';
 import type { ChangeFeed } from '../../../change-feed.ts';
 import { credentialMemory } from '../../../credential-memory.ts';
@@ -52,16 +60,30 @@ export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], toke
 /** Webhooks held at most per process; past it the oldest go (a hot set is what matters). */
 const MAX_CACHED_WEBHOOKS = 50_000;
 
+/** A dedupe claim of a webhook known to exist: true taken, false a duplicate, null the webhook is gone. */
+export type ClaimFn = (claim: DeliveryClaim) => Promise<boolean | null>;
+
+/** The claims of executions whose webhook came from memory, batched as the lookups are. */
+export function batchedClaim(pool: Pool, poolSize: number, lanes: number): ClaimFn {
+  return createBatcher((claims: DeliveryClaim[]) => claimWebhookDeliveries(pool, claims), {
+    maxBatch: MAX_BATCH,
+    maxInFlight: Math.min(lanes, poolSize),
+    isItemError: isRowError,
+  });
+}
+
 /**
- * Executions without a claim to take (plain execute, chat apps, error trackers, a code host's
- * delivery without X-GitHub-Delivery) answer from the webhooks this process read, while the
- * change feed proves them current (credential-memory.ts): a token or secret changed or a
- * webhook deleted empties every process's memory at its commit, and the API's deletions and
- * secret changes answer only once every process applied them (commitCredentialChange). So such
- * an execution needs no statement; one with a claim still reads the row in its claim's
- * statement (and refreshes the memory).
+ * Executions answer from the webhooks this process read, while the change feed proves them
+ * current (credential-memory.ts): a token or secret changed or a webhook deleted empties every
+ * process's memory at its commit, and the API's deletions and secret changes answer only once
+ * every process applied them (commitCredentialChange). So an execution without a claim to take
+ * (plain execute, chat apps, error trackers, a code host's delivery without X-GitHub-Delivery)
+ * needs no statement, and one with a claim only its claim's INSERT (`claim`), which costs
+ * PostgreSQL ~0.05-0.1 ms less than the lookup's statement at one request a statement (pgbench,
+ * machine CPU per transaction, 0.41-0.44 against 0.46-0.52 ms). A webhook not in memory is read
+ * with its claim in one statement (`read`), which refreshes the memory.
  */
-export function cachedLookup(read: ExecutionLookupFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
+export function cachedLookup(read: ExecutionLookupFn, claim: ClaimFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
   if (feed === null) return read;
   const memory = credentialMemory<NonNullable<ExecutionLookupResult['webhook']>>(feed, {
     maxEntries: MAX_CACHED_WEBHOOKS,
@@ -72,7 +94,11 @@ export function cachedLookup(read: ExecutionLookupFn, feed: ChangeFeed | null, m
   return async (lookup) => {
     let fromDatabase: ExecutionLookupResult | undefined;
     const readRow = async () => (fromDatabase = await read(lookup)).webhook;
-    const webhook = await memory(lookup.webhookId, readRow, lookup.claim === undefined);
-    return fromDatabase ?? { webhook, claimed: undefined };
+    const webhook = await memory(lookup.webhookId, readRow);
+    if (fromDatabase) return fromDatabase;
+    // What the statement would have claimed: a matching token, and no secret to check first.
+    if (!lookup.claim || webhook?.secret !== null || !isWebhookOfToken(webhook, lookup.tokenHash)) return { webhook, claimed: undefined };
+    const claimed = await claim({ webhookId: lookup.webhookId, ...lookup.claim });
+    return claimed === null ? { webhook: null, claimed: undefined } : { webhook, claimed };
   };
 }
