@@ -11,25 +11,6 @@ export interface DeliveryClaim {
   messageId: string;
 }
 
-/**
- * Takes the delivery id for this webhook, atomically across replicas: true for the one
- * request that inserted it, false for every duplicate (which must then post nothing).
- * False as well when the webhook was deleted meanwhile (foreign key): nothing may post then.
- */
-export async function claimWebhookDelivery(db: Queryable, claim: DeliveryClaim): Promise<boolean> {
-  try {
-    const { rowCount } = await db.query(
-      `INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (webhook_id, delivery_id) DO NOTHING`,
-      [claim.webhookId, claim.deliveryId, claim.source, claim.messageId],
-    );
-    return rowCount === 1;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return false;
-    throw error;
-  }
-}
-
 /*
  * In key order, as LOOKUP_AND_CLAIM inserts (no deadlock between overlapping batches). The
  * message id tells which request inserted a key: it is fresh per request.
@@ -42,11 +23,11 @@ ON CONFLICT (webhook_id, delivery_id) DO NOTHING
 RETURNING message_id AS "messageId"`;
 
 /**
- * `claimWebhookDelivery` for several deliveries of webhooks already known to exist, in ONE
- * statement: true for each claim this call inserted, false for a duplicate. Null for every
- * claim when a webhook was deleted meanwhile (foreign key): the statement inserted nothing, so
- * a caller batching unrelated claims runs them again one by one (createBatcher, isRowError) and
- * only the claim of the deleted webhook gets null.
+ * Takes the delivery ids of several deliveries (of webhooks known to exist) in ONE statement,
+ * atomically across replicas: true for each claim this call inserted, false for a duplicate.
+ * Null for every claim when a webhook was deleted meanwhile (foreign key): the statement
+ * inserted nothing, so a caller batching unrelated claims runs them again one by one
+ * (createBatcher, isRowError) and only the claim of the deleted webhook gets null.
  */
 export async function claimWebhookDeliveries(db: Queryable, claims: readonly DeliveryClaim[]): Promise<(boolean | null)[]> {
   try {
@@ -66,6 +47,16 @@ export async function claimWebhookDeliveries(db: Queryable, claims: readonly Del
     if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && claims.length === 1) return [null];
     throw error;
   }
+}
+
+/**
+ * Takes the delivery id for this webhook, atomically across replicas: true for the one
+ * request that inserted it, false for every duplicate (which must then post nothing).
+ * False as well when the webhook was deleted meanwhile (foreign key): nothing may post then.
+ */
+export async function claimWebhookDelivery(db: Queryable, claim: DeliveryClaim): Promise<boolean> {
+  const [claimed] = await claimWebhookDeliveries(db, [claim]);
+  return claimed === true;
 }
 
 /** One execution request's webhook lookup, and its dedupe claim when it can be taken at once. */
