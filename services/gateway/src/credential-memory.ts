@@ -13,11 +13,8 @@ export interface CredentialMemoryOptions {
   help: string;
 }
 
-/**
- * Answers `key` from memory when `useMemory` allows and the entry is young, else `read()`s it.
- * Null (nothing found) is never kept.
- */
-export type CredentialMemory<Value> = (key: string, read: () => Promise<Value | null>, useMemory?: boolean) => Promise<Value | null>;
+/** Answers `key` from memory when the entry is young, else `read()`s it. Null (nothing found) is never kept. */
+export type CredentialMemory<Value> = (key: string, read: () => Promise<Value | null>) => Promise<Value | null>;
 
 /**
  * Credentials read from PostgreSQL (admin keys with their owners, webhooks' tokens and secrets),
@@ -30,10 +27,10 @@ export function credentialMemory<Value>(feed: ChangeFeed, options: CredentialMem
   const entries = new Map<string, { value: Value; storedAt: number }>();
   feed.onChange(() => entries.clear());
   const counts = lookupCounter(options.registry, options.metric, options.help);
-  return async (key, read, useMemory = true) => {
+  return async (key, read) => {
     const at = Date.now();
     const mark = feed.position();
-    const entry = useMemory && mark !== null ? entries.get(key) : undefined;
+    const entry = mark !== null ? entries.get(key) : undefined;
     if (entry && at - entry.storedAt < MAX_AGE_MS) {
       counts.hit += 1;
       return entry.value;
