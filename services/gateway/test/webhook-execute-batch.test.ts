@@ -43,6 +43,29 @@ async function jobsOf(webhookId: string): Promise<string[]> {
   return jobs.filter((job) => job.data.webhookId === webhookId).map((job) => String(job.data.deliveryId)).sort();
 }
 
+/**
+ * Runs `statements` while a transaction that deleted `hook` holds its row lock, and commits the
+ * deletion once one of them waits for that lock: the webhook existed when they began.
+ */
+async function whileDeleting<T>(hook: WebhookFixture, statements: () => Promise<T>): Promise<T> {
+  const deleting = await gateway.pool.connect();
+  try {
+    await deleting.query('BEGIN');
+    await deleting.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
+    const running = statements();
+    await waitFor(async () => {
+      const { rows } = await gateway.pool.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      return rows[0]!.waiting > 0;
+    }, 10_000);
+    await deleting.query('COMMIT');
+    return await running;
+  } finally {
+    deleting.release();
+  }
+}
+
 describe('concurrent requests share one lookup statement, each with its own answer', () => {
   it('mixes good and bad tokens, duplicates, secrets and unknown webhooks in one burst', async () => {
     const [open, secret] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool, { secret: SECRET })]);
@@ -86,26 +109,11 @@ describe('the batched lookup', () => {
       tokenHash: hashCredential(hook.token),
       claim: { deliveryId: randomUUID(), source: 'codehost' as const, messageId: fixtureIds.next() },
     });
-    const deleting = await gateway.pool.connect();
-    try {
-      await deleting.query('BEGIN');
-      await deleting.query('DELETE FROM webhooks WHERE id = $1', [deleted.webhookId]);
-      // One statement for both: it still sees the webhook, and its claim waits for the delete's row lock.
-      const lookUp = batchedLookup(gateway.pool, 4, 2);
-      const batch = Promise.all([lookUp(lookup(kept)), lookUp(lookup(deleted))]);
-      await waitFor(async () => {
-        const { rows } = await gateway.pool.query<{ waiting: number }>(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        return rows[0]!.waiting > 0;
-      }, 10_000);
-      await deleting.query('COMMIT');
-      const [first, second] = await batch;
-      expect(first).toEqual({ webhook: { id: kept.webhookId, token: kept.token, secret: null }, claimed: true });
-      expect(second).toEqual({ webhook: null, claimed: undefined });
-    } finally {
-      deleting.release();
-    }
+    // One statement for both: it still sees the webhook, and its claim waits for the delete's row lock.
+    const lookUp = batchedLookup(gateway.pool, 4, 2);
+    const [first, second] = await whileDeleting(deleted, () => Promise.all([lookUp(lookup(kept)), lookUp(lookup(deleted))]));
+    expect(first).toEqual({ webhook: { id: kept.webhookId, token: kept.token, secret: null }, claimed: true });
+    expect(second).toEqual({ webhook: null, claimed: undefined });
     expect(await claims(gateway.pool, kept.webhookId)).toHaveLength(1);
   });
 
@@ -113,25 +121,12 @@ describe('the batched lookup', () => {
     const [kept, deleted] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool)]);
     const claim = (hook: WebhookFixture, deliveryId: string) => ({ webhookId: hook.webhookId, deliveryId, source: 'codehost' as const, messageId: fixtureIds.next() });
     const claimOne = batchedClaim(gateway.pool, 4, 2);
-    const deleting = await gateway.pool.connect();
-    try {
-      await deleting.query('BEGIN');
-      await deleting.query('DELETE FROM webhooks WHERE id = $1', [deleted.webhookId]);
-      const batch = Promise.all([claimOne(claim(kept, 'a')), claimOne(claim(kept, 'a')), claimOne(claim(kept, 'b')), claimOne(claim(deleted, 'a'))]);
-      await waitFor(async () => {
-        const { rows } = await gateway.pool.query<{ waiting: number }>(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        return rows[0]!.waiting > 0;
-      }, 10_000);
-      await deleting.query('COMMIT');
-      const answers = await batch;
-      // Of two claims of one key exactly one is taken, whichever the statement inserted first.
-      expect([answers[0], answers[1]].sort()).toEqual([false, true]);
-      expect(answers.slice(2)).toEqual([true, null]);
-    } finally {
-      deleting.release();
-    }
+    const answers = await whileDeleting(deleted, () =>
+      Promise.all([claimOne(claim(kept, 'a')), claimOne(claim(kept, 'a')), claimOne(claim(kept, 'b')), claimOne(claim(deleted, 'a'))]),
+    );
+    // Of two claims of one key exactly one is taken, whichever the statement inserted first.
+    expect([answers[0], answers[1]].sort()).toEqual([false, true]);
+    expect(answers.slice(2)).toEqual([true, null]);
     expect(await claims(gateway.pool, kept.webhookId)).toEqual(['a', 'b']);
     expect(await claims(gateway.pool, deleted.webhookId)).toEqual([]);
   });
