@@ -36,11 +36,6 @@ export class RawConnection {
     this.port = port;
   }
 
-  /** Whether a request is under way (its answer not yet read). */
-  get busy(): boolean {
-    return this.settle !== null;
-  }
-
   /** Sends `request` (head and body, complete); `settle` gets its answer. One at a time. */
   send(request: Buffer, settle: (answer: Answer) => void): void {
     if (this.settle) throw new Error('RawConnection.send while a request is under way');

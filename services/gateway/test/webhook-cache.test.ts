@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, createWebhookFixture, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
 import { credentialLookups, untilAnsweredFromMemory, useGateway, type RunningGateway } from './helpers.ts';
-import { executeUrl } from './webhook-execute-helpers.ts';
+import { deliveriesQueue, executeUrl } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 // A long lease: what these tests see from memory must not lapse on a busy machine meanwhile.
@@ -59,6 +59,14 @@ describe('webhooks from memory', () => {
     expect(after.hit - before.hit).toBe(2);
     const { rows } = await gateway.pool.query('SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND delivery_id = $2', [hook.webhookId, deliveryId]);
     expect(rows).toHaveLength(1);
+    // No worker runs here: the queue still holds what was enqueued, one job for the two.
+    const queue = deliveriesQueue(gateway);
+    try {
+      const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed']);
+      expect(jobs.filter((job) => job.data.deliveryId === deliveryId)).toHaveLength(1);
+    } finally {
+      await queue.close();
+    }
   });
 
   it('claims nothing for a wrong token or before a secret\'s signature is checked, from memory too', async () => {
