@@ -49,12 +49,30 @@ export function batchedLookup(pool: Pool, poolSize: number, lanes: number): Exec
   });
 }
 
+type Webhook = NonNullable<ExecutionLookupResult['webhook']>;
+
+/**
+ * Each webhook row's token hash, computed once per row: a row from memory serves every request
+ * to its webhook, and a claim from memory checks the token before the handler checks it again.
+ * Rows are never changed in place (a changed token is a new row), so the hash stays the row's.
+ */
+const tokenHashes = new WeakMap<Webhook, Buffer>();
+
+function tokenHashOf(webhook: Webhook): Buffer {
+  let hash = tokenHashes.get(webhook);
+  if (!hash) {
+    hash = hashCredential(webhook.token);
+    tokenHashes.set(webhook, hash);
+  }
+  return hash;
+}
+
 /**
  * Whether a lookup found the webhook of the path and the token hashing to `tokenHash` is its
  * own, compared in constant time (decisions §9): unknown id and wrong token are the same 404.
  */
-export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], tokenHash: Buffer): webhook is NonNullable<ExecutionLookupResult['webhook']> {
-  return webhook !== null && digestsEqual(tokenHash, hashCredential(webhook.token));
+export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], tokenHash: Buffer): webhook is Webhook {
+  return webhook !== null && digestsEqual(tokenHash, tokenHashOf(webhook));
 }
 
 /** Webhooks held at most per process; past it the oldest go (a hot set is what matters). */
@@ -85,7 +103,7 @@ export function batchedClaim(pool: Pool, poolSize: number, lanes: number): Claim
  */
 export function cachedLookup(read: ExecutionLookupFn, claim: ClaimFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
   if (feed === null) return read;
-  const memory = credentialMemory<NonNullable<ExecutionLookupResult['webhook']>>(feed, {
+  const memory = credentialMemory<Webhook>(feed, {
     maxEntries: MAX_CACHED_WEBHOOKS,
     registry: metrics,
     metric: 'webhook_execution_lookups_total',
