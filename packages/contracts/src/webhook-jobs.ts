@@ -47,7 +47,10 @@ const deliveryBase = z.object({
    * this id (`ON CONFLICT DO NOTHING`), so a retried or recovered job never posts twice.
    */
   messageId: snowflakeSchema,
-  /** X-GitHub-Delivery when there was one (already claimed in `webhook_deliveries`), for logs. */
+  /**
+   * X-GitHub-Delivery when there was one: the dedupe key the worker takes with the message (in
+   * `webhook_deliveries`), so of every delivery with this key on this webhook one posts.
+   */
   deliveryId: headerValue.optional(),
   body: webhookBodySchema,
 });
@@ -85,6 +88,8 @@ export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
   /** The webhook or its channel was deleted between the request and the delivery. */
   z.object({ outcome: z.literal('webhook_gone') }),
   z.object({ outcome: z.literal('channel_gone') }),
+  /** Another delivery with the same `deliveryId` posted: the sender's retry or redelivery. */
+  z.object({ outcome: z.literal('duplicate'), duplicateOf: z.string() }),
   /**
    * The gateway withdrew the submission: its enqueue went unanswered, so it answered 503 and
    * deleted the body, yet the job had been added. Nothing is posted, as the client was told.

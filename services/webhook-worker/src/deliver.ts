@@ -90,6 +90,7 @@ function newMessage(payload: WebhookDeliveryPayload, { message }: RenderedDelive
     content: message.content,
     embeds: message.embeds.map(storedEmbed),
     flags: message.flags ?? 0,
+    dedupe: payload.deliveryId === undefined ? undefined : { deliveryId: payload.deliveryId, source: payload.format },
   };
 }
 
@@ -140,6 +141,10 @@ async function store(
     context.logger.info({ webhookId: payload.webhookId }, 'channel deleted before delivery, nothing posted');
     return { outcome: 'channel_gone' };
   }
+  if ('duplicateOf' in write) {
+    context.logger.info({ webhookId: payload.webhookId, duplicateOf: write.duplicateOf }, 'duplicate webhook delivery dropped');
+    return { outcome: 'duplicate', duplicateOf: write.duplicateOf };
+  }
   if (write.inserted) deps.metrics?.stored(payload.format, payload.messageId);
   else context.logger.info({ messageId: payload.messageId }, 'message stored by an earlier attempt');
   await pause(deps, 'after-store');
@@ -155,8 +160,9 @@ const STORED_BODIES_AT_ONCE = 4;
 
 /**
  * One delivery, idempotent by the message id fixed at enqueue: the insert does nothing when an
- * earlier attempt stored the message, and the event is appended at most once. A webhook deleted
- * since the request posts nothing (and the job completes).
+ * earlier attempt stored the message, and the event is appended at most once. A delivery whose
+ * dedupe key another delivery holds, or whose webhook was deleted since the request, posts
+ * nothing (and the job completes).
  */
 export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryPayload> {
   const deliver = deliverWith(deps, batchedWrites(deps));

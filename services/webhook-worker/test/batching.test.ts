@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookBodyKey, webhookDeliveryPayloadSchema } from '@switchboard/contracts';
+import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryResult } from '@switchboard/contracts';
 import { channelEvents, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages } from '@switchboard/testkit';
 import { ids, jobContext, plainDelivery, useDeliveryStores } from './support.ts';
 
@@ -40,6 +40,25 @@ describe('deliveries running at once share their writes, each with its own outco
     expect(announced.sort()).toEqual([...fresh, retried, ...stored].map((payload) => payload.messageId).sort());
     const { rows } = await pool.query<{ content: string }>('SELECT content FROM messages WHERE id = $1', [fresh[3]!.messageId]);
     expect(rows[0]?.content).toBe('message 3');
+  });
+});
+
+describe('deliveries with the same dedupe key (X-GitHub-Delivery)', () => {
+  it('post once, announced once, whether they run at once or later; a retry of the one that posted is not a duplicate', async () => {
+    const { pool, redis } = stores;
+    const hook = await createWebhookFixture(pool);
+    const handle = stores.handler();
+    const redeliveries = Array.from({ length: 12 }, (_, index) => ({ ...plainDelivery(hook, `redelivery ${index}`), deliveryId: 'same-delivery' }));
+    const results = (await Promise.all(redeliveries.map((payload) => handle(payload, jobContext(payload.messageId))))) as WebhookDeliveryResult[];
+    const posted = results.filter((result) => result.outcome === 'stored');
+    expect(posted).toHaveLength(1);
+    const holder = posted[0]?.outcome === 'stored' ? posted[0].messageId : '';
+    expect(results.filter((result) => result.outcome !== 'stored')).toEqual(new Array(11).fill({ outcome: 'duplicate', duplicateOf: holder }));
+    const winner = redeliveries.find((payload) => payload.messageId === holder)!;
+    expect(await handle(winner, jobContext())).toEqual({ outcome: 'stored', messageId: holder });
+    expect(await handle({ ...plainDelivery(hook, 'a day later'), deliveryId: 'same-delivery' }, jobContext())).toEqual({ outcome: 'duplicate', duplicateOf: holder });
+    expect(await webhookMessages(pool, hook.webhookId)).toHaveLength(1);
+    expect((await channelEvents(redis, environment.eventsStreamKey, hook.channelId)).map((event) => event.message_id)).toEqual([holder]);
   });
 });
 
