@@ -49,12 +49,6 @@ export interface Producer {
     options: EnqueueOptions & { timeoutMs: number },
   ): Promise<WaitOutcome>;
   /**
-   * Whether the job `contract` derives from `payload` is in its queue in any state (waiting,
-   * delayed, active, completed or failed and not yet removed). QueueUnavailableError when Redis
-   * is down.
-   */
-  jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean>;
-  /**
    * Failed jobs of `queues`, newest failure first, `limit` from `offset` on, and how many there
    * are in all. QueueUnavailableError when Redis is down.
    */
@@ -160,16 +154,6 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     }
   }
 
-  async function jobExists<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Promise<boolean> {
-    const { options } = prepare(contract, payload, {});
-    if (options.jobId === undefined) throw new Error(`Job "${contract.name}" has no derived id to look up`);
-    try {
-      return (await cache.queueFor(contract.queue).getJobState(options.jobId)) !== 'unknown';
-    } catch (error) {
-      throw new QueueUnavailableError(contract.queue, error);
-    }
-  }
-
   /** Runs a read or change on `queue`, reporting Redis trouble as QueueUnavailableError. */
   async function onQueue<T>(queue: QueueName, work: (target: Queue) => Promise<T>): Promise<T> {
     try {
@@ -227,7 +211,6 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     jobCounts,
     retryFailedJob,
     enqueueAndWait,
-    jobExists,
     bullQueue: (queue) => cache.queueFor(queue),
     close: async () => {
       for (const wait of waits) wait.abandon();

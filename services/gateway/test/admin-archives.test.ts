@@ -20,9 +20,6 @@ const unavailable: Producer = {
   enqueueAndWait: async (contract) => {
     throw new QueueUnavailableError(contract.queue);
   },
-  jobExists: async (contract) => {
-    throw new QueueUnavailableError(contract.queue);
-  },
   failedJobs: async (queues) => {
     throw new QueueUnavailableError(queues[0]!);
   },

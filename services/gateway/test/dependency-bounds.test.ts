@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
-import { executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
+import { executeUrl } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 const QUERY_TIMEOUT_MS = 300;
@@ -14,16 +14,13 @@ describe('a statement past DATABASE_QUERY_TIMEOUT_MS', () => {
     const deliveryId = randomUUID();
     const url = executeUrl(gateway, hook, '/codehost');
     const request = { body: { zen: 'Keep it logically awesome.', hook_id: 1 }, headers: { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId } };
-    // Another transaction holds the same delivery key, uncommitted: the gateway's claim waits
-    // on its row lock, as it would on a database stalled by anything else.
+    // Another transaction holds the webhooks table, uncommitted: the gateway's read of the
+    // webhook (not in its memory yet) waits on that lock, as it would on a database stalled by
+    // anything else.
     const blocker = await gateway.pool.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query(`INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id) VALUES ($1, $2, 'codehost', $3)`, [
-        hook.webhookId,
-        deliveryId,
-        fixtureIds.next(),
-      ]);
+      await blocker.query('LOCK TABLE webhooks IN ACCESS EXCLUSIVE MODE');
       const started = performance.now();
       const answer = await call('POST', url, request);
       const elapsedMs = performance.now() - started;
@@ -37,7 +34,7 @@ describe('a statement past DATABASE_QUERY_TIMEOUT_MS', () => {
       await blocker.query('ROLLBACK');
       blocker.release();
     }
-    // The sender retries: the key is free again and the delivery is taken.
+    // The sender retries once the database answers again: the delivery is taken.
     expect((await call('POST', url, request)).status).toBe(204);
   });
 });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_DELIVERY_JOB, webhookBodyKey } from '@switchboard/contracts';
-import { createProducer, jobIdFor } from '@switchboard/queue';
+import { webhookBodyKey } from '@switchboard/contracts';
+import { createProducer } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import {
   call,
@@ -17,7 +17,7 @@ import {
   type WebhookFixture,
 } from '@switchboard/testkit';
 import { startGateway, useGateway, type RunningGateway } from './helpers.ts';
-import { deliveriesQueue, deliveriesSettled, executeUrl, fixtureIds, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
+import { deliveriesQueue, deliveriesSettled, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
 const environment = useTestEnvironment();
@@ -60,19 +60,14 @@ async function claimOf(hook: WebhookFixture, deliveryId: string): Promise<string
   return rows[0] === undefined ? undefined : rows[0].message_id;
 }
 
-/** A claim as a gateway leaves it when it dies between the claim and the enqueue, `ageSeconds` ago. */
-async function claimLeftBehind(hook: WebhookFixture, deliveryId: string, ageSeconds: number): Promise<string> {
-  const messageId = fixtureIds.next();
-  await gateway.pool.query(
-    `INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id, created_at)
-     VALUES ($1, $2, 'codehost', $3, now() - make_interval(secs => $4))`,
-    [hook.webhookId, deliveryId, messageId, ageSeconds],
-  );
-  return messageId;
+/** The jobs queued for the webhook's delivery `deliveryId`, oldest first (no worker running). */
+async function queuedDeliveries(hook: WebhookFixture, deliveryId: string) {
+  const jobs = await queue.getJobs(['waiting'], 0, -1, true);
+  return jobs.filter((job) => job.data.webhookId === hook.webhookId && job.data.deliveryId === deliveryId);
 }
 
-describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fails for good)', () => {
-  it('gives the key back when its delivery fails for good, so the code host redelivery posts', async () => {
+describe('X-GitHub-Delivery keys (decisions §12: released when a delivery fails for good)', () => {
+  it('takes no key for a delivery that fails for good, so the code host redelivery posts', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
     // An issue text above the inline limit (the renderer reads it), so the body waits in S3;
@@ -80,13 +75,14 @@ describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fai
     const large = issueOpened();
     (large['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
     expect((await deliver(hook, deliveryId, large)).status).toBe(204);
-    const messageId = await claimOf(hook, deliveryId);
-    expect(messageId).toEqual(expect.any(String));
-    await gateway.storage.deleteObjects([webhookBodyKey(hook.webhookId, messageId!)]);
+    const [job] = await queuedDeliveries(hook, deliveryId);
+    await gateway.storage.deleteObjects([webhookBodyKey(hook.webhookId, job!.data.messageId)]);
+    // Accepting takes no key: the worker takes it with the message.
+    expect(await claimOf(hook, deliveryId)).toBeUndefined();
 
     await startWorker();
     expect(await deliveriesSettled(queue)).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => (await claimOf(hook, deliveryId)) === undefined, 10_000);
+    expect(await claimOf(hook, deliveryId)).toBeUndefined();
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
 
     // GitHub's "Redeliver": the same id, the whole body again.
@@ -95,36 +91,21 @@ describe('X-GitHub-Delivery claims (decisions §12: released when a delivery fai
     expect(await claimOf(hook, deliveryId)).toBe(stored!.id);
   });
 
-  it('lets a redelivery take over a claim whose gateway died before enqueueing, and only such a claim', async () => {
+  it('posts the first accepted of redeliveries queued together, once, and keeps the key for later ones', async () => {
     const hook = await createWebhookFixture(gateway.pool);
-    const orphan = await claimLeftBehind(hook, 'orphaned', 120);
-    // As young as a claim whose enqueue may still be under way: left alone.
-    const young = await claimLeftBehind(hook, 'young', 0);
-    // Old, but its job is still in the queue (a long backlog, a retry waiting): alive.
-    const queued = await claimLeftBehind(hook, 'queued', 120);
-    const waitingJob = await queue.add(
-      WEBHOOK_DELIVERY_JOB.name,
-      { webhookId: hook.webhookId, messageId: queued, format: 'plain', body: { kind: 'inline', value: { content: 'still queued' } } },
-      { jobId: jobIdFor(WEBHOOK_DELIVERY_JOB, { messageId: queued }), delay: 600_000 },
-    );
-    try {
-      for (const deliveryId of ['orphaned', 'young', 'queued']) expect((await deliver(hook, deliveryId)).status).toBe(204);
-      await startWorker();
-      const [stored] = await messagesOf(gateway.pool, hook.webhookId);
-      expect(await claimOf(hook, 'orphaned')).toBe(stored!.id);
-      expect(stored!.id).not.toBe(orphan);
-      expect(await claimOf(hook, 'young')).toBe(young);
-      expect(await claimOf(hook, 'queued')).toBe(queued);
-      // Two more redeliveries of the taken-over key are ordinary duplicates.
-      for (let round = 0; round < 2; round += 1) expect((await deliver(hook, 'orphaned')).status).toBe(204);
-      await waitFor(async () => {
-        const counts = await queue.getJobCounts('waiting', 'active');
-        return (counts.waiting ?? 0) + (counts.active ?? 0) === 0;
-      });
-      expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
-    } finally {
-      await waitingJob.remove();
-    }
+    const deliveryId = randomUUID();
+    for (let round = 0; round < 3; round += 1) expect((await deliver(hook, deliveryId)).status).toBe(204);
+    const queued = await queuedDeliveries(hook, deliveryId);
+    expect(queued).toHaveLength(3);
+    const first = queued.map((job) => BigInt(job.data.messageId)).sort((a, b) => (a < b ? -1 : 1))[0]!;
+    await startWorker();
+    const [stored] = await messagesOf(gateway.pool, hook.webhookId);
+    expect(stored!.id).toBe(String(first));
+    await deliveriesSettled(queue);
+    expect((await deliver(hook, deliveryId)).status).toBe(204);
+    await deliveriesSettled(queue);
+    expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
+    expect(await claimOf(hook, deliveryId)).toBe(stored!.id);
   });
 });
 
@@ -165,9 +146,9 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
         const added = (await queue.getJobCounts('waiting')).waiting;
         expect(added).toBe(mode === 'mute' ? 2 : 1);
 
-        // A job that may exist keeps its claim, dated for the retry to settle (given back, the
-        // retry would post a second message); an add that never left gave it back.
-        if (mode === 'mute') expect(await claimOf(hook, deliveryId)).toEqual(expect.any(String));
+        // The job that may exist keeps its body; whichever of it and the retry runs first
+        // takes the key, and the other posts nothing.
+        expect(await claimOf(hook, deliveryId)).toBeUndefined();
         expect((await deliver(hook, deliveryId)).status).toBe(204);
         await startWorker();
         await waitFor(async () => (await webhookMessages(gateway.pool, hook.webhookId)).length >= 2, 10_000);

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { presentMessage, type MessageResponse, type WebhookDeliveryPayload, type WebhookDeliveryResult } from '@switchboard/contracts';
 import { createBatcher } from '@switchboard/batching';
 import {
+  findDeliveryKeyHolder,
   findMessageById,
   isRowError,
   findWebhookById,
@@ -103,10 +104,11 @@ async function announce(writes: Writes, stored: StoredMessage, context: JobConte
 
 /**
  * The claim-checked body is gone: an earlier attempt finished with it (and crashed before the
- * job completed), so finish that delivery from what it left. With no message stored, either
- * the gateway withdrew the delivery (an unanswered enqueue without a dedupe key: it answered
- * 503 and deleted the body; submit.ts) and there is nothing to post, or the body was lost and
- * the delivery fails for good (which gives a dedupe key back for the sender's redelivery).
+ * job completed), so finish that delivery from what it left: its stored message, or its being a
+ * duplicate of the delivery that holds its key. With neither, either the gateway withdrew the
+ * delivery (an unanswered enqueue without a dedupe key: it answered 503 and deleted the body;
+ * submit.ts) and there is nothing to post, or the body was lost and the delivery fails for good
+ * (holding no dedupe key, so the sender's redelivery posts).
  */
 async function finishWithoutBody(
   deps: DeliveryDeps,
@@ -121,6 +123,8 @@ async function finishWithoutBody(
     context.logger.warn({ messageId: payload.messageId }, 'delivery withdrawn by the gateway (its enqueue went unanswered), nothing posted');
     return { outcome: 'withdrawn' };
   }
+  const holder = await findDeliveryKeyHolder(deps.pool, payload.webhookId, payload.deliveryId);
+  if (holder !== null && holder !== payload.messageId) return { outcome: 'duplicate', duplicateOf: holder };
   throw new UnrecoverableError('the delivery body is gone and no message was stored');
 }
 

@@ -1,5 +1,4 @@
 import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
-import { releaseWebhookDelivery } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
@@ -42,15 +41,6 @@ export function createWebhookWorkerSetup({
       [WEBHOOK_DELIVERY_PRUNE_JOB.name]: pruneHandler({ pool, logger, retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS }),
       [WEBHOOK_MESSAGE_EDIT_JOB.name]: editHandler({ pool, redis, events }),
       [WEBHOOK_MESSAGE_DELETE_JOB.name]: deleteHandler({ pool, redis, events }),
-    },
-    onFinalFailure: {
-      // The delivery will never post: give its dedupe key back, so the sender's redelivery
-      // (GitHub's "Redeliver", a retry after our 5xx) posts instead of being dropped for days.
-      [WEBHOOK_DELIVERY_JOB.name]: async ({ webhookId, deliveryId, format, messageId }) => {
-        if (deliveryId === undefined) return;
-        await releaseWebhookDelivery(pool, { webhookId, deliveryId, source: format, messageId });
-        logger.warn({ webhookId, messageId }, 'delivery failed for good, its dedupe key released');
-      },
     },
     schedules: [{ id: 'webhook-delivery-prune', contract: WEBHOOK_DELIVERY_PRUNE_JOB, payload: {}, everyMs: config.WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS }],
   };

@@ -58,9 +58,18 @@ describe('deliveryHandler', () => {
     expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(0);
   });
 
+  it("completes a duplicate whose attempt dropped it and its body, then crashed, as that duplicate", async () => {
+    const hook = await createWebhookFixture(stores.pool);
+    const posted = delivery(hook, { format: 'chatapp', deliveryId: 'redelivered' }, inline({ text: 'once' }));
+    expect(await stores.handler()(posted, jobContext())).toEqual({ outcome: 'stored', messageId: posted.messageId });
+    const retried = delivery(hook, { format: 'chatapp', deliveryId: 'redelivered' }, { kind: 'stored', key: 'webhook-bodies/discarded.json', bytes: 2 });
+    expect(await stores.handler()(retried, jobContext())).toEqual({ outcome: 'duplicate', duplicateOf: posted.messageId });
+    expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(1);
+  });
+
   it('fails for good (not retried) when nothing can be delivered', async () => {
     const hook = await createWebhookFixture(stores.pool);
-    // A claimed delivery's body is never withdrawn by the gateway: losing it is a failure.
+    // The body of a delivery with a dedupe key is never withdrawn by the gateway: losing it is a failure.
     const gone = delivery(hook, { format: 'chatapp', deliveryId: 'lost-body' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
     await expect(stores.handler()(gone, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const empty = delivery(hook, { format: 'plain' }, inline({ content: '   ' }));

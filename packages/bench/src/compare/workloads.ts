@@ -25,7 +25,7 @@ export interface Workload {
   prepare(databaseUrl: string, log: (message: string) => void): Promise<PreparedWorkload>;
 }
 
-/** As webhook-ingest: a real push to /codehost with a fresh X-GitHub-Delivery each (a new dedupe claim). */
+/** As webhook-ingest: a real push to /codehost with a fresh X-GitHub-Delivery each (a new dedupe key). */
 const ingest: Workload = {
   description: 'POST a real GitHub push to /v1/webhooks/{id}/{token}/codehost (webhook-ingest)',
   gatewayEnv: { RATE_LIMITS_ENABLED: 'false' },

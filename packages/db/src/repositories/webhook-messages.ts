@@ -107,8 +107,8 @@ function storedRow(message: WebhookDeliveryMessage, added: AddedColumns): Stored
   };
 }
 
-/** The message that holds a dedupe key, once the statement that took it has committed. */
-async function keyHolder(db: Queryable, webhookId: string, { deliveryId }: DeliveryKey): Promise<string | null> {
+/** The message that holds a webhook's dedupe key (null: nobody took it), as committed. */
+export async function findDeliveryKeyHolder(db: Queryable, webhookId: string, deliveryId: string): Promise<string | null> {
   const { rows } = await db.query<{ messageId: string | null }>(
     'SELECT message_id AS "messageId" FROM webhook_deliveries WHERE webhook_id = $1 AND delivery_id = $2',
     [webhookId, deliveryId],
@@ -123,7 +123,7 @@ async function keyHolder(db: Queryable, webhookId: string, { deliveryId }: Deliv
 async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Promise<WebhookMessageWrite> {
   const existing = await findMessageById(db, message.id);
   if (existing) return { stored: existing, inserted: false };
-  const holder = message.dedupe ? await keyHolder(db, message.webhookId, message.dedupe) : null;
+  const holder = message.dedupe ? await findDeliveryKeyHolder(db, message.webhookId, message.dedupe.deliveryId) : null;
   return holder !== null && holder !== message.id ? { duplicateOf: holder } : { webhookGone: true };
 }
 

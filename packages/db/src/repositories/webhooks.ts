@@ -60,7 +60,37 @@ const CREATOR = `CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object(
 
 const WITH_CREATOR = `SELECT ${COLUMNS}, ${CREATOR} FROM webhooks w LEFT JOIN users u ON u.id = w.creator_id`;
 
-/** The webhook alone: the execution path's lookup (one primary-key read). */
+/** The columns of a webhook an execution checks: its token (in constant time, by the caller) and secret. */
+export interface ExecutionWebhook {
+  id: string;
+  token: string;
+  secret: string | null;
+}
+
+const FIND_FOR_EXECUTION = `
+SELECT w.id, w.token, w.secret
+FROM unnest($1::bigint[]) WITH ORDINALITY AS i(id, ord) LEFT JOIN webhooks w ON w.id = i.id
+ORDER BY i.ord`;
+
+/**
+ * The webhooks of several execution requests in ONE statement (one round trip for all of them),
+ * in the order of `webhookIds`: null where there is none with that id. Named, so each connection
+ * parses and plans it once. A delivery's dedupe key is not taken here: the worker takes it with
+ * the message (storeWebhookMessages).
+ */
+export async function findWebhooksForExecution(db: Queryable, webhookIds: readonly string[]): Promise<(ExecutionWebhook | null)[]> {
+  const { rows } = await db.query<{ id: string | null; token: string | null; secret: string | null }>({
+    name: 'webhook-execution-lookup',
+    text: FIND_FOR_EXECUTION,
+    values: [webhookIds],
+  });
+  return webhookIds.map((_, index) => {
+    const row = rows[index];
+    return row && row.id !== null && row.token !== null ? { id: row.id, token: row.token, secret: row.secret } : null;
+  });
+}
+
+/** The webhook alone (one primary-key read). */
 export async function findWebhookById(db: Queryable, id: string): Promise<Webhook | null> {
   const { rows } = await db.query<Webhook>(`SELECT ${COLUMNS} FROM webhooks w WHERE w.id = $1`, [id]);
   return rows[0] ?? null;

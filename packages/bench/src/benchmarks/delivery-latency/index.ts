@@ -119,7 +119,7 @@ export const deliveryLatency: Benchmark = {
           'accepted → stored: the message snowflake (minted by the gateway on accept) to its MESSAGE_CREATE stream entry (appended after the row commits), 1 ms resolution',
           `stages at ${RATE}/s, the phase's last deliveries: ${stages}`,
           `stages at ${LIGHT_RATE}/s, the phase's last deliveries: ${light.stages}`,
-          'accepted → enqueued: the webhook lookup and dedupe claim (PostgreSQL); enqueued → taken: the add and the worker taking the job (Redis); taken → stored: rendering, the insert (batched) and the event',
+          'accepted → enqueued: the webhook lookup (memory) and the body placed; enqueued → taken: the add and the worker taking the job (Redis); taken → stored: rendering, the dedupe key and insert (one batched statement) and the event',
           'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [

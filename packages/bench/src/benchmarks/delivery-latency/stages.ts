@@ -8,7 +8,7 @@ export type StoredAt = ReadonlyMap<string, number>;
 
 /**
  * The three stages of accepted → stored, each from clocks of this machine: the snowflake (the
- * gateway accepts), the job's `timestamp` (the gateway's add begins, after the dedupe claim),
+ * gateway accepts), the job's `timestamp` (the gateway's add begins, after the webhook lookup),
  * its `processedOn` (the worker takes it), the entry id (the row is committed and announced).
  */
 const STAGES = [

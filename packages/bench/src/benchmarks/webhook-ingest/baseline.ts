@@ -4,7 +4,7 @@ import express from 'express';
 /**
  * The bare express 5 baseline for ingest, in its own process as the gateway is: it reads and
  * parses the same JSON body (same 25 MiB limit) and answers 204. Whatever the gateway does
- * beyond that (rate limiter, path checks, token lookup, dedupe claim, enqueue) is what the
+ * beyond that (rate limiter, path checks, token lookup, enqueue) is what the
  * ratio prices.
  */
 process.once('message', () => {

@@ -12,7 +12,7 @@ export interface PostLoad {
   uniqueHeader?: string;
 }
 
-/** Real GitHub push deliveries to `url` (/codehost): `X-GitHub-Event: push`, a fresh X-GitHub-Delivery each (a new dedupe claim). */
+/** Real GitHub push deliveries to `url` (/codehost): `X-GitHub-Event: push`, a fresh X-GitHub-Delivery each (a new dedupe key for the worker). */
 export function pushDeliveries(url: string, body: string): PostLoad {
   return { url, body, headers: { 'x-github-event': 'push' }, uniqueHeader: 'x-github-delivery' };
 }

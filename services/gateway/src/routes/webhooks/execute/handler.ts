@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
 import { hashCredential } from '@switchboard/auth';
-import type { ExecutionLookup, ExecutionLookupResult } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
 import type { ExecutionFormat, FormatFields } from './formats.ts';
-import { isWebhookOfToken } from './lookup.ts';
+import { isWebhookOfToken, type ExecutionLookupFn } from './lookup.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
@@ -14,8 +13,8 @@ import { answerWait } from './wait.ts';
 export type ExecuteHandlerDeps = SubmitDeps &
   Pick<GatewayDeps, 'ids'> & {
     waitTimeoutMs: number;
-    /** The webhook of a request, and its dedupe claim when given one (batched: see lookup.ts). */
-    lookUp(lookup: ExecutionLookup): Promise<ExecutionLookupResult>;
+    /** The webhook of a request's path (from memory, or batched: see lookup.ts). */
+    lookUp: ExecutionLookupFn;
   };
 
 /**
@@ -35,12 +34,12 @@ function wantsWait(query: unknown): boolean {
 
 /**
  * One execution route after the body was read: body → 400, token → 404 UNKNOWN_WEBHOOK,
- * signature (webhooks with a secret) → 401, format checks → 400, then dedupe and enqueue.
- * The message id is fixed here, before enqueueing: every retry of the job reuses it.
- *
- * The webhook read and, where nothing is checked between the token and the dedupe (no secret,
- * no format check), the dedupe claim are one statement; the token decides in constant time
- * here, the statement claims only for a matching token.
+ * signature (webhooks with a secret) → 401, format checks → 400, then enqueue. The message id
+ * is fixed here, before enqueueing: every retry of the job reuses it. A delivery's dedupe key
+ * (X-GitHub-Delivery) travels with the job, and the worker takes it in the statement that
+ * stores the message: of the deliveries with one key, exactly one posts, however many were
+ * accepted, and the accept path writes nothing to PostgreSQL (a duplicate is still answered
+ * 2xx, as the sender expects of a delivery it repeats).
  */
 export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: ExecuteHandlerDeps, waits: boolean): RequestHandler {
   return async (req, res) => {
@@ -51,9 +50,8 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const parsed = body.checked ? undefined : format.parse(body.value);
     const messageId = deps.ids.next();
     const deliveryId = format.deliveryId?.(req);
-    const claim = deliveryId !== undefined && !format.accept ? { deliveryId, source: format.name, messageId } : undefined;
     const tokenHash = hashCredential(params.token);
-    const { webhook, claimed } = await deps.lookUp({ webhookId: params.webhook_id, tokenHash, claim });
+    const webhook = await deps.lookUp(params.webhook_id);
     if (!isWebhookOfToken(webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
@@ -62,12 +60,11 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     if (!body.checked) format.accept?.(parsed as Parsed);
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
     const fields = format.fields(req);
-    const submitted = await submitDelivery(
-      deps,
-      { delivery: { webhookId: webhook.id, messageId, ...fields }, body: jobBody(format, body, fields), waitMs },
-      deliveryId === undefined ? undefined : { deliveryId, claimed },
-    );
-    if (submitted.kind === 'duplicate') deps.logger.info({ webhookId: webhook.id }, 'duplicate webhook delivery dropped');
+    const submitted = await submitDelivery(deps, {
+      delivery: { webhookId: webhook.id, messageId, ...(deliveryId === undefined ? {} : { deliveryId }), ...fields },
+      body: jobBody(format, body, fields),
+      waitMs,
+    });
     if (submitted.kind === 'waited') return answerWait(res, deps.pool, deps.logger, submitted.outcome, messageId);
     format.respond(res);
   };

@@ -7,7 +7,7 @@ import { bodyBudget, processBudgetBytes } from './body-budget.ts';
 import { createBodyChecker } from './body-check.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
-import { batchedClaim, batchedLookup, cachedLookup, lanesPerProcess } from './lookup.ts';
+import { batchedLookup, cachedLookup, lanesPerProcess } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
 import { checkParams } from './params.ts';
 import { unknownWebhookBeforeLargeBody } from './unknown-before-large-body.ts';
@@ -52,12 +52,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
     ...deps,
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
-    lookUp: cachedLookup(
-      batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanes),
-      batchedClaim(deps.pool, config.DATABASE_POOL_SIZE, lanes),
-      deps.changeFeed,
-      deps.metrics,
-    ),
+    lookUp: cachedLookup(batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanes), deps.changeFeed, deps.metrics),
   };
   const unknownBeforeLargeBody = unknownWebhookBeforeLargeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);

@@ -1,14 +1,6 @@
 import { digestsEqual, hashCredential } from '@switchboard/auth';
 import { createBatcher } from '@switchboard/batching';
-import {
-  claimWebhookDeliveries,
-  isRowError,
-  lookUpForExecution,
-  type DeliveryClaim,
-  type ExecutionLookup,
-  type ExecutionLookupResult,
-  type Pool,
-} from '@switchboard/db';
+import { findWebhooksForExecution, type ExecutionWebhook, type Pool } from '@switchboard/db';
 import type { Registry } from '@switchboard/metrics';
 import type { ChangeFeed } from '../../../change-feed.ts';
 import { credentialMemory } from '../../../credential-memory.ts';
@@ -34,31 +26,28 @@ export function lanesPerProcess(processes: number): number {
   return Math.max(1, Math.floor(LANES_PER_MACHINE / processes));
 }
 
-export type ExecutionLookupFn = (lookup: ExecutionLookup) => Promise<ExecutionLookupResult>;
+/** The webhook of an execution's path, or null when there is none with that id. */
+export type ExecutionLookupFn = (webhookId: string) => Promise<ExecutionWebhook | null>;
 
 /**
- * The execution routes' webhook lookup (and dedupe claim), batched across concurrent requests:
- * one statement, one round trip and one commit per batch rather than per request. Other routes
- * keep the rest of the pool.
+ * The execution routes' webhook lookup, batched across concurrent requests: one statement and
+ * one round trip per batch rather than per request. Other routes keep the rest of the pool.
  */
 export function batchedLookup(pool: Pool, poolSize: number, lanes: number): ExecutionLookupFn {
-  return createBatcher((lookups: ExecutionLookup[]) => lookUpForExecution(pool, lookups), {
+  return createBatcher((webhookIds: string[]) => findWebhooksForExecution(pool, webhookIds), {
     maxBatch: MAX_BATCH,
     maxInFlight: Math.min(lanes, poolSize),
-    isItemError: isRowError,
   });
 }
 
-type Webhook = NonNullable<ExecutionLookupResult['webhook']>;
-
 /**
  * Each webhook row's token hash, computed once per row: a row from memory serves every request
- * to its webhook, and a claim from memory checks the token before the handler checks it again.
- * Rows are never changed in place (a changed token is a new row), so the hash stays the row's.
+ * to its webhook. Rows are never changed in place (a changed token is a new row), so the hash
+ * stays the row's.
  */
-const tokenHashes = new WeakMap<Webhook, Buffer>();
+const tokenHashes = new WeakMap<ExecutionWebhook, Buffer>();
 
-function tokenHashOf(webhook: Webhook): Buffer {
+function tokenHashOf(webhook: ExecutionWebhook): Buffer {
   let hash = tokenHashes.get(webhook);
   if (!hash) {
     hash = hashCredential(webhook.token);
@@ -71,52 +60,28 @@ function tokenHashOf(webhook: Webhook): Buffer {
  * Whether a lookup found the webhook of the path and the token hashing to `tokenHash` is its
  * own, compared in constant time (decisions §9): unknown id and wrong token are the same 404.
  */
-export function isWebhookOfToken(webhook: ExecutionLookupResult['webhook'], tokenHash: Buffer): webhook is Webhook {
+export function isWebhookOfToken(webhook: ExecutionWebhook | null, tokenHash: Buffer): webhook is ExecutionWebhook {
   return webhook !== null && digestsEqual(tokenHash, tokenHashOf(webhook));
 }
 
 /** Webhooks held at most per process; past it the oldest go (a hot set is what matters). */
 const MAX_CACHED_WEBHOOKS = 50_000;
 
-/** A dedupe claim of a webhook known to exist: true taken, false a duplicate, null the webhook is gone. */
-export type ClaimFn = (claim: DeliveryClaim) => Promise<boolean | null>;
-
-/** The claims of executions whose webhook came from memory, batched as the lookups are. */
-export function batchedClaim(pool: Pool, poolSize: number, lanes: number): ClaimFn {
-  return createBatcher((claims: DeliveryClaim[]) => claimWebhookDeliveries(pool, claims), {
-    maxBatch: MAX_BATCH,
-    maxInFlight: Math.min(lanes, poolSize),
-    isItemError: isRowError,
-  });
-}
-
 /**
  * Executions answer from the webhooks this process read, while the change feed proves them
  * current (credential-memory.ts): a token or secret changed or a webhook deleted empties every
  * process's memory at its commit, and the API's deletions and secret changes answer only once
- * every process applied them (commitCredentialChange). So an execution without a claim to take
- * (plain execute, chat apps, error trackers, a code host's delivery without X-GitHub-Delivery)
- * needs no statement, and one with a claim only its claim's INSERT (`claim`), which costs
- * PostgreSQL ~0.05-0.1 ms less than the lookup's statement at one request a statement (pgbench,
- * machine CPU per transaction, 0.41-0.44 against 0.46-0.52 ms). A webhook not in memory is read
- * with its claim in one statement (`read`), which refreshes the memory.
+ * every process applied them (commitCredentialChange). So an execution of a webhook in memory
+ * needs no statement at all: a delivery's dedupe key is the worker's to take, with its message.
+ * A webhook not in memory is read (`read`), which refreshes the memory.
  */
-export function cachedLookup(read: ExecutionLookupFn, claim: ClaimFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
+export function cachedLookup(read: ExecutionLookupFn, feed: ChangeFeed | null, metrics: Registry): ExecutionLookupFn {
   if (feed === null) return read;
-  const memory = credentialMemory<Webhook>(feed, {
+  const memory = credentialMemory<ExecutionWebhook>(feed, {
     maxEntries: MAX_CACHED_WEBHOOKS,
     registry: metrics,
     metric: 'webhook_execution_lookups_total',
     help: 'Webhook lookups of executions: outcome="hit" answered from memory, "read" from PostgreSQL.',
   });
-  return async (lookup) => {
-    let fromDatabase: ExecutionLookupResult | undefined;
-    const readRow = async () => (fromDatabase = await read(lookup)).webhook;
-    const webhook = await memory(lookup.webhookId, readRow);
-    if (fromDatabase) return fromDatabase;
-    // What the statement would have claimed: a matching token, and no secret to check first.
-    if (!lookup.claim || webhook?.secret !== null || !isWebhookOfToken(webhook, lookup.tokenHash)) return { webhook, claimed: undefined };
-    const claimed = await claim({ webhookId: lookup.webhookId, ...lookup.claim });
-    return claimed === null ? { webhook: null, claimed: undefined } : { webhook, claimed };
-  };
+  return (webhookId) => memory(webhookId, () => read(webhookId));
 }

@@ -25,15 +25,14 @@ function declaredLarge(headers: IncomingHttpHeaders): boolean {
  * Reading and parsing 25 MiB costs the process far more than a lookup, and a flood of such
  * bodies at ids nobody has would otherwise all be read and parsed just to be refused (issue
  * 12's flood). Every other body keeps the reference's order, body (400) before token (404): it
- * is read first and looked up once, with its dedupe claim (handler.ts), rather than paying
- * every delivery a second statement.
+ * is read first and looked up once (handler.ts).
  */
 export function unknownWebhookBeforeLargeBody(lookUp: ExecuteHandlerDeps['lookUp']): RequestHandler {
   return async (req, res, next) => {
     if (!declaredLarge(req.headers)) return next();
     const { webhook_id: webhookId, token } = paramsOf(res);
     const tokenHash = hashCredential(token);
-    const { webhook } = await lookUp({ webhookId, tokenHash });
+    const webhook = await lookUp(webhookId);
     if (!isWebhookOfToken(webhook, tokenHash)) {
       closeWithoutReading(res);
       throw new ApiError('UNKNOWN_WEBHOOK');
