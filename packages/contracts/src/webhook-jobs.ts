@@ -4,7 +4,6 @@ import { snowflakeSchema } from './primitives.ts';
 
 /**
  * The webhook execution routes (decisions §9): which transformer turns a body into a message.
- * Also the `source` column of `webhook_deliveries`.
  */
 export const WEBHOOK_FORMATS = ['plain', 'codehost', 'errortracker', 'chatapp'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -48,8 +47,8 @@ const deliveryBase = z.object({
    */
   messageId: snowflakeSchema,
   /**
-   * X-GitHub-Delivery when there was one: the dedupe key the worker takes with the message (in
-   * `webhook_deliveries`), so of every delivery with this key on this webhook one posts.
+   * X-GitHub-Delivery when there was one: the worker stores it on the message, unique per
+   * webhook, so of every delivery with this id to this webhook one posts.
    */
   deliveryId: headerValue.optional(),
   body: webhookBodySchema,
@@ -116,17 +115,6 @@ export const WEBHOOK_DELIVERY_JOB = defineJob({
   payload: webhookDeliveryPayloadSchema,
   jobId: (payload) => payload.messageId,
   defaults: MESSAGE_JOB_DEFAULTS,
-});
-
-/**
- * Deletes expired delivery dedupe keys (X-GitHub-Delivery): a job scheduler on the deliveries
- * queue adds one per interval, so one replica prunes per tick however many run.
- */
-export const WEBHOOK_DELIVERY_PRUNE_JOB = defineJob({
-  queue: QUEUES.webhookDeliveries,
-  name: 'webhook-delivery-prune',
-  payload: z.object({}),
-  defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
 });
 
 /**

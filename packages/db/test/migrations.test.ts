@@ -43,7 +43,7 @@ describe('migrate', () => {
     );
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(['users', 'user_tokens', 'guilds', 'channels', 'roles', 'members', 'messages', 'emojis',
-        'stickers', 'guild_assets', 'webhooks', 'webhook_deliveries', 'admin_users', 'admin_api_keys', 'email_bans',
+        'stickers', 'guild_assets', 'webhooks', 'admin_users', 'admin_api_keys', 'email_bans',
         'phone_bans', 'ip_bans', 'audit_logs', 'archives', 'asset_purges', 'bulk_operations']),
     );
     expect(await migrate(url)).toEqual({ applied: [] });

@@ -95,20 +95,18 @@ describe('domain tables', () => {
     }
   });
 
-  it('claims a webhook delivery id exactly once', async () => {
+  it('holds a webhook delivery id on one message of that webhook at most', async () => {
     const { guildId, textA } = await guildFixture();
-    const webhookId = ids.next();
-    await pool().query(`INSERT INTO webhooks (id, guild_id, channel_id, name, token) VALUES ($1, $2, $3, 'hook', $4)`, [
-      webhookId, guildId, textA, 'b'.repeat(64),
-    ]);
-    const claim = () =>
+    const [webhookId, otherWebhookId] = [ids.next(), ids.next()];
+    const insert = (id: string, hook: string) =>
       pool().query(
-        `INSERT INTO webhook_deliveries (webhook_id, delivery_id, source) VALUES ($1, 'delivery-1', 'codehost')
-         ON CONFLICT DO NOTHING RETURNING delivery_id`,
-        [webhookId],
+        `INSERT INTO messages (id, channel_id, guild_id, webhook_id, webhook_name, delivery_id) VALUES ($1, $2, $3, $4, 'hook', 'delivery-1')
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [id, textA, guildId, hook],
       );
-    const results = await Promise.all([claim(), claim(), claim()]);
+    const results = await Promise.all([insert(ids.next(), webhookId), insert(ids.next(), webhookId), insert(ids.next(), webhookId)]);
     expect(results.map((r) => r.rowCount).sort()).toEqual([0, 0, 1]);
+    expect((await insert(ids.next(), otherWebhookId)).rowCount).toBe(1);
   });
 
   it('revokes tokens last seen inside a banned range', async () => {

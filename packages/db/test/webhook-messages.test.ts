@@ -76,26 +76,30 @@ describe('storeWebhookMessages', () => {
   it('stores one message per dedupe key, within a batch, across batches and on a retry of the holder', async () => {
     const hook = await createWebhookFixture(pool());
     const other = await createWebhookFixture(pool());
-    const key = { deliveryId: 'd5a5e1c0-7f43-11ee-9c1e-0d3e7c4b1a2f', source: 'codehost' } as const;
-    const [first, twin] = [message(hook.webhookId, { dedupe: key }), message(hook.webhookId, { dedupe: key })];
+    const key = { deliveryId: 'd5a5e1c0-7f43-11ee-9c1e-0d3e7c4b1a2f' };
+    const [first, twin] = [message(hook.webhookId, key), message(hook.webhookId, key)];
     // The same key on another webhook is another delivery; no key never collides.
-    const elsewhere = message(other.webhookId, { dedupe: key });
+    const elsewhere = message(other.webhookId, key);
     const plain = message(hook.webhookId);
     const writes = await storeWebhookMessages(pool(), [first, twin, elsewhere, plain]);
     expect(writes.map((write) => ('stored' in write ? write.inserted : write))).toEqual([true, { duplicateOf: first.id }, true, true]);
     expect(await findMessageById(pool(), twin.id)).toBeNull();
 
-    const [redelivery, retry] = await storeWebhookMessages(pool(), [message(hook.webhookId, { dedupe: key }), { ...first, content: 'a re-rendering' }]);
+    const [redelivery, retry] = await storeWebhookMessages(pool(), [message(hook.webhookId, key), { ...first, content: 'a re-rendering' }]);
     expect(redelivery).toEqual({ duplicateOf: first.id });
     expect(retry).toEqual({ stored: await findMessageById(pool(), first.id), inserted: false });
-    const { rows } = await pool().query('SELECT message_id FROM webhook_deliveries WHERE webhook_id = $1', [hook.webhookId]);
-    expect(rows).toEqual([{ message_id: first.id }]);
+    const { rows } = await pool().query('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id IS NOT NULL', [hook.webhookId]);
+    expect(rows).toEqual([{ id: first.id }]);
+    // The key lives as long as the message it posted.
+    await pool().query('DELETE FROM messages WHERE id = $1', [first.id]);
+    const [again] = await storeWebhookMessages(pool(), [message(hook.webhookId, key)]);
+    expect(again && 'stored' in again && again.inserted).toBe(true);
   });
 
-  it('posts exactly one of many concurrent statements with the same key, and holds no key for a message not stored', async () => {
+  it('posts exactly one of many concurrent statements with the same key, and none for a webhook that is gone', async () => {
     const hook = await createWebhookFixture(pool());
-    const key = { deliveryId: 'concurrent', source: 'codehost' } as const;
-    const racers = Array.from({ length: 8 }, () => message(hook.webhookId, { dedupe: key }));
+    const key = { deliveryId: 'concurrent' };
+    const racers = Array.from({ length: 8 }, () => message(hook.webhookId, key));
     const writes = (await Promise.all(racers.map((racer) => storeWebhookMessages(pool(), [racer])))).flat();
     const winners = writes.filter((write) => 'stored' in write);
     expect(winners).toHaveLength(1);
@@ -104,8 +108,6 @@ describe('storeWebhookMessages', () => {
 
     const gone = await createWebhookFixture(pool());
     await deleteWebhook(pool(), gone.webhookId);
-    expect(await storeWebhookMessages(pool(), [message(gone.webhookId, { dedupe: key })])).toEqual([{ webhookGone: true }]);
-    const { rows } = await pool().query('SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1', [gone.webhookId]);
-    expect(rows).toEqual([]);
+    expect(await storeWebhookMessages(pool(), [message(gone.webhookId, key)])).toEqual([{ webhookGone: true }]);
   });
 });

@@ -2,8 +2,6 @@ import { env, z } from '@switchboard/config';
 import { DEFAULT_EVENTS_STREAM_KEY } from '@switchboard/contracts';
 import { workerConfigSchema } from '@switchboard/runtime';
 
-const HOUR_MS = 60 * 60 * 1000;
-
 /** The webhook worker's variables: a worker's (S3 included, for claim-checked bodies), and these. */
 export const webhookWorkerConfigSchema = workerConfigSchema
   .extend({
@@ -33,10 +31,6 @@ export const webhookWorkerConfigSchema = workerConfigSchema
      * this long, under `noeviction`: at 2,000 messages/s, ten minutes is ~120 MB, a day was 17 GB.
      */
     EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(10 * 60),
-    /** Dedupe keys (X-GitHub-Delivery) older than this are deleted; a later redelivery posts again. */
-    WEBHOOK_DELIVERY_DEDUPE_HOURS: env.int(1, 24 * 365).default(7 * 24),
-    /** How often expired dedupe keys are deleted (a job scheduler: one run per interval across replicas). */
-    WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS: env.int(1000, 24 * HOUR_MS).default(HOUR_MS),
     /**
      * Test-only: every delivery waits this long at WEBHOOK_TEST_DELAY_AT, so a test can kill
      * the worker mid-delivery. Refused outside NODE_ENV=test.

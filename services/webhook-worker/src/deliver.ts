@@ -91,7 +91,7 @@ function newMessage(payload: WebhookDeliveryPayload, { message }: RenderedDelive
     content: message.content,
     embeds: message.embeds.map(storedEmbed),
     flags: message.flags ?? 0,
-    dedupe: payload.deliveryId === undefined ? undefined : { deliveryId: payload.deliveryId, source: payload.format },
+    deliveryId: payload.deliveryId,
   };
 }
 

@@ -1,23 +1,20 @@
-import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
+import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
 import { deleteHandler, editHandler } from './message-changes.ts';
 import { deliveryMetrics } from './metrics.ts';
-import { pruneHandler } from './prune.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
-export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_DELIVERY_PRUNE_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB] as const;
+export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB] as const;
 
 /**
- * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, edits and
- * deletes through the webhook token, and the dedupe-key pruning that a job scheduler runs every
- * WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS.
+ * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, and edits and
+ * deletes through the webhook token.
  */
 export function createWebhookWorkerSetup({
   config,
-  logger,
   resources: { pool, redis, storage },
   metrics,
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
@@ -38,10 +35,8 @@ export function createWebhookWorkerSetup({
   return {
     handlers: {
       [WEBHOOK_DELIVERY_JOB.name]: handler,
-      [WEBHOOK_DELIVERY_PRUNE_JOB.name]: pruneHandler({ pool, logger, retentionHours: config.WEBHOOK_DELIVERY_DEDUPE_HOURS }),
       [WEBHOOK_MESSAGE_EDIT_JOB.name]: editHandler({ pool, redis, events }),
       [WEBHOOK_MESSAGE_DELETE_JOB.name]: deleteHandler({ pool, redis, events }),
     },
-    schedules: [{ id: 'webhook-delivery-prune', contract: WEBHOOK_DELIVERY_PRUNE_JOB, payload: {}, everyMs: config.WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS }],
   };
 }

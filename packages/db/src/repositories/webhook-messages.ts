@@ -1,15 +1,6 @@
 import type { Queryable } from '../pool.ts';
 import { findMessageById, type StoredMessage } from './messages.ts';
 
-/** Where a delivery came from: the `source` of its dedupe key. */
-export type DeliverySource = 'plain' | 'codehost' | 'errortracker' | 'chatapp';
-
-/** A delivery's dedupe key (X-GitHub-Delivery), taken with its message. */
-export interface DeliveryKey {
-  deliveryId: string;
-  source: DeliverySource;
-}
-
 /** A message a webhook delivery posts: the author is the webhook, snapshotted as it is stored (reference §4). */
 export interface WebhookDeliveryMessage {
   /** Fixed when the request was accepted; the same id on every retry of the delivery. */
@@ -23,8 +14,8 @@ export interface WebhookDeliveryMessage {
   /** Discord-shaped embeds as they are stored and presented. */
   embeds: unknown[];
   flags: number;
-  /** The sender's delivery id, when it sent one: of the messages with the same key, one posts. */
-  dedupe?: DeliveryKey | undefined;
+  /** The sender's delivery id (X-GitHub-Delivery), when it sent one: of a webhook's messages with one id, one posts. */
+  deliveryId?: string | undefined;
 }
 
 export type WebhookMessageWrite =
@@ -33,7 +24,7 @@ export type WebhookMessageWrite =
   | { webhookGone: true }
   /** The channel was deleted meanwhile (the webhook went with it, or is going). */
   | { channelGone: true }
-  /** Another delivery with the same dedupe key posted (the message under `messageId`). */
+  /** Another message of the webhook holds its delivery id (a duplicate delivery): that message's id. */
   | { duplicateOf: string };
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -58,37 +49,22 @@ interface AddedColumns {
  * array, then jsonb printed back and parsed again), per message stored in batches of 8: 15.2
  * against 22.0 µs of worker CPU and 41.7 against 46.1 µs of the database's (alternating runs).
  *
- * A message with a dedupe key is inserted only when its key is its own: taken by this statement
- * (the unique key makes a concurrent statement with the same key wait for this one's commit,
- * then find it taken), or taken with this message id by an earlier attempt (the EXISTS reads the
- * statement's snapshot, which the `claimed` insert does not change); of one batch's messages
- * with the same key the first accepted (lowest id) posts. Keys are taken in key order, before
- * any message, so overlapping batches wait for each other instead of deadlocking. The
- * key and the message commit together: a delivery that never stores its message holds no key.
+ * A message with a delivery id is inserted only while no other message of its webhook holds
+ * that id (the partial unique index of migration 0011): a concurrent statement with the same id
+ * waits for this one's commit, then finds it taken; of one batch's messages with the same id the
+ * first accepted (lowest id, as they are inserted in id order) posts. A retry of the message
+ * that holds it conflicts on the id instead. `ON CONFLICT DO NOTHING` covers both.
  */
 const STORE_MANY = `
-WITH m AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(id bigint, "webhookId" bigint, "deliveryId" text, source text,
-                                                   username text, "avatarUrl" text, content text, embeds jsonb, flags int)
-), claimed AS (
-  INSERT INTO webhook_deliveries (webhook_id, delivery_id, source, message_id)
-  SELECT m."webhookId", m."deliveryId", m.source, m.id FROM m JOIN webhooks w ON w.id = m."webhookId"
-  WHERE m."deliveryId" IS NOT NULL
-  ORDER BY m."webhookId", m."deliveryId", m.id
-  ON CONFLICT (webhook_id, delivery_id) DO NOTHING
-  RETURNING message_id
-)
 INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, webhook_avatar_hash,
-                      webhook_avatar_url, type, content, embeds, flags)
+                      webhook_avatar_url, type, content, embeds, flags, delivery_id)
 SELECT m.id, w.channel_id, w.guild_id, NULL, w.id, coalesce(m.username, w.name), w.avatar_hash, m."avatarUrl", 0,
-       m.content, m.embeds, m.flags
-FROM m JOIN webhooks w ON w.id = m."webhookId"
-WHERE m."deliveryId" IS NULL
-   OR m.id IN (SELECT message_id FROM claimed)
-   OR EXISTS (SELECT 1 FROM webhook_deliveries d
-              WHERE d.webhook_id = m."webhookId" AND d.delivery_id = m."deliveryId" AND d.message_id = m.id)
+       m.content, m.embeds, m.flags, m."deliveryId"
+FROM jsonb_to_recordset($1::jsonb)
+  AS m(id bigint, "webhookId" bigint, "deliveryId" text, username text, "avatarUrl" text, content text, embeds jsonb, flags int)
+JOIN webhooks w ON w.id = m."webhookId"
 ORDER BY m.id
-ON CONFLICT (id) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING id, channel_id AS "channelId", guild_id AS "guildId", webhook_name AS "webhookName",
           webhook_avatar_hash AS "webhookAvatarHash", created_at AS "createdAt"`;
 
@@ -107,23 +83,20 @@ function storedRow(message: WebhookDeliveryMessage, added: AddedColumns): Stored
   };
 }
 
-/** The message that holds a webhook's dedupe key (null: nobody took it), as committed. */
+/** The message of a webhook that holds a delivery id (null: none does), as committed. */
 export async function findDeliveryKeyHolder(db: Queryable, webhookId: string, deliveryId: string): Promise<string | null> {
-  const { rows } = await db.query<{ messageId: string | null }>(
-    'SELECT message_id AS "messageId" FROM webhook_deliveries WHERE webhook_id = $1 AND delivery_id = $2',
-    [webhookId, deliveryId],
-  );
-  return rows[0]?.messageId ?? null;
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id = $2', [webhookId, deliveryId]);
+  return rows[0]?.id ?? null;
 }
 
 /**
- * A message the batch did not insert: stored by an earlier attempt, a duplicate of the
- * delivery that holds its key, or its webhook is gone.
+ * A message the batch did not insert: stored by an earlier attempt, a duplicate of the message
+ * that holds its delivery id, or its webhook is gone.
  */
 async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Promise<WebhookMessageWrite> {
   const existing = await findMessageById(db, message.id);
   if (existing) return { stored: existing, inserted: false };
-  const holder = message.dedupe ? await findDeliveryKeyHolder(db, message.webhookId, message.dedupe.deliveryId) : null;
+  const holder = message.deliveryId === undefined ? null : await findDeliveryKeyHolder(db, message.webhookId, message.deliveryId);
   return holder !== null && holder !== message.id ? { duplicateOf: holder } : { webhookGone: true };
 }
 
@@ -132,19 +105,18 @@ async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Prom
  * each with the outcome it would have had alone (results in the order of `messages`). A
  * message with its id already there (a retried delivery) is left alone and returned: the row,
  * not this attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show. A message
- * whose dedupe key another message took (in this batch, another, or days ago) is not stored:
- * `duplicateOf`. Any error fails the whole call (nothing was inserted: it is one statement); a
+ * whose delivery id another message of its webhook holds (from this batch, another, or days ago)
+ * is not stored: `duplicateOf`. Any error fails the whole call (nothing was inserted: it is one statement); a
  * caller batching unrelated deliveries runs them again one by one (createBatcher does). Named:
  * parsed and planned once per connection, not once per batch.
  */
 export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
   let inserted: Map<string, AddedColumns>;
   try {
-    const batch = messages.map(({ id, webhookId, dedupe, username, avatarUrl, content, embeds, flags }) => ({
+    const batch = messages.map(({ id, webhookId, deliveryId, username, avatarUrl, content, embeds, flags }) => ({
       id,
       webhookId,
-      deliveryId: dedupe?.deliveryId ?? null,
-      source: dedupe?.source ?? null,
+      deliveryId: deliveryId ?? null,
       username,
       avatarUrl,
       content,
