@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobContract } from '@switchboard/contracts';
+import type { JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { bullPrefix, toJobOptions } from './options.ts';
 
@@ -17,18 +17,35 @@ export interface JobSchedule<Payload = unknown, Input = Payload> {
   everyMs: number;
 }
 
-/** Creates or updates every schedule on its queue; the worker's own connection is not used. */
-export async function upsertSchedules(connection: Redis, redisPrefix: string, schedules: readonly JobSchedule<any, any>[], logger: Logger): Promise<void> {
-  for (const schedule of schedules) {
-    const { contract, payload, everyMs, id } = schedule;
-    const parsed = contract.payload.parse(payload);
-    const { jobId: _derived, ...options } = toJobOptions(contract, parsed);
-    const queue = new Queue(contract.queue, { connection, prefix: bullPrefix(redisPrefix) });
-    try {
+/**
+ * Makes the queue's job schedulers exactly `schedules`: each is created or updated, and one an
+ * earlier version set up but this one no longer declares is removed (it would go on adding jobs
+ * that no handler takes, each a failed job). A queue has one worker service (decisions §13), so
+ * its schedulers are that worker's. The worker's own connection is not used.
+ */
+export async function syncSchedules(
+  connection: Redis,
+  redisPrefix: string,
+  queueName: QueueName,
+  schedules: readonly JobSchedule<any, any>[],
+  logger: Logger,
+): Promise<void> {
+  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix) });
+  try {
+    const declared = new Set(schedules.map((schedule) => schedule.id));
+    for (const { key } of await queue.getJobSchedulers()) {
+      if (declared.has(key)) continue;
+      await queue.removeJobScheduler(key);
+      logger.warn({ schedule: key, queue: queueName }, 'job schedule no longer declared, removed');
+    }
+    for (const { contract, payload, everyMs, id } of schedules) {
+      if (contract.queue !== queueName) throw new Error(`schedule ${id} is for queue ${contract.queue}, not ${queueName}`);
+      const parsed = contract.payload.parse(payload);
+      const { jobId: _derived, ...options } = toJobOptions(contract, parsed);
       await queue.upsertJobScheduler(id, { every: everyMs }, { name: contract.name, data: parsed, opts: options });
       logger.info({ schedule: id, jobName: contract.name, everyMs }, 'job schedule set');
-    } finally {
-      await queue.close();
     }
+  } finally {
+    await queue.close();
   }
 }

@@ -9,7 +9,7 @@ import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './opt
 import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
 import { registerHandlers, type FinalFailureHandler, type FinalFailureHandlersFor, type HandlersFor, type Registration } from './registry.ts';
-import { upsertSchedules, type JobSchedule } from './schedules.ts';
+import { syncSchedules, type JobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 
 export interface WorkerTimings {
@@ -193,13 +193,11 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   const finalFailures = (options.onFinalFailure ?? {}) as Record<string, FinalFailureHandler<unknown> | undefined>;
   logEvents(worker, logger, observer, finalFailureRunner(registry, finalFailures, logger));
   await worker.waitUntilReady();
-  if (options.schedules?.length) {
-    const scheduler = duplicateRedis(connection, { role: 'producer', name: `${queue}-scheduler`, logger });
-    try {
-      await upsertSchedules(scheduler, redisPrefix, options.schedules, logger);
-    } finally {
-      await closeRedis(scheduler);
-    }
+  const scheduler = duplicateRedis(connection, { role: 'producer', name: `${queue}-scheduler`, logger });
+  try {
+    await syncSchedules(scheduler, redisPrefix, queue, options.schedules ?? [], logger);
+  } finally {
+    await closeRedis(scheduler);
   }
   logger.info({ jobs: [...registry.keys()], concurrency, ...timings }, 'worker started');
 

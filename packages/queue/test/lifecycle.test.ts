@@ -101,4 +101,19 @@ describe('schedules', () => {
       await isolated.close();
     }
   });
+
+  it('removes a schedule of its queue that it no longer declares, and keeps the ones it does', async () => {
+    const isolated = isolatedQueue(redis(), environment.redisPrefix, QUEUES.bulkOperations);
+    try {
+      // As an earlier version left it: a scheduler whose jobs no handler of this version takes.
+      await isolated.queue.upsertJobScheduler('retired-chore', { every: 60_000 }, { name: 'retired-chore', data: {} });
+      const kept: JobSchedule<{ id: string }> = { id: 'test-chore-hourly', contract: chore, payload: { id: 'hourly' }, everyMs: 3_600_000 };
+      await withWorker(async () => undefined, { schedules: [kept] }, async () => {
+        const schedulers = await isolated.queue.getJobSchedulers();
+        expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['test-chore-hourly']);
+      }, isolated.redisPrefix);
+    } finally {
+      await isolated.close();
+    }
+  });
 });
