@@ -106,9 +106,9 @@ async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Prom
  * message with its id already there (a retried delivery) is left alone and returned: the row,
  * not this attempt's rendering, is what MESSAGE_CREATE and a `wait=true` answer show. A message
  * whose delivery id another message of its webhook holds (from this batch, another, or days ago)
- * is not stored: `duplicateOf`. Any error fails the whole call (nothing was inserted: it is one statement); a
- * caller batching unrelated deliveries runs them again one by one (createBatcher does). Named:
- * parsed and planned once per connection, not once per batch.
+ * is not stored: `duplicateOf`. Any error fails the whole call (nothing was inserted: it is one
+ * statement); a caller batching unrelated deliveries runs them again one by one (createBatcher
+ * does). Named: parsed and planned once per connection, not once per batch.
  */
 export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
   let inserted: Map<string, AddedColumns>;

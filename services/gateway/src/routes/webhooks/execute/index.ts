@@ -47,12 +47,11 @@ function isClientError(error: unknown): boolean {
  */
 export function executeRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger } = deps;
-  const lanes = lanesPerProcess(config.GATEWAY_PROCESSES);
   const handlerDeps: ExecuteHandlerDeps = {
     ...deps,
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
-    lookUp: cachedLookup(batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanes), deps.changeFeed, deps.metrics),
+    lookUp: cachedLookup(batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES)), deps.changeFeed, deps.metrics),
   };
   const unknownBeforeLargeBody = unknownWebhookBeforeLargeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);
