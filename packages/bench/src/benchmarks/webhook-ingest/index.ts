@@ -3,7 +3,7 @@ import { ratio, STEADY_STATE_WARMUP_SECONDS, withSteadyStateWarmup } from '../..
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
 import { measurePaced } from '../../paced-load.ts';
-import { measurePostsWithCpu, pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
+import { measurePosts, measurePostsWithCpu, pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
@@ -48,6 +48,8 @@ export const webhookIngest: Benchmark = {
       return measurePaced(paced, { ...options, durationSeconds: context.load.durationSeconds });
     };
     const gatewayHalf = await atHalfRate(gateway.url);
+    // The issue's own measure of the half-rate tail: autocannon --overallRate.
+    const gatewayHalfBursts = await measurePosts(deliveriesTo(gateway.url), context.load, halfRate);
     context.log('measuring minimal-ingest');
     const minimalRun = await measurePostsWithCpu(minimal.pid, deliveriesTo(minimal.url), steady);
     const minimalResult = minimalRun.measurement;
@@ -57,6 +59,7 @@ export const webhookIngest: Benchmark = {
     const baselineRun = await measurePostsWithCpu(baseline.pid, deliveriesTo(baseline.url), steady);
     const baselineResult = baselineRun.measurement;
     const baselineHalf = await atHalfRate(baseline.url);
+    const baselineHalfBursts = await measurePosts(deliveriesTo(baseline.url), context.load, halfRate);
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
     for (const name of [undefined, MINIMAL_QUEUE]) {
       const queue = openQueue(env, name);
@@ -73,15 +76,18 @@ export const webhookIngest: Benchmark = {
         `process CPU per request (ms, user + system, measured run): gateway ${cpu(gatewayRun)}, minimal-ingest ${cpu(minimalRun)}, express JSON ${cpu(baselineRun)}`,
         `machine CPU per request (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(gatewayRun.machine)}, minimal-ingest ${formatMachineCpu(minimalRun.machine)}, express JSON ${formatMachineCpu(baselineRun.machine)}`,
         "half rate: a steady open-loop load at half the gateway's measured maximum (one request due every 1/rate s, latency from when it was due, as wrk2; autocannon's overallRate sends each second's share in a burst), offered to the gateway, then at the same rate to minimal-ingest and to express JSON",
+        "half rate, autocannon overallRate (the issue's measure): each connection sends its share of every second as fast as it can, then waits; latency from when each request left, so it is the gentler of the two",
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [
         { target: 'gateway /codehost', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayResult },
         { target: 'gateway /codehost at half its maximum rate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalf },
+        { target: 'gateway at half its maximum, autocannon overallRate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalfBursts },
         { target: 'minimal-ingest', url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalResult },
         { target: "minimal-ingest at the gateway's half rate", url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalHalf },
         { target: 'express JSON baseline', url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineResult },
         { target: "express JSON at the gateway's half rate", url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineHalf },
+        { target: "express JSON at the gateway's half rate, autocannon overallRate", url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineHalfBursts },
       ],
       ratios: {
         'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),

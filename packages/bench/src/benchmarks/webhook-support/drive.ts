@@ -27,11 +27,12 @@ export function pacedPosts(load: PostLoad): PacedRequest {
   return { ...load, method: 'POST', headers: postHeaders(load) };
 }
 
-function options(load: PostLoad, connections: number): autocannon.Options {
+function options(load: PostLoad, connections: number, overallRate?: number): autocannon.Options {
   const { uniqueHeader } = load;
   return {
     url: load.url,
     connections,
+    ...(overallRate === undefined ? {} : { overallRate }),
     method: 'POST',
     headers: postHeaders(load),
     body: load.body,
@@ -41,9 +42,13 @@ function options(load: PostLoad, connections: number): autocannon.Options {
   };
 }
 
-/** POSTs the same body as fast as `load.connections` allow: a discarded warm-up, then the measurement. */
-export async function measurePosts(load: PostLoad, loadOptions: LoadOptions): Promise<Measurement> {
-  const base = options(load, loadOptions.connections);
+/**
+ * POSTs the same body as fast as `load.connections` allow, or at autocannon's `overallRate`
+ * (each connection sends its share of a second as fast as it can, then waits for the next
+ * second): a discarded warm-up, then the measurement.
+ */
+export async function measurePosts(load: PostLoad, loadOptions: LoadOptions, overallRate?: number): Promise<Measurement> {
+  const base = options(load, loadOptions.connections, overallRate);
   if (loadOptions.warmupSeconds > 0) await autocannon({ ...base, duration: loadOptions.warmupSeconds });
   return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
 }
