@@ -97,6 +97,7 @@ export const webhookIngest: Benchmark = {
         'minimal-ingest/baseline machine CPU per request': ratio(minimalRun.machine.totalMs, baselineRun.machine.totalMs),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
         'gateway/minimal-ingest p99 at half rate': ratio(gatewayHalf.latencyMs.p99, minimalHalf.latencyMs.p99),
+        'gateway/express JSON p99 at half rate, autocannon overallRate': ratio(gatewayHalfBursts.latencyMs.p99, baselineHalfBursts.latencyMs.p99),
       },
     };
   },
