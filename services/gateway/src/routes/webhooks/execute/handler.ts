@@ -11,7 +11,7 @@ import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
 
 export type ExecuteHandlerDeps = SubmitDeps &
-  Pick<GatewayDeps, 'ids'> & {
+  Pick<GatewayDeps, 'ids' | 'pool'> & {
     waitTimeoutMs: number;
     /** The webhook of a request's path (from memory, or batched: see lookup.ts). */
     lookUp: ExecutionLookupFn;

@@ -12,7 +12,7 @@ import type { GatewayDeps } from '../../../deps.ts';
 import type { InboundBody } from './body.ts';
 
 /** The gateway deps a submission uses, and the size (bytes) above which a body goes through S3. */
-export type SubmitDeps = Pick<GatewayDeps, 'pool' | 'storage' | 'producer' | 'logger'> & { inlineBodyMaxBytes: number };
+export type SubmitDeps = Pick<GatewayDeps, 'storage' | 'producer' | 'logger'> & { inlineBodyMaxBytes: number };
 
 export interface Submission {
   /** The job payload without its body (with the sender's dedupe key, when it sent one). */
