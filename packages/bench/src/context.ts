@@ -39,7 +39,7 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
       // unless a benchmark says otherwise (delivery-latency runs the system as `npm start` does).
       const processEnv = (await services()).processEnv({ SHUTDOWN_TIMEOUT_MS: '2000', GATEWAY_PROCESSES: 'auto', ...env });
       log('starting the gateway');
-      return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv, healthPath: '/healthz' }, register);
+      return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv }, register);
     },
     async serviceEnv() {
       return (await services()).processEnv();

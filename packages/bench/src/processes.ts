@@ -2,6 +2,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isReadyMessage } from '@switchboard/runtime';
 
 /** A child process of ours that answers HTTP on `url`. */
 export interface RunningService {
@@ -48,52 +49,56 @@ function captureOutput(child: ChildProcess): () => string {
   return () => output.trim();
 }
 
-/** Polls `url` until it answers 2xx; fails early if the child exits. */
-async function waitForHealthy(child: ChildProcess, url: string, timeoutMs: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} answered:\n${output()}`);
-    }
-    const healthy = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) return;
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${output()}`);
-}
-
 /** Where a child's stop is registered the moment it exists (so Ctrl-C during its start stops it too). */
 export type RegisterStop = (name: string, stop: () => Promise<void>) => void;
 
-export interface SpawnServiceOptions {
+export interface SpawnReadyOptions {
   name: string;
-  /** Script to run with this node binary, relative to the working directory. */
+  /** Script to run with this node binary. */
   entry: string;
   env: Record<string, string>;
-  healthPath: string;
-  startTimeoutMs?: number;
+  timeoutMs?: number;
 }
 
-/** Starts one of our services on a free loopback port and waits for its health route. */
-export async function spawnService(options: SpawnServiceOptions, register: RegisterStop): Promise<RunningService> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [options.entry], {
-    env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Spawns one of our services and resolves once it announces readiness over IPC (announceReady
+ * of @switchboard/runtime), not when it first answers: a gateway of several processes answers
+ * as soon as its first process listens, and load started then would warm only that process
+ * and keep its connections there. Fails early if the child exits; stops it on a timeout.
+ */
+export async function spawnReady(options: SpawnReadyOptions, register: RegisterStop): Promise<ChildProcess> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const child = spawn(process.execPath, [options.entry], { env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   register(`${options.name} (pid ${child.pid})`, () => stopChild(child));
   const output = captureOutput(child);
-  const url = `http://127.0.0.1:${port}`;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await waitForHealthy(child, `${url}${options.healthPath}`, options.startTimeoutMs ?? 30_000, output);
+    await Promise.race([
+      new Promise<void>((resolve) => child.on('message', (message) => isReadyMessage(message) && resolve())),
+      once(child, 'exit').then(async ([code, signal]) => {
+        // Its last words may still be in the pipe; 'close' waits for them, unless a process it
+        // started holds the pipe open.
+        await Promise.race([once(child, 'close'), sleep(1_000)]);
+        throw new Error(`${options.name} exited (${code ?? signal}) before it was ready:\n${output()}`);
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${options.name} was not ready within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+      }),
+    ]);
   } catch (error) {
     await stopChild(child);
-    throw new Error(`${options.name}: ${(error as Error).message}`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  return { name: options.name, url, pid: child.pid ?? -1, stop: () => stopChild(child) };
+  return child;
+}
+
+/** Starts one of our HTTP services on a free loopback port; resolves once all its processes listen. */
+export async function spawnService(options: SpawnReadyOptions, register: RegisterStop): Promise<RunningService> {
+  const port = await freePort();
+  const child = await spawnReady({ ...options, env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' } }, register);
+  return { name: options.name, url: `http://127.0.0.1:${port}`, pid: child.pid ?? -1, stop: () => stopChild(child) };
 }
 
 /**

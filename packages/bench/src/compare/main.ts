@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   for (const [index, variant] of variants.entries()) {
     // Each its own queue prefix: one variant's jobs never land in another's queue.
     const env = services.processEnv({ GATEWAY_PROCESSES: '1', ...workload.gatewayEnv, REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`, ...variant.env });
-    const gateway = await spawnService({ name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env, healthPath: '/healthz' }, (name, stop) => cleanup.defer(name, stop));
+    const gateway = await spawnService({ name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env }, (name, stop) => cleanup.defer(name, stop));
     await prepared.ready(gateway);
     gateways.push(gateway);
   }
