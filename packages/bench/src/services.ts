@@ -1,6 +1,6 @@
-import { DeleteBucketCommand } from '@aws-sdk/client-s3';
+import { DeleteBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { migrate } from '@switchboard/db';
-import { createStorage } from '@switchboard/storage';
+import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
 import type { CleanupStack } from './cleanup.ts';
 import type { BenchConfig } from './config.ts';
@@ -31,8 +31,10 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
   await storage.ensureBucket();
   // Benchmarks that write objects delete them; a bucket left non-empty is reported, not emptied blindly.
   cleanup.defer('bench bucket', async () => {
-    await storage.client.send(new DeleteBucketCommand({ Bucket: bucket })).catch((error: Error) => {
-      process.stderr.write(`bench: bucket ${bucket} left behind: ${error.message}\n`);
+    await storage.client.send(new DeleteBucketCommand({ Bucket: bucket })).catch(async (error: Error) => {
+      const left = await storage.client.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 5 })).catch(() => undefined);
+      const keys = left?.Contents?.map((object) => object.Key).join(', ');
+      process.stderr.write(`bench: bucket ${bucket} left behind: ${error.message}${keys ? ` (holds ${keys}${left?.IsTruncated ? ', …' : ''})` : ''}\n`);
     });
     storage.close();
   });
@@ -54,4 +56,18 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
       ...extra,
     }),
   };
+}
+
+/** A client of the run's bucket, from a processEnv (for benchmarks that put or check objects). */
+export function benchStorage(env: Record<string, string>): Storage {
+  return createStorage(
+    storageOptionsFromConfig({
+      S3_ENDPOINT: env['S3_ENDPOINT'],
+      S3_REGION: env['S3_REGION']!,
+      S3_BUCKET: env['S3_BUCKET']!,
+      S3_ACCESS_KEY_ID: env['S3_ACCESS_KEY_ID']!,
+      S3_SECRET_ACCESS_KEY: env['S3_SECRET_ACCESS_KEY']!,
+      S3_FORCE_PATH_STYLE: true,
+    }),
+  );
 }

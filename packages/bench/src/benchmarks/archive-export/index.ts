@@ -7,10 +7,11 @@ import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createAdminWithKey } from '@switchboard/auth';
-import { createPool, type Pool } from '@switchboard/db';
+import { createPool, deleteGuildAssets, findArchive, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { REPO_ROOT } from '../../config.ts';
 import { ratio, type Measurement } from '../../measure.ts';
+import { benchStorage } from '../../services.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { spawnWorker } from '../webhook-support/worker-process.ts';
 
@@ -74,6 +75,22 @@ async function copyThroughGzip(databaseUrl: string, guildId: string): Promise<{ 
 }
 
 /**
+ * Removes what the run put in its bucket, which is deleted after the run and must be empty by
+ * then: the archive's ZIP and the images the demo seed stored for the guild.
+ */
+async function deleteRunObjects(env: Record<string, string>, pool: Pool, guildId: string, archiveId: string): Promise<void> {
+  const archiveKey = (await findArchive(pool, archiveId))?.storageKey;
+  const assetKeys = (await deleteGuildAssets(pool, guildId)).map((asset) => asset.storageKey);
+  const keys = [archiveKey, ...assetKeys].filter((key): key is string => typeof key === 'string');
+  const storage = benchStorage(env);
+  try {
+    await storage.deleteObjects(keys);
+  } finally {
+    storage.close();
+  }
+}
+
+/**
  * A guild archive of a 1,000,000-message guild (demo seed): from POST /admin/archives/guild to
  * `completed` (gateway + one archive-worker process, ZIP streamed into the store), against
  * `COPY (SELECT … the same messages …) TO STDOUT` through gzip in the same run. The worker's
@@ -104,6 +121,7 @@ export const archiveExport: Benchmark = {
       }
       const oursSeconds = (performance.now() - started) / 1000;
       const peakRss = await peakRssMb(worker);
+      await deleteRunObjects(env, pool, guildId, triggered.archive_id);
 
       context.log('baseline: COPY … TO STDOUT | gzip');
       const baseline = await copyThroughGzip(env['DATABASE_URL']!, guildId);

@@ -4,9 +4,10 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { storageKeys } from '@switchboard/contracts';
 import { createPool, insertEmojis, insertGuild, insertUsers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import type { Storage } from '@switchboard/storage';
 import { REPO_ROOT } from '../../config.ts';
 import { ratio } from '../../measure.ts';
+import { benchStorage } from '../../services.ts';
 import type { Benchmark } from '../../types.ts';
 import { runConcurrently, timedMeasurement } from '../bulk-add/timed.ts';
 import { spawnWorker } from '../webhook-support/worker-process.ts';
@@ -34,16 +35,7 @@ export const assetPurge: Benchmark = {
     const env = await context.serviceEnv();
     const ids = createSnowflakeGenerator(1003);
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 4, applicationName: 'bench-asset-purge' });
-    const storage = createStorage(
-      storageOptionsFromConfig({
-        S3_ENDPOINT: env['S3_ENDPOINT'],
-        S3_REGION: env['S3_REGION']!,
-        S3_BUCKET: env['S3_BUCKET']!,
-        S3_ACCESS_KEY_ID: env['S3_ACCESS_KEY_ID']!,
-        S3_SECRET_ACCESS_KEY: env['S3_SECRET_ACCESS_KEY']!,
-        S3_FORCE_PATH_STYLE: true,
-      }),
-    );
+    const storage = benchStorage(env);
     try {
       const ownerId = ids.next();
       const guildId = ids.next();
