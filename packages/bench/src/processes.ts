@@ -72,10 +72,13 @@ export async function spawnReady(options: SpawnReadyOptions, register: RegisterS
   register(`${options.name} (pid ${child.pid})`, () => stopChild(child));
   const output = captureOutput(child);
   let timer: NodeJS.Timeout | undefined;
+  // Ends the wait for an early exit once the start is decided, so a later exit (the stop at the
+  // end of the run) waits for nothing.
+  const started = new AbortController();
   try {
     await Promise.race([
       new Promise<void>((resolve) => child.on('message', (message) => isReadyMessage(message) && resolve())),
-      once(child, 'exit').then(async ([code, signal]) => {
+      once(child, 'exit', { signal: started.signal }).then(async ([code, signal]) => {
         // Its last words may still be in the pipe; 'close' waits for them, unless a process it
         // started holds the pipe open.
         await Promise.race([once(child, 'close'), sleep(1_000)]);
@@ -90,6 +93,7 @@ export async function spawnReady(options: SpawnReadyOptions, register: RegisterS
     throw error;
   } finally {
     clearTimeout(timer);
+    started.abort();
   }
   return child;
 }

@@ -1,4 +1,5 @@
 import { DeleteBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { loadConfig, s3Schema } from '@switchboard/config';
 import { migrate } from '@switchboard/db';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
@@ -58,16 +59,10 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
   };
 }
 
-/** A client of the run's bucket, from a processEnv (for benchmarks that put or check objects). */
+/**
+ * A client of the run's bucket, from a processEnv (for benchmarks that put or check objects):
+ * its S3 variables read by the schema every process reads them with.
+ */
 export function benchStorage(env: Record<string, string>): Storage {
-  return createStorage(
-    storageOptionsFromConfig({
-      S3_ENDPOINT: env['S3_ENDPOINT'],
-      S3_REGION: env['S3_REGION']!,
-      S3_BUCKET: env['S3_BUCKET']!,
-      S3_ACCESS_KEY_ID: env['S3_ACCESS_KEY_ID']!,
-      S3_SECRET_ACCESS_KEY: env['S3_SECRET_ACCESS_KEY']!,
-      S3_FORCE_PATH_STYLE: true,
-    }),
-  );
+  return createStorage(storageOptionsFromConfig(loadConfig(s3Schema, env, 'bench')));
 }
