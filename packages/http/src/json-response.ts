@@ -22,9 +22,10 @@ function answerJson(expressJson: Response['json']): Response['json'] {
     if (this.hasHeader('content-type') || this.hasHeader('transfer-encoding') || isConditional(this.req)) return expressJson.call(this, value);
     const text = JSON.stringify(value) as string | undefined;
     if (text === undefined) return expressJson.call(this, value);
-    this.setHeader('Content-Type', JSON_CONTENT_TYPE);
-    this.setHeader('Content-Length', Buffer.byteLength(text));
-    // For HEAD, Node drops the body itself and keeps the length, as express's answer has.
+    // In writeHead's list, not through setHeader: an answer with no other header set then
+    // goes out through Node's bare path (see request-id.ts). For HEAD, Node drops the body
+    // itself and keeps the length, as express's answer has.
+    this.writeHead(status, ['Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(text))]);
     this.end(text, 'utf8');
     return this;
   };

@@ -19,7 +19,7 @@ const echoSchema = z.object({
 
 beforeAll(async () => {
   app = await startApp((express) => {
-    express.use(requestId());
+    express.use(requestId(express));
     express.post('/echo', jsonBody({ limitBytes: LIMIT_BYTES }), (req, res) => {
       res.json(validate(echoSchema, req.body));
     });

@@ -82,7 +82,7 @@ export function createApp(options: AppOptions): Express {
   app.use(
     handlersInOrder([
       httpRequestMetrics(deps.metrics, routeTemplate),
-      requestId(),
+      requestId(app),
       ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }),
     ]),
   );
