@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { migrate } from '@switchboard/db';
+import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
 import type { DevstackConfig } from './config.ts';
 import { removeEnvFile, writeEnvFile } from './env-file.ts';
 import { acquireLock } from './lock.ts';
@@ -35,7 +36,7 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
     // The first app is the gateway (discoverServices); its process count is the stack's to give.
     const gatewayOnly: Record<string, string> = index === 0 ? { GATEWAY_PROCESSES: config.GATEWAY_PROCESSES } : {};
     const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1), ...gatewayOnly };
-    const running = supervisor.startApp({ name: app.name, command: process.execPath, args: ['--import', LIFELINE, app.entry], env });
+    const running = supervisor.startApp({ name: app.name, command: process.execPath, args: [...SERVICE_NODE_FLAGS, '--import', LIFELINE, app.entry], env });
     supervisor.log(`started ${app.name} (pid ${running.current().pid}, preferred snowflake worker id ${index + 1})`);
     return running;
   });

@@ -5,7 +5,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import { REPO_ROOT } from '@switchboard/devstack';
 // Not in package.json: runtime depends on queue, whose tests depend on testkit, and turbo
 // refuses a cycle. The import resolves through the workspace all the same.
-import { isReadyMessage, type ReadyMessage } from '@switchboard/runtime';
+import { isReadyMessage, SERVICE_NODE_FLAGS, type ReadyMessage } from '@switchboard/runtime';
 
 /** The pids of a process's live children, from /proc (Linux); none once it is gone. */
 export async function childPids(pid: number): Promise<number[]> {
@@ -60,6 +60,8 @@ export interface NodeProcessOptions {
   /** Exactly the variables the process gets, plus PATH. */
   env: Record<string, string>;
   args?: string[];
+  /** Node's own flags, before the entry. */
+  nodeFlags?: readonly string[];
   cwd?: string;
   /** Opens an IPC channel, for a child that reports readiness with process.send. */
   ipc?: boolean;
@@ -70,7 +72,7 @@ export interface NodeProcessOptions {
  * is not one of our services (spawnService waits for those); a service goes through spawnService.
  */
 export function spawnNode(entry: string, options: NodeProcessOptions): NodeProcess {
-  const child = spawn(process.execPath, [entry, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
@@ -114,7 +116,7 @@ export class ServiceExitError extends Error {
 export const SERVICE_READY_TIMEOUT_MS = 30_000;
 
 /**
- * `node services/<service>/src/main.ts` from the repository root with exactly `env` (plus PATH),
+ * `node <nodeFlags: SERVICE_NODE_FLAGS> services/<service>/src/main.ts` from the repository root with exactly `env` (plus PATH),
  * resolved once the process announces readiness over IPC (announceReady in
  * @switchboard/runtime): the gateway after it listens, a worker once it takes jobs. `service` may
  * instead be the path of an entry file (a worker fixture run through runWorkerService). Rejects
@@ -124,12 +126,12 @@ export const SERVICE_READY_TIMEOUT_MS = 30_000;
 export async function spawnService(
   service: string,
   env: Record<string, string>,
-  { readyTimeoutMs = SERVICE_READY_TIMEOUT_MS }: { readyTimeoutMs?: number } = {},
+  { readyTimeoutMs = SERVICE_READY_TIMEOUT_MS, nodeFlags = SERVICE_NODE_FLAGS }: { readyTimeoutMs?: number; nodeFlags?: readonly string[] } = {},
 ): Promise<ServiceProcess> {
   const isEntry = service.includes('/');
   const entry = !isEntry ? join(REPO_ROOT, 'services', service, 'src/main.ts') : isAbsolute(service) ? service : join(REPO_ROOT, service);
   const name = isEntry ? basename(entry) : service;
-  const started = spawnNode(entry, { cwd: REPO_ROOT, env, ipc: true });
+  const started = spawnNode(entry, { cwd: REPO_ROOT, env, ipc: true, nodeFlags });
   let timer: NodeJS.Timeout | undefined;
   try {
     const ready = await Promise.race([

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@switchboard/logger';
 import { aggregateMetricsForWorkers } from '@switchboard/metrics';
-import { announceReady, isReadyMessage, onStopSignals, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
+import { announceReady, isReadyMessage, onStopSignals, SHUTDOWN_SLACK_MS, withServiceNodeFlags } from '@switchboard/runtime';
 import type { GatewayConfig } from './config.ts';
 
 /** What the primary sends a gateway process to make it drain and end (as SIGTERM would). */
@@ -34,6 +34,8 @@ const REPLACE_AFTER_MS = 1_000;
  */
 export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void {
   const count = config.GATEWAY_PROCESSES;
+  // The processes get the service flags even when the primary was started without them.
+  cluster.setupPrimary({ execArgv: withServiceNodeFlags(process.execArgv) });
   aggregateMetricsForWorkers();
   const listening = new Set<number>();
   let port: number | undefined;

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { Queue } from 'bullmq';
@@ -5,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
+import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
 import { childPids, isAlive, metricValue, scrapeMetrics, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
 import { parseGatewayConfig } from '../src/config.ts';
 
@@ -17,8 +19,14 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-function startGateway(processes: number): Promise<ServiceProcess> {
-  return spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(processes) }));
+function startGateway(processes: number, options: { nodeFlags?: readonly string[] } = {}): Promise<ServiceProcess> {
+  const env = environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(processes) });
+  return spawnService('gateway', env, options);
+}
+
+/** The command line a process was started with (Linux). */
+async function commandLine(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((part) => part !== '');
 }
 
 /** GET on a connection of its own: the kernel picks a process for each new connection. */
@@ -56,6 +64,14 @@ describe('GATEWAY_PROCESSES', () => {
     // Each process timed its share of them; the scrape, whichever process answers it, counts all twenty.
     const { samples } = await scrapeMetrics(`${base}/metrics`);
     expect(metricValue(samples, 'http_request_duration_seconds_count', { route: '/healthz', status: '200' })).toBe(20);
+  });
+
+  it('starts its processes with the service node flags, also when the primary was started without them', async () => {
+    gateway = await startGateway(2, { nodeFlags: [] });
+    expect(await commandLine(gateway.child.pid!)).not.toContain(SERVICE_NODE_FLAGS[0]);
+    const processes = await childPids(gateway.child.pid!);
+    expect(processes).toHaveLength(2);
+    for (const pid of processes) expect(await commandLine(pid)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
   });
 
   it('reports a queue count every process reads from the one Redis once, not summed', async () => {
