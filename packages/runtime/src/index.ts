@@ -1,4 +1,4 @@
-export { keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS, withServiceNodeFlags } from './heap.ts';
+export { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS, withServiceNodeFlags } from './heap.ts';
 export { announceReady, isReadyMessage, READY_MESSAGE, type ReadyMessage } from './ready.ts';
 export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 export { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_NODE_FLAGS, withServiceNodeFlags } from '../src/heap.ts';
+import { hasServiceNodeFlags, SERVICE_NODE_FLAGS, withServiceNodeFlags } from '../src/heap.ts';
 
 const repoFile = (path: string) => readFile(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
@@ -17,6 +17,8 @@ describe('service node flags', () => {
     expect(withServiceNodeFlags([])).toEqual([...SERVICE_NODE_FLAGS]);
     expect(withServiceNodeFlags(['--import', 'x.ts'])).toEqual([...SERVICE_NODE_FLAGS, '--import', 'x.ts']);
     expect(withServiceNodeFlags(['--import', 'x.ts', ...SERVICE_NODE_FLAGS])).toEqual(['--import', 'x.ts', ...SERVICE_NODE_FLAGS]);
+    expect(hasServiceNodeFlags(['--import', 'x.ts'])).toBe(false);
+    expect(hasServiceNodeFlags(withServiceNodeFlags(['--import', 'x.ts']))).toBe(true);
   });
 
   it('start every service of docker compose and of the image', async () => {

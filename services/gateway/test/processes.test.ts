@@ -74,6 +74,20 @@ describe('GATEWAY_PROCESSES', () => {
     for (const pid of processes) expect(await commandLine(pid)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
   });
 
+  it('serves even one process from a process with the service node flags when started without them', async () => {
+    gateway = await startGateway(1, { nodeFlags: [] });
+    const [serving, ...others] = await childPids(gateway.child.pid!);
+    expect(others).toEqual([]);
+    expect(await commandLine(serving!)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+    expect(await getOnNewConnection(`http://127.0.0.1:${gateway.ready['port']}/healthz`)).toBe(200);
+  });
+
+  it('serves one process itself when started with the service node flags', async () => {
+    gateway = await startGateway(1);
+    expect(await childPids(gateway.child.pid!)).toEqual([]);
+    expect(await getOnNewConnection(`http://127.0.0.1:${gateway.ready['port']}/healthz`)).toBe(200);
+  });
+
   it('reports a queue count every process reads from the one Redis once, not summed', async () => {
     const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
     const queue = new Queue(QUEUES.assetPurges, { connection, prefix: bullPrefix(environment.redisPrefix) });
