@@ -10,13 +10,14 @@ import { discovery } from './discovery.ts';
 import { ipLookup } from './ip-lookup/index.ts';
 import { webhookExecute } from './webhook-execute/index.ts';
 import { webhookIngest } from './webhook-ingest/index.ts';
+import { webhookIngestSustained } from './webhook-ingest-sustained/index.ts';
 
 /**
  * Every benchmark, by the name `npm run bench -- <name>` takes. A new one is a module in this
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, webhookExecute, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
+export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, webhookIngestSustained, webhookExecute, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
