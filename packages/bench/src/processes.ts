@@ -61,8 +61,8 @@ export interface SpawnReadyOptions {
 }
 
 /**
- * Spawns one of our services (node SERVICE_NODE_FLAGS entry) and resolves once it announces readiness over IPC (announceReady
- * of @switchboard/runtime), not when it first answers: a gateway of several processes answers
+ * Spawns one of our services (`node <SERVICE_NODE_FLAGS> <entry>`) and resolves once it
+ * announces readiness over IPC (announceReady of @switchboard/runtime), not when it first answers: a gateway of several processes answers
  * as soon as its first process listens, and load started then would warm only that process
  * and keep its connections there. Fails early if the child exits; stops it on a timeout.
  */

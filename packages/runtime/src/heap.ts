@@ -32,12 +32,17 @@ export function keepShortLivedObjectsYoung(): void {
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
 
-/** Whether `execArgv` (a process's Node flags) has every one of SERVICE_NODE_FLAGS. */
+/** The SERVICE_NODE_FLAGS that `execArgv` (a process's Node flags) lacks. */
+function missingServiceNodeFlags(execArgv: readonly string[]): string[] {
+  return SERVICE_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
+}
+
+/** Whether `execArgv` has every one of SERVICE_NODE_FLAGS. */
 export function hasServiceNodeFlags(execArgv: readonly string[]): boolean {
-  return SERVICE_NODE_FLAGS.every((flag) => execArgv.includes(flag));
+  return missingServiceNodeFlags(execArgv).length === 0;
 }
 
 /** `execArgv` with whichever of SERVICE_NODE_FLAGS it lacks, for a process this one starts. */
 export function withServiceNodeFlags(execArgv: readonly string[]): string[] {
-  return [...SERVICE_NODE_FLAGS.filter((flag) => !execArgv.includes(flag)), ...execArgv];
+  return [...missingServiceNodeFlags(execArgv), ...execArgv];
 }

@@ -116,8 +116,8 @@ export class ServiceExitError extends Error {
 export const SERVICE_READY_TIMEOUT_MS = 30_000;
 
 /**
- * `node <nodeFlags: SERVICE_NODE_FLAGS> services/<service>/src/main.ts` from the repository root with exactly `env` (plus PATH),
- * resolved once the process announces readiness over IPC (announceReady in
+ * `node <nodeFlags, SERVICE_NODE_FLAGS unless given> services/<service>/src/main.ts` from the
+ * repository root with exactly `env` (plus PATH), resolved once the process announces readiness over IPC (announceReady in
  * @switchboard/runtime): the gateway after it listens, a worker once it takes jobs. `service` may
  * instead be the path of an entry file (a worker fixture run through runWorkerService). Rejects
  * with a ServiceExitError when the process exits first, and kills it when it is not ready

@@ -40,24 +40,28 @@ export const webhookIngestSustained: Benchmark = {
     const queue = openQueue(env);
     context.cleanup.defer('bench queue', () => queue.close());
 
-    const maximum = await measurePosts(pushDeliveries(`${gateway.url}${path}`, body), withSteadyStateWarmup(context.load));
+    const gatewayLoad = pushDeliveries(`${gateway.url}${path}`, body);
+    const baselineLoad = pushDeliveries(`${baseline.url}${path}`, body);
+    const maximum = await measurePosts(gatewayLoad, withSteadyStateWarmup(context.load));
     await emptyQueue(queue.queue);
     const halfRate = maximum.requestsPerSecond / 2;
     const window: LoadOptions = { ...context.load, warmupSeconds: 0, durationSeconds: WINDOW_SECONDS };
     context.log(`gateway maximum ${Math.round(maximum.requestsPerSecond)}/s; ${WINDOWS} windows of ${WINDOW_SECONDS} s at ${Math.round(halfRate)}/s`);
 
     const gatewayWindows: Array<{ measurement: Measurement; majorGcs: number }> = [];
+    // One reading per window boundary: a GC while the queue empties counts in the next window.
+    let gcsSoFar = await majorGcs(gateway.url);
     for (let index = 0; index < WINDOWS; index += 1) {
-      const before = await majorGcs(gateway.url);
-      const measurement = await measurePosts(pushDeliveries(`${gateway.url}${path}`, body), window, halfRate);
-      gatewayWindows.push({ measurement, majorGcs: (await majorGcs(gateway.url)) - before });
+      const measurement = await measurePosts(gatewayLoad, window, halfRate);
+      const gcs = await majorGcs(gateway.url);
+      gatewayWindows.push({ measurement, majorGcs: gcs - gcsSoFar });
+      context.log(`window ${index + 1}: p99 ${measurement.latencyMs.p99} ms, ${gcs - gcsSoFar} full GCs`);
+      gcsSoFar = gcs;
       await emptyQueue(queue.queue);
-      context.log(`window ${index + 1}: p99 ${measurement.latencyMs.p99} ms, ${gatewayWindows.at(-1)!.majorGcs} full GCs`);
     }
-    const baselineWindows: Measurement[] = [];
-    for (let index = 0; index < BASELINE_WINDOWS; index += 1) {
-      baselineWindows.push(await measurePosts(pushDeliveries(`${baseline.url}${path}`, body), index === 0 ? { ...window, warmupSeconds: context.load.warmupSeconds } : window, halfRate));
-    }
+    // The baseline's first window has the run's warm-up before it.
+    const baselineWindows: Measurement[] = [await measurePosts(baselineLoad, { ...window, warmupSeconds: context.load.warmupSeconds }, halfRate)];
+    while (baselineWindows.length < BASELINE_WINDOWS) baselineWindows.push(await measurePosts(baselineLoad, window, halfRate));
 
     const p99s = gatewayWindows.map((entry) => entry.measurement.latencyMs.p99);
     const worstBaseline = Math.max(...baselineWindows.map((measurement) => measurement.latencyMs.p99));
