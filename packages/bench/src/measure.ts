@@ -1,5 +1,5 @@
-import autocannon from 'autocannon';
 import { cpuPerUnit } from './cpu-per-unit.ts';
+import { autocannonLoad } from './load-generator.ts';
 import type { MachineCpu } from './machine-cpu.ts';
 import type { LoadOptions } from './types.ts';
 
@@ -38,30 +38,6 @@ export function withSteadyStateWarmup(load: LoadOptions): LoadOptions {
   return { ...load, warmupSeconds: Math.max(load.warmupSeconds, STEADY_STATE_WARMUP_SECONDS) };
 }
 
-/** One autocannon result as the report's measurement. */
-export function toMeasurement(result: autocannon.Result): Measurement {
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
-  );
-  return {
-    requestsPerSecond: result.requests.average,
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      mean: result.latency.average,
-      max: result.latency.max,
-    },
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    statusCodes,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    bytesPerSecond: result.throughput.average,
-    durationSeconds: result.duration,
-  };
-}
-
 /** A request other than a bare GET: the same method and body on every request. */
 export interface MeasuredRequest {
   method: 'GET' | 'POST';
@@ -76,8 +52,8 @@ export async function measure(
   request: MeasuredRequest = { method: 'GET' },
 ): Promise<Measurement> {
   const base = { url, connections: load.connections, headers, ...request };
-  if (load.warmupSeconds > 0) await autocannon({ ...base, duration: load.warmupSeconds });
-  return toMeasurement(await autocannon({ ...base, duration: load.durationSeconds }));
+  if (load.warmupSeconds > 0) await autocannonLoad({ ...base, durationSeconds: load.warmupSeconds });
+  return autocannonLoad({ ...base, durationSeconds: load.durationSeconds });
 }
 
 /**

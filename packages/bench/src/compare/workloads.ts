@@ -3,7 +3,8 @@ import { BANNED_ADDRESS } from '../benchmarks/ban-check/seed.ts';
 import { measurePosts, pacedPosts, pushDeliveries } from '../benchmarks/webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../benchmarks/webhook-support/fixture.ts';
 import { measure, type Measurement } from '../measure.ts';
-import { measurePaced, type PacedOptions } from '../paced-load.ts';
+import { pacedLoad } from '../load-generator.ts';
+import type { PacedOptions } from '../paced-load.ts';
 import type { RunningService } from '../processes.ts';
 import type { LoadOptions } from '../types.ts';
 
@@ -37,7 +38,7 @@ const ingest: Workload = {
     return {
       ready: async () => {},
       drive: (gateway, load) => measurePosts(deliveriesTo(gateway), load),
-      pace: (gateway, paced) => measurePaced(pacedPosts(deliveriesTo(gateway)), paced),
+      pace: (gateway, paced) => pacedLoad(pacedPosts(deliveriesTo(gateway)), paced),
     };
   },
 };
@@ -54,7 +55,7 @@ const banCheck: Workload = {
     return {
       ready: async (gateway) => void (await untilLoaded(gateway, key)),
       drive: (gateway, load) => measure(checkUrl(gateway), load, headers, { method: 'POST', body }),
-      pace: (gateway, paced) => measurePaced({ url: checkUrl(gateway), method: 'POST', body, headers }, paced),
+      pace: (gateway, paced) => pacedLoad({ url: checkUrl(gateway), method: 'POST', body, headers }, paced),
     };
   },
 };

@@ -3,7 +3,7 @@ import { createPool } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { latencySummary, type Measurement } from '../../measure.ts';
-import { measurePaced } from '../../paced-load.ts';
+import { pacedLoad } from '../../load-generator.ts';
 import type { Benchmark } from '../../types.ts';
 import { pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook, storedMessages } from '../webhook-support/fixture.ts';
@@ -83,7 +83,7 @@ export const deliveryLatency: Benchmark = {
     let accepted = 0;
     /** One phase at `rate`: HTTP accept as the client saw it, and accepted → stored per message. */
     const measureAt = async (rate: number, warmupSeconds: number): Promise<{ http: Measurement; endToEnd: Measurement; stages: string }> => {
-      const paced = (durationSeconds: number) => measurePaced(load, { requestsPerSecond: rate, durationSeconds, connections: context.load.connections });
+      const paced = (durationSeconds: number) => pacedLoad(load, { requestsPerSecond: rate, durationSeconds, connections: context.load.connections });
       context.log(`${rate} deliveries/s for ${warmupSeconds} s warm-up, then ${context.load.durationSeconds} s measured`);
       // The warm-up's deliveries are excluded by time: only those accepted after this instant count.
       const warm = warmupSeconds > 0 ? await paced(warmupSeconds) : undefined;

@@ -2,7 +2,7 @@ import { formatMachineCpu } from '../../machine-cpu.ts';
 import { ratio, STEADY_STATE_WARMUP_SECONDS, withSteadyStateWarmup } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark } from '../../types.ts';
-import { measurePaced } from '../../paced-load.ts';
+import { pacedLoad } from '../../load-generator.ts';
 import { measurePosts, measurePostsWithCpu, pacedPosts, pushDeliveries } from '../webhook-support/drive.ts';
 import { realPushPayload, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
@@ -44,8 +44,8 @@ export const webhookIngest: Benchmark = {
     const atHalfRate = async (origin: string) => {
       const paced = pacedPosts(deliveriesTo(origin));
       const options = { requestsPerSecond: halfRate, connections: context.load.connections };
-      if (context.load.warmupSeconds > 0) await measurePaced(paced, { ...options, durationSeconds: context.load.warmupSeconds });
-      return measurePaced(paced, { ...options, durationSeconds: context.load.durationSeconds });
+      if (context.load.warmupSeconds > 0) await pacedLoad(paced, { ...options, durationSeconds: context.load.warmupSeconds });
+      return pacedLoad(paced, { ...options, durationSeconds: context.load.durationSeconds });
     };
     const gatewayHalf = await atHalfRate(gateway.url);
     // The issue's own measure of the half-rate tail: autocannon --overallRate.

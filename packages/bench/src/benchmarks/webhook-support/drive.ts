@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
-import { measureWithCpu, toMeasurement, type Measurement } from '../../measure.ts';
+import { autocannonLoad } from '../../load-generator.ts';
+import { measureWithCpu, type Measurement } from '../../measure.ts';
 import type { PacedRequest } from '../../paced-load.ts';
 import type { LoadOptions } from '../../types.ts';
 
@@ -22,24 +21,9 @@ function postHeaders(load: PostLoad): Record<string, string> {
   return { 'content-type': 'application/json', ...load.headers };
 }
 
-/** `load` as measurePaced sends it (a steady rate rather than as fast as connections allow). */
+/** `load` as one request that every connection of a load sends (autocannon's or a paced one). */
 export function pacedPosts(load: PostLoad): PacedRequest {
   return { ...load, method: 'POST', headers: postHeaders(load) };
-}
-
-function options(load: PostLoad, connections: number, overallRate?: number): autocannon.Options {
-  const { uniqueHeader } = load;
-  return {
-    url: load.url,
-    connections,
-    ...(overallRate === undefined ? {} : { overallRate }),
-    method: 'POST',
-    headers: postHeaders(load),
-    body: load.body,
-    ...(uniqueHeader
-      ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, [uniqueHeader]: randomUUID() } }) }] }
-      : {}),
-  };
 }
 
 /**
@@ -48,9 +32,9 @@ function options(load: PostLoad, connections: number, overallRate?: number): aut
  * second): a discarded warm-up, then the measurement.
  */
 export async function measurePosts(load: PostLoad, loadOptions: LoadOptions, overallRate?: number): Promise<Measurement> {
-  const base = options(load, loadOptions.connections, overallRate);
-  if (loadOptions.warmupSeconds > 0) await autocannon({ ...base, duration: loadOptions.warmupSeconds });
-  return toMeasurement(await autocannon({ ...base, duration: loadOptions.durationSeconds }));
+  const base = { ...pacedPosts(load), connections: loadOptions.connections, ...(overallRate === undefined ? {} : { overallRate }) };
+  if (loadOptions.warmupSeconds > 0) await autocannonLoad({ ...base, durationSeconds: loadOptions.warmupSeconds });
+  return autocannonLoad({ ...base, durationSeconds: loadOptions.durationSeconds });
 }
 
 /** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
@@ -60,5 +44,5 @@ export function measurePostsWithCpu(pid: number, load: PostLoad, loadOptions: Lo
 
 /** POSTs exactly `amount` requests (to fill a queue), and says how many were not 2xx. */
 export async function postMany(load: PostLoad, amount: number, connections: number): Promise<Measurement> {
-  return toMeasurement(await autocannon({ ...options(load, connections), amount }));
+  return autocannonLoad({ ...pacedPosts(load), connections, amount });
 }
