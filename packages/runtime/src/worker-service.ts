@@ -5,7 +5,7 @@ import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake'
 import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
 import type { Registry } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
-import { keepShortLivedObjectsYoung } from './heap.ts';
+import { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS } from './heap.ts';
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
@@ -110,6 +110,14 @@ export async function runWorkerService<const Contracts extends readonly AnyJobCo
   const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
   const config = loadConfig(schema, undefined, options.name);
   const logger = createLogger(options.name, config.LOG_LEVEL);
+  // Every launcher we ship passes the flags; a worker started by hand may not (the gateway
+  // then serves from a cluster process that has them, a worker runs as it was started).
+  if (!hasServiceNodeFlags(process.execArgv)) {
+    logger.warn(
+      { flags: SERVICE_NODE_FLAGS, execArgv: process.execArgv },
+      `started without ${SERVICE_NODE_FLAGS.join(' ')}: under steady load V8's memory reducer will shrink the heap ~100 s in and full GCs follow; start it as node ${SERVICE_NODE_FLAGS.join(' ')} <entry>`,
+    );
+  }
   const resources = openResources(options.name, config, logger);
   const lease = await leaseSnowflakeWorkerId(config, resources.redis, logger).catch(async (error: Error) => {
     logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');

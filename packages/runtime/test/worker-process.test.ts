@@ -181,6 +181,19 @@ describe('worker processes', () => {
     }
   });
 
+  it('warns when it was started without the service node flags, and only then', async () => {
+    const { redisPrefix, tearDown } = setUp();
+    const env = environment.processEnv({ REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'warn' });
+    const bare = await spawnService(FIXTURE, env, { nodeFlags: [] });
+    const flagged = await spawnService(FIXTURE, env);
+    try {
+      expect(bare.output()).toContain(`started without --no-memory-reducer`);
+      expect(flagged.output()).not.toContain('started without');
+    } finally {
+      await tearDown(bare, flagged);
+    }
+  });
+
   it('refuses to start when every snowflake worker id is leased', async () => {
     const { redisPrefix, tearDown } = setUp();
     const pipeline = redis().pipeline();
