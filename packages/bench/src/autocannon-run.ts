@@ -23,7 +23,9 @@ function autocannonOptions(run: AutocannonRun): autocannon.Options {
     connections: run.connections,
     method: run.method,
     headers: run.headers,
-    ...(run.body === undefined ? {} : { body: run.body }),
+    // Encoded once: given a string, autocannon encodes it again for every request it rebuilds
+    // (every one, with a unique header), and that churn kept the generator in mark-compacts.
+    ...(run.body === undefined ? {} : { body: Buffer.from(run.body) }),
     ...(run.overallRate === undefined ? {} : { overallRate: run.overallRate }),
     ...(run.durationSeconds === undefined ? {} : { duration: run.durationSeconds }),
     ...(run.amount === undefined ? {} : { amount: run.amount }),
