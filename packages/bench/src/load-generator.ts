@@ -49,7 +49,9 @@ class LoadGenerator {
       for (const { reject } of this.pending.values()) reject(error);
       this.pending.clear();
     });
+    // Idle, neither the process nor its pipes may hold the harness open (run() refs the channel).
     child.unref();
+    for (const pipe of [child.stdout, child.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
     this.child = child;
     return child;
   }

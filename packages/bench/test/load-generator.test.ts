@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnNode } from '@switchboard/testkit';
 import { autocannonLoad, pacedLoad } from '../src/load-generator.ts';
 
 const servers: Server[] = [];
@@ -85,5 +86,13 @@ describe('the load generator', () => {
     expect(seen.every((request) => !request.sentFromHere)).toBe(true);
     const https = pacedLoad({ url: base.replace('http:', 'https:'), method: 'GET', headers: {} }, { requestsPerSecond: 10, durationSeconds: 0.1, connections: 1 });
     await expect(https).rejects.toThrow(/load generator: Error: measurePaced sends plain HTTP only, not https:/);
+  });
+
+  it('does not hold its harness open once the loads are done', async () => {
+    const harness = spawnNode(new URL('./fixtures/one-load.ts', import.meta.url).pathname, { env: {} });
+    const ended = await Promise.race([harness.exit, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+    await harness.stop('SIGKILL');
+    expect(ended, harness.output()).toEqual({ code: 0, signal: null });
+    expect(harness.stdout().trim()).toBe('20');
   });
 });
