@@ -10,17 +10,23 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
+/** A loopback address:port as /proc/net/tcp writes it. */
+function procAddress(port: number): string {
+  return `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /**
- * Whether this process holds the loopback TCP socket whose local port is `port` (the client's
- * end of a connection to our server): its inode from /proc/net/tcp among our descriptors.
+ * Whether this process holds the client's end of the established loopback connection from
+ * `clientPort` to `serverPort`: that socket's inode (/proc/net/tcp) among our descriptors. The
+ * server's end is excluded by the direction, a closed earlier connection on the same port
+ * (TIME_WAIT, no inode) by the state.
  */
-function ownsClientSocket(port: number): boolean {
-  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+function ownsClientSocket(clientPort: number, serverPort: number): boolean {
   const row = readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .find((fields) => fields[1] === local);
-  if (!row) throw new Error(`no socket on port ${port}`);
+    .find((fields) => fields[1] === procAddress(clientPort) && fields[2] === procAddress(serverPort) && fields[3] === '01');
+  if (!row) throw new Error(`no established connection from port ${clientPort} to ${serverPort}`);
   const socket = `socket:[${row[9]}]`;
   return readdirSync('/proc/self/fd').some((fd) => {
     try {
@@ -46,7 +52,7 @@ async function recordingServer(seen: Seen[]): Promise<string> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, delivery: req.headers['x-delivery'] as string, body: Buffer.concat(chunks).toString(), sentFromHere: ownsClientSocket(req.socket.remotePort!) });
+      seen.push({ method: req.method, url: req.url, delivery: req.headers['x-delivery'] as string, body: Buffer.concat(chunks).toString(), sentFromHere: ownsClientSocket(req.socket.remotePort!, req.socket.localPort!) });
       res.writeHead(204).end();
     });
   });
