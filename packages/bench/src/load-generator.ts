@@ -9,58 +9,75 @@ const ENTRY = new URL('./load-generator-process.ts', import.meta.url).pathname;
 const KEEP_OUTPUT_CHARS = 4_000;
 
 /**
- * Every load the benchmarks offer is generated in one process of its own, as the autocannon
- * and wrk CLIs are, not in the harness's: there the generator's event loop also ran the
- * harness (its services' clients, an in-process S3, reports) and its heap grew run by run, so a
- * stall of the harness was charged to the target's latency. autocannon at 3,500 pushes/s
- * against express JSON: p99 24-35 ms driven from the harness's process, 9-17 ms from a process
- * of its own. The process starts with the services' node flags (no memory reducer: its
- * shrinking GC ~100 s in would pause the generator under load), is reused by every load of a
- * run (it stays compiled), and ends with the harness.
+ * Every load the benchmarks offer is generated in a process of its own, as the autocannon and
+ * wrk CLIs run, not in the harness's: there the generator's event loop also ran the harness
+ * (its services' clients, an in-process S3, reports) and its heap grew run by run, so a stall of
+ * the harness was charged to the target's latency. autocannon at 3,500 pushes/s against express
+ * JSON: p99 24-35 ms driven from the harness's process, 9-17 ms from a process of its own.
+ *
+ * A fresh process for each run of loads (it ends once none is under way), as a CLI per run: one
+ * process kept for a whole benchmark fell, ~80 s in, into several mark-compacts a second
+ * (10-23 ms of marking and pause each, no memory reducer involved), and from then on the gateway's
+ * half-rate p99 read 17-24 ms where runs from fresh processes, alternating with it, read 10-12.
+ * Started with the services' node flags; an idle one holds nothing of the harness open.
  */
 class LoadGenerator {
-  private child: ChildProcess | undefined;
+  private current: GeneratorProcess | undefined;
+
+  run(load: Load): Promise<Measurement> {
+    const generator = (this.current ??= new GeneratorProcess((retired) => {
+      if (this.current === retired) this.current = undefined;
+    }));
+    return generator.run(load);
+  }
+}
+
+/** One generator process: runs loads until none is under way, then ends. */
+class GeneratorProcess {
+  private readonly child: ChildProcess;
   private output = '';
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (measurement: Measurement) => void; reject: (error: Error) => void }>();
 
-  run(load: Load): Promise<Measurement> {
-    const child = this.started();
-    const request: LoadRequest = { ...load, id: this.nextId++ };
-    const answer = new Promise<Measurement>((resolve, reject) => this.pending.set(request.id, { resolve, reject }));
-    // Only a load under way keeps the harness alive: an idle generator must not hold it open.
-    child.channel?.ref();
-    child.send(request);
-    return answer;
-  }
+  /** Called once this process takes no more loads. */
+  private readonly retired: (process: GeneratorProcess) => void;
 
-  private started(): ChildProcess {
-    if (this.child) return this.child;
-    const child = fork(ENTRY, [], { execArgv: [...SERVICE_NODE_FLAGS], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  constructor(retired: (process: GeneratorProcess) => void) {
+    this.retired = retired;
+    this.child = fork(ENTRY, [], { execArgv: [...SERVICE_NODE_FLAGS], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);
     };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    child.on('message', (message: LoadAnswer) => this.settle(message));
-    child.on('exit', (code, signal) => {
-      this.child = undefined;
+    this.child.stdout?.on('data', keep);
+    this.child.stderr?.on('data', keep);
+    this.child.on('message', (message: LoadAnswer) => this.settle(message));
+    this.child.on('exit', (code, signal) => {
+      this.retired(this);
       const error = new Error(`the load generator exited (${code ?? signal}):\n${this.output.trim()}`);
       for (const { reject } of this.pending.values()) reject(error);
       this.pending.clear();
     });
-    // Idle, neither the process nor its pipes may hold the harness open (run() refs the channel).
-    child.unref();
-    for (const pipe of [child.stdout, child.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
-    this.child = child;
-    return child;
+    // Neither the process nor its pipes may hold the harness open; a load under way does.
+    this.child.unref();
+    for (const pipe of [this.child.stdout, this.child.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
+  }
+
+  run(load: Load): Promise<Measurement> {
+    const request: LoadRequest = { ...load, id: this.nextId++ };
+    const answer = new Promise<Measurement>((resolve, reject) => this.pending.set(request.id, { resolve, reject }));
+    this.child.send(request);
+    return answer;
   }
 
   private settle(answer: LoadAnswer): void {
     const waiting = this.pending.get(answer.id);
     if (!waiting) return;
     this.pending.delete(answer.id);
-    if (this.pending.size === 0) this.child?.channel?.unref();
+    if (this.pending.size === 0) {
+      // Its last load is done: the next run gets a fresh process (the child ends on disconnect).
+      this.retired(this);
+      this.child.disconnect();
+    }
     if ('error' in answer) waiting.reject(new Error(`load generator: ${answer.error}`));
     else waiting.resolve(answer.measurement);
   }
