@@ -36,7 +36,7 @@ function autocannonOptions(run: AutocannonRun): autocannon.Options {
 }
 
 /** One autocannon result as the report's measurement. */
-export function toMeasurement(result: autocannon.Result): Measurement {
+function toMeasurement(result: autocannon.Result): Measurement {
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
   );

@@ -4,9 +4,9 @@ import type { AutocannonRun } from './autocannon-run.ts';
 import type { Load, LoadAnswer, LoadRequest } from './load-generator-protocol.ts';
 import type { Measurement } from './measure.ts';
 import type { PacedOptions, PacedRequest } from './paced-load.ts';
+import { captureOutput } from './processes.ts';
 
 const ENTRY = new URL('./load-generator-process.ts', import.meta.url).pathname;
-const KEEP_OUTPUT_CHARS = 4_000;
 
 /**
  * Every load the benchmarks offer is generated in a process of its own, as the autocannon and
@@ -35,7 +35,7 @@ class LoadGenerator {
 /** One generator process: runs loads until none is under way, then ends. */
 class GeneratorProcess {
   private readonly child: ChildProcess;
-  private output = '';
+  private readonly output: () => string;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (measurement: Measurement) => void; reject: (error: Error) => void }>();
 
@@ -45,15 +45,11 @@ class GeneratorProcess {
   constructor(retired: (process: GeneratorProcess) => void) {
     this.retired = retired;
     this.child = fork(ENTRY, [], { execArgv: [...SERVICE_NODE_FLAGS], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-    const keep = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);
-    };
-    this.child.stdout?.on('data', keep);
-    this.child.stderr?.on('data', keep);
+    this.output = captureOutput(this.child);
     this.child.on('message', (message: LoadAnswer) => this.settle(message));
     this.child.on('exit', (code, signal) => {
       this.retired(this);
-      const error = new Error(`the load generator exited (${code ?? signal}):\n${this.output.trim()}`);
+      const error = new Error(`the load generator exited (${code ?? signal}):\n${this.output()}`);
       for (const { reject } of this.pending.values()) reject(error);
       this.pending.clear();
     });

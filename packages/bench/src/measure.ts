@@ -1,4 +1,5 @@
 import { cpuPerUnit } from './cpu-per-unit.ts';
+import type { AutocannonRun } from './autocannon-run.ts';
 import { autocannonLoad } from './load-generator.ts';
 import type { MachineCpu } from './machine-cpu.ts';
 import type { LoadOptions } from './types.ts';
@@ -51,9 +52,13 @@ export async function measure(
   headers: Record<string, string> = {},
   request: MeasuredRequest = { method: 'GET' },
 ): Promise<Measurement> {
-  const base = { url, connections: load.connections, headers, ...request };
-  if (load.warmupSeconds > 0) await autocannonLoad({ ...base, durationSeconds: load.warmupSeconds });
-  return autocannonLoad({ ...base, durationSeconds: load.durationSeconds });
+  return measureRun({ url, connections: load.connections, headers, ...request }, load);
+}
+
+/** `run` (its connections and request) for `load`'s warm-up, discarded, then for its measured duration. */
+export async function measureRun(run: Omit<AutocannonRun, 'durationSeconds' | 'amount'>, load: LoadOptions): Promise<Measurement> {
+  if (load.warmupSeconds > 0) await autocannonLoad({ ...run, durationSeconds: load.warmupSeconds });
+  return autocannonLoad({ ...run, durationSeconds: load.durationSeconds });
 }
 
 /**

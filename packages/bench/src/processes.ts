@@ -39,7 +39,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** The tail of a child's output, to explain why it died. */
-function captureOutput(child: ChildProcess): () => string {
+export function captureOutput(child: ChildProcess): () => string {
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);

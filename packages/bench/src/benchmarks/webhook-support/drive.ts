@@ -1,5 +1,5 @@
 import { autocannonLoad } from '../../load-generator.ts';
-import { measureWithCpu, type Measurement } from '../../measure.ts';
+import { measureRun, measureWithCpu, type Measurement } from '../../measure.ts';
 import type { PacedRequest } from '../../paced-load.ts';
 import type { LoadOptions } from '../../types.ts';
 
@@ -32,9 +32,7 @@ export function pacedPosts(load: PostLoad): PacedRequest {
  * second): a discarded warm-up, then the measurement.
  */
 export async function measurePosts(load: PostLoad, loadOptions: LoadOptions, overallRate?: number): Promise<Measurement> {
-  const base = { ...pacedPosts(load), connections: loadOptions.connections, ...(overallRate === undefined ? {} : { overallRate }) };
-  if (loadOptions.warmupSeconds > 0) await autocannonLoad({ ...base, durationSeconds: loadOptions.warmupSeconds });
-  return autocannonLoad({ ...base, durationSeconds: loadOptions.durationSeconds });
+  return measureRun({ ...pacedPosts(load), connections: loadOptions.connections, ...(overallRate === undefined ? {} : { overallRate }) }, loadOptions);
 }
 
 /** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */
