@@ -50,6 +50,11 @@ export interface JobContract<Payload = unknown, Input = Payload, Name extends st
    * job. The queue prefixes it with the job name; it must not contain `:`.
    */
   readonly jobId?: (payload: Payload) => string;
+  /**
+   * The key under which Redis drops a second add of the same work while the first job is
+   * unfinished (BullMQ's deduplication, in the add's own script), when the payload has one.
+   */
+  readonly deduplicationId?: (payload: Payload) => string | undefined;
 }
 
 /**
@@ -74,6 +79,7 @@ export interface JobDefinition<Payload, Input, Name extends string> {
   payload: z.ZodType<Payload, Input>;
   defaults?: Partial<JobDefaults>;
   jobId?: (payload: Payload) => string;
+  deduplicationId?: (payload: Payload) => string | undefined;
 }
 
 /** Builds a contract, filling the defaults it does not set. */
@@ -99,5 +105,6 @@ export function defineJob<Payload, Input, const Name extends string>(
     payload: definition.payload,
     defaults: Object.freeze(defaults),
     ...(definition.jobId ? { jobId: definition.jobId } : {}),
+    ...(definition.deduplicationId ? { deduplicationId: definition.deduplicationId } : {}),
   });
 }

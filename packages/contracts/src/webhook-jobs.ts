@@ -107,13 +107,17 @@ const MESSAGE_JOB_DEFAULTS = { attempts: 8, removeOnComplete: { ageSeconds: 60 *
 
 /**
  * One inbound webhook request turned into one message. The job id is the message id, so
- * enqueueing the same request twice adds one job. Renaming the job strands waiting jobs.
+ * enqueueing the same request twice adds one job. A delivery with the sender's dedupe key is
+ * claimed by the enqueue itself: while a job of that key on that webhook is unfinished, another
+ * add of it adds nothing (decisions §9, dropped atomically before processing); once it is done,
+ * the stored message holds the key (`messages.delivery_id`). Renaming the job strands waiting jobs.
  */
 export const WEBHOOK_DELIVERY_JOB = defineJob({
   queue: QUEUES.webhookDeliveries,
   name: 'webhook-delivery',
   payload: webhookDeliveryPayloadSchema,
   jobId: (payload) => payload.messageId,
+  deduplicationId: (payload) => (payload.deliveryId === undefined ? undefined : `${payload.webhookId}-${payload.deliveryId}`),
   defaults: MESSAGE_JOB_DEFAULTS,
 });
 

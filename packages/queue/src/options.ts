@@ -45,6 +45,7 @@ export function jobIdFor(contract: AnyJobContract, payload: unknown, override?: 
 export function toJobOptions(contract: AnyJobContract, payload: unknown, options: EnqueueOptions = {}): JobsOptions {
   const { attempts, backoff, removeOnComplete, removeOnFail } = contract.defaults;
   const jobId = jobIdFor(contract, payload, options.jobId);
+  const deduplicationId = contract.deduplicationId?.(payload);
   return {
     attempts,
     backoff: { type: backoff.type, delay: backoff.delayMs },
@@ -52,5 +53,7 @@ export function toJobOptions(contract: AnyJobContract, payload: unknown, options
     removeOnFail: retention(removeOnFail),
     ...(options.delayMs ? { delay: options.delayMs } : {}),
     ...(jobId ? { jobId } : {}),
+    // Without a ttl the key lasts until the job completes or fails for good.
+    ...(deduplicationId === undefined ? {} : { deduplication: { id: deduplicationId } }),
   };
 }

@@ -18,7 +18,10 @@ export interface ProducerOptions {
 }
 
 export interface EnqueuedJob {
+  /** The job's id; for an add that found its deduplication key taken, the holder's. */
   jobId: string;
+  /** The add found its deduplication key held by an unfinished job (`jobId`) and added nothing. */
+  deduplicated: boolean;
 }
 
 /** A job that failed for good (decisions §13: what operators see without opening Redis). */
@@ -124,7 +127,8 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     try {
       const job = await adderFor(contract.queue)(prepared);
       if (!job.id) throw new Error(`Queue "${contract.queue}" returned a job without id`);
-      return { jobId: job.id };
+      const { deduplication, jobId } = prepared.options;
+      return { jobId: job.id, deduplicated: deduplication !== undefined && job.id !== jobId };
     } catch (error) {
       const connected = connection.status === 'ready';
       if (connected && !isRedisUnavailable(error)) throw error;

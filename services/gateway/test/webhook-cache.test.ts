@@ -63,13 +63,13 @@ describe('webhooks from memory', () => {
     const after = await lookups(gateway);
     expect(after.hit - before.hit).toBe(4);
     expect(after.read).toBe(before.read);
-    // No worker runs here: the queue holds what was accepted, each with its key (the worker
-    // posts one per key: webhook-execute-codehost).
+    // No worker runs here: the queue holds the delivery with its key, once (the enqueue claims
+    // the key: the redelivery added nothing).
     const queue = deliveriesQueue(gateway);
     try {
       const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed']);
       const queued = jobs.filter((job) => job.data.deliveryId === deliveryId);
-      expect(queued.map((job) => job.data.webhookId)).toEqual([open.webhookId, open.webhookId]);
+      expect(queued.map((job) => job.data.webhookId)).toEqual([open.webhookId]);
     } finally {
       await queue.close();
     }

@@ -90,21 +90,41 @@ describe('X-GitHub-Delivery keys (decisions §12: released when a delivery fails
     expect(await keyHolderOf(hook, deliveryId)).toBe(stored!.id);
   });
 
-  it('posts the first accepted of redeliveries queued together, once, and keeps the key for later ones', async () => {
+  it('claims the key with the enqueue: redeliveries while the first job is queued add nothing, one by one or all at once', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
     for (let round = 0; round < 3; round += 1) expect((await deliver(hook, deliveryId)).status).toBe(204);
+    const together = await Promise.all(Array.from({ length: 8 }, () => deliver(hook, deliveryId)));
+    expect(together.map((answer) => answer.status)).toEqual(Array(8).fill(204));
     const queued = await queuedDeliveries(hook, deliveryId);
-    expect(queued).toHaveLength(3);
-    const first = queued.map((job) => BigInt(job.data.messageId)).sort((a, b) => (a < b ? -1 : 1))[0]!;
+    expect(queued).toHaveLength(1);
+
     await startWorker();
     const [stored] = await messagesOf(gateway.pool, hook.webhookId);
-    expect(stored!.id).toBe(String(first));
+    expect(stored!.id).toBe(queued[0]!.data.messageId);
     await deliveriesSettled(queue);
+    // Once that job is done, the stored message holds the key: a later redelivery is queued
+    // and the worker drops it.
     expect((await deliver(hook, deliveryId)).status).toBe(204);
     await deliveriesSettled(queue);
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
     expect(await keyHolderOf(hook, deliveryId)).toBe(stored!.id);
+  });
+
+  it('deletes the S3 body of a redelivery the enqueue dropped', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const deliveryId = randomUUID();
+    const large = issueOpened();
+    (large['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
+    for (let round = 0; round < 3; round += 1) expect((await deliver(hook, deliveryId, large)).status).toBe(204);
+    expect(await queuedDeliveries(hook, deliveryId)).toHaveLength(1);
+
+    await startWorker();
+    await waitFor(async () => (await webhookMessages(gateway.pool, hook.webhookId)).length === 1, 10_000);
+    await deliveriesSettled(queue);
+    // The job's own body went with its message; the two redeliveries' bodies went at once.
+    const left = await gateway.storage.deletePrefix(`webhook-bodies/${hook.webhookId}/`);
+    expect(left.deleted).toEqual([]);
   });
 });
 

@@ -58,8 +58,8 @@ describe('concurrent requests share one lookup statement, each with its own answ
       204,
       401,
     ]);
-    // Every accepted delivery is queued with its key; the worker posts one per key.
-    expect(await jobsOf(open.webhookId)).toEqual([...fresh, ...new Array(5).fill('redelivered')].sort());
+    // Every accepted delivery is queued with its key, once per key: the enqueue claims it.
+    expect(await jobsOf(open.webhookId)).toEqual([...fresh, 'redelivered'].sort());
     // A forged signature queues nothing: the real delivery with that id is queued.
     expect(await jobsOf(secret.webhookId)).toEqual(['signed-1', 'signed-2']);
     expect((await delivery(secret, 'forged', 'valid')).status).toBe(204);

@@ -36,10 +36,12 @@ function wantsWait(query: unknown): boolean {
  * One execution route after the body was read: body → 400, token → 404 UNKNOWN_WEBHOOK,
  * signature (webhooks with a secret) → 401, format checks → 400, then enqueue. The message id
  * is fixed here, before enqueueing: every retry of the job reuses it. A delivery's dedupe key
- * (X-GitHub-Delivery) travels with the job, and the worker takes it in the statement that
- * stores the message: of the deliveries with one key, exactly one posts, however many were
- * accepted, and the accept path writes nothing to PostgreSQL (a duplicate is still answered
- * 2xx, as the sender expects of a delivery it repeats).
+ * (X-GitHub-Delivery) is claimed by the enqueue, in Redis and in the add's own script, before
+ * the 2xx: while a job of that key is unfinished a redelivery adds nothing. The key travels
+ * with the job, and the worker stores it with the message (one statement), which drops a
+ * redelivery after the first posted: of the deliveries with one key exactly one posts, and the
+ * accept path writes nothing to PostgreSQL (a duplicate is still answered 2xx, as the sender
+ * expects of a delivery it repeats).
  */
 export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: ExecuteHandlerDeps, waits: boolean): RequestHandler {
   return async (req, res) => {

@@ -60,12 +60,14 @@ function isUnavailable(error: unknown): boolean {
 }
 
 /**
- * Places the body and enqueues ONE `webhook-delivery` job whose id is the message id. Redis or
- * S3 away: 503, and a body placed in S3 is deleted. An enqueue whose answer was lost may have
- * added the job: a delivery with a dedupe key keeps its body for that job, and the sender's
- * retry (a new job with the same key) posts only if the first did not (the worker takes the
- * key with the message). Without a key the body goes, and a job that did get added posts
- * nothing (`withdrawn`), as the 503 told the sender.
+ * Places the body and enqueues ONE `webhook-delivery` job whose id is the message id; a
+ * delivery whose dedupe key an unfinished job holds adds none (the enqueue's claim, see
+ * WEBHOOK_DELIVERY_JOB), and its body goes. Redis or S3 away: 503, and a body placed in S3 is
+ * deleted. An enqueue whose answer was lost may have added the job: a delivery with a dedupe
+ * key keeps its body for that job, and the sender's retry adds nothing while that job is
+ * unfinished, or posts nothing after it posted (the worker stores the key with the message).
+ * Without a key the body goes, and a job that did get added posts nothing (`withdrawn`), as
+ * the 503 told the sender.
  */
 export async function submitDelivery(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
   const { delivery } = submission;
@@ -74,7 +76,9 @@ export async function submitDelivery(deps: SubmitDeps, submission: Submission): 
     placed = await placeBody(deps, submission);
     const payload = { ...delivery, body: placed } as WebhookDeliveryInput;
     if (submission.waitMs === undefined) {
-      await deps.producer.enqueue(WEBHOOK_DELIVERY_JOB, payload);
+      const { deduplicated } = await deps.producer.enqueue(WEBHOOK_DELIVERY_JOB, payload);
+      // A redelivery of a job still unfinished: that job has its own body.
+      if (deduplicated) await discardPlaced(deps, placed);
       return { kind: 'enqueued' };
     }
     const outcome = await deps.producer.enqueueAndWait(WEBHOOK_DELIVERY_JOB, payload, { timeoutMs: submission.waitMs });
