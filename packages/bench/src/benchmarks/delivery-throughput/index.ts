@@ -85,7 +85,7 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
     if (warmUpJobs > 0) await warmUp(context, deliveries.queue, warmUpJobs, stored(warmUpJobs));
     await fillThroughGateway(context, gateway.url, hook, body, count);
     await gateway.stop();
-    // Waiting only: the running worker keeps its next dedupe-pruning tick delayed in the queue.
+    // Waiting only: a worker's scheduled jobs, if any, wait delayed in the queue.
     if ((await deliveries.queue.getWaitingCount()) !== count) throw new Error('the queue does not hold every delivery');
     const jobBodyBytes = await queuedBodyBytes(deliveries.queue);
     context.log(`draining ${count} deliveries with one webhook worker`);
