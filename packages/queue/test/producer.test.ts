@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '@switchboard/contracts';
+import { z } from 'zod';
+import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import {
@@ -44,6 +45,33 @@ describe('enqueue', () => {
       const stored = await queue.getJob(first.jobId);
       expect(stored?.data).toEqual({ id: '1234567890', value: 1 });
       expect(stored?.opts).toMatchObject({ attempts: 1, removeOnComplete: { age: 86_400, count: 1000 } });
+    } finally {
+      await close();
+    }
+  });
+
+  it('adds nothing for a deduplication id an unfinished job holds, and says whose it is', async () => {
+    const keyed = defineJob({
+      queue: QUEUES.bulkOperations,
+      name: 'test-keyed',
+      payload: z.object({ id: z.string(), key: z.string().optional() }),
+      jobId: (payload) => payload.id,
+      deduplicationId: (payload) => payload.key,
+    });
+    const { producer, queue, close } = isolatedQueue(redis(), environment.redisPrefix, QUEUES.bulkOperations);
+    try {
+      const first = await producer.enqueue(keyed, { id: '1', key: 'delivery-a' });
+      const again = await producer.enqueue(keyed, { id: '2', key: 'delivery-a' });
+      const other = await producer.enqueue(keyed, { id: '3', key: 'delivery-b' });
+      const unkeyed = await producer.enqueue(keyed, { id: '4' });
+      expect(first).toEqual({ jobId: 'test-keyed-1', deduplicated: false });
+      expect(again).toEqual({ jobId: 'test-keyed-1', deduplicated: true });
+      expect(other).toEqual({ jobId: 'test-keyed-3', deduplicated: false });
+      expect(unkeyed).toEqual({ jobId: 'test-keyed-4', deduplicated: false });
+      expect(await queue.count()).toBe(3);
+      // Once the holder is gone, the key takes a new job.
+      await queue.remove(first.jobId);
+      expect(await producer.enqueue(keyed, { id: '5', key: 'delivery-a' })).toEqual({ jobId: 'test-keyed-5', deduplicated: false });
     } finally {
       await close();
     }
