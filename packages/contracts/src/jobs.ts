@@ -53,6 +53,7 @@ export interface JobContract<Payload = unknown, Input = Payload, Name extends st
   /**
    * The key under which Redis drops a second add of the same work while the first job is
    * unfinished (BullMQ's deduplication, in the add's own script), when the payload has one.
+   * Only with a derived `jobId`: a dropped add is told by the holder's id coming back.
    */
   readonly deduplicationId?: (payload: Payload) => string | undefined;
 }
@@ -96,6 +97,10 @@ export function defineJob<Payload, Input, const Name extends string>(
     removeOnFail: FAILED_JOB_RETENTION,
     ...definition.defaults,
   };
+  if (definition.deduplicationId && !definition.jobId) {
+    // The producer tells an add that found the key taken by the holder's id coming back.
+    throw new Error(`Job "${definition.name}": a deduplicating job must derive its job id`);
+  }
   if (!Number.isInteger(defaults.attempts) || defaults.attempts < 1) {
     throw new Error(`Job "${definition.name}": attempts must be a whole number of at least 1`);
   }

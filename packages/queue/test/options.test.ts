@@ -23,9 +23,12 @@ describe('defineJob', () => {
     expect(custom.defaults).toMatchObject({ attempts: 2, backoff: { type: 'fixed', delayMs: 50 } });
   });
 
-  it('rejects names that are not stable lower-case constants, and attempts below one', () => {
+  it('rejects names that are not stable lower-case constants, attempts below one, and deduplication without a derived job id', () => {
     expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'Build:Archive', payload })).toThrow(/lower-case/);
     expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, defaults: { attempts: 0 } })).toThrow(/attempts/);
+    expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, deduplicationId: ({ archiveId }) => archiveId })).toThrow(
+      /derive its job id/,
+    );
   });
 });
 
