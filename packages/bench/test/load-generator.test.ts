@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnNode } from '@switchboard/testkit';
 import { autocannonLoad, pacedLoad } from '../src/load-generator.ts';
@@ -96,7 +97,7 @@ describe('the load generator', () => {
 
   it('does not hold its harness open once the loads are done', async () => {
     const harness = spawnNode(new URL('./fixtures/one-load.ts', import.meta.url).pathname, { env: {} });
-    const ended = await Promise.race([harness.exit, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+    const ended = await Promise.race([harness.exit, sleep(15_000, 'still running')]);
     await harness.stop('SIGKILL');
     expect(ended, harness.output()).toEqual({ code: 0, signal: null });
     expect(harness.stdout().trim()).toBe('20');

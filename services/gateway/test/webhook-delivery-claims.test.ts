@@ -48,6 +48,13 @@ function issueOpened(): Record<string, unknown> {
   return structuredClone(example!);
 }
 
+/** The same, with an issue text above the inline limit (the renderer reads it): its body waits in S3. */
+function largeIssueOpened(): Record<string, unknown> {
+  const payload = issueOpened();
+  (payload['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
+  return payload;
+}
+
 function deliver(hook: WebhookFixture, deliveryId: string, payload: Record<string, unknown> = issueOpened(), to: { url: string } = gateway) {
   return call('POST', executeUrl(to, hook, '/codehost'), { body: payload, headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': deliveryId } });
 }
@@ -71,10 +78,8 @@ describe('X-GitHub-Delivery keys (decisions §12: released when a delivery fails
   it('takes no key for a delivery that fails for good, so the code host redelivery posts', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
-    // An issue text above the inline limit (the renderer reads it), so the body waits in S3;
-    // losing it makes the delivery fail for good.
-    const large = issueOpened();
-    (large['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
+    // Losing the body waiting in S3 makes the delivery fail for good.
+    const large = largeIssueOpened();
     expect((await deliver(hook, deliveryId, large)).status).toBe(204);
     const [job] = await queuedDeliveries(hook, deliveryId);
     await gateway.storage.deleteObjects([webhookBodyKey(hook.webhookId, job!.data.messageId)]);
@@ -114,8 +119,7 @@ describe('X-GitHub-Delivery keys (decisions §12: released when a delivery fails
   it('deletes the S3 body of a redelivery the enqueue dropped', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
-    const large = issueOpened();
-    (large['issue'] as Record<string, unknown>)['body'] = 'p'.repeat(100 * 1024);
+    const large = largeIssueOpened();
     for (let round = 0; round < 3; round += 1) expect((await deliver(hook, deliveryId, large)).status).toBe(204);
     expect(await queuedDeliveries(hook, deliveryId)).toHaveLength(1);
 
