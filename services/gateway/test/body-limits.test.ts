@@ -156,3 +156,62 @@ describe('stalled bodies (issue 51): checked before they are read, bounded while
     expect(other.status).toBe(204);
   });
 });
+
+/** 1 MiB of `a&a&…`: fields without `=`, which took URLSearchParams seconds to decode. */
+const MANY_FIELDS = 'a&'.repeat(512 * 1024);
+
+function postForm(url: string, body: string): Promise<{ status: number; elapsedMs: number }> {
+  const started = performance.now();
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (answer) => {
+    await answer.arrayBuffer();
+    return { status: answer.status, elapsedMs: performance.now() - started };
+  });
+}
+
+/** A form POST on a connection of its own: `uploaded` once the whole body is written, `status` its answer's. */
+function uploadForm(url: string, body: string): { uploaded: Promise<void>; status: Promise<number> } {
+  const sent = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } });
+  const status = new Promise<number>((resolve, reject) => {
+    sent.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    sent.on('error', reject);
+  });
+  const uploaded = new Promise<void>((resolve) => sent.end(body, () => resolve()));
+  return { uploaded, status };
+}
+
+describe('form bodies of many fields (issue 51)', () => {
+  it('are answered at once: 404 at an unknown webhook, 400 at a real one', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    // The parse threads start with the first large body: started here, so the bounds below
+    // measure the parse, not a thread's start.
+    expect((await postForm(executeUrl(gateway, hook, '/slack'), `payload=${JSON.stringify({ text: 'warm', padding: 'p'.repeat(100 * 1024) })}`)).status).toBe(200);
+    for (const suffix of ['', '/slack', '/github']) {
+      const unknown = await postForm(executeUrl(gateway, { webhookId: fixtureIds.next(), token: hook.token }, suffix), MANY_FIELDS);
+      expect(unknown.status, suffix).toBe(404);
+      expect(unknown.elapsedMs, suffix).toBeLessThan(1_000);
+      const real = await postForm(executeUrl(gateway, hook, suffix), MANY_FIELDS);
+      expect(real.status, suffix).toBe(400);
+      expect(real.elapsedMs, suffix).toBeLessThan(1_000);
+    }
+  });
+
+  it('do not hold up a real delivery parsed on the same threads', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const url = executeUrl(gateway, hook, '/slack');
+    const hostile = Array.from({ length: 4 }, () => uploadForm(url, MANY_FIELDS));
+    // Sent whole before the real one, and taken in by the gateway by its next answer: they
+    // are on the parse threads (or queued for them) first.
+    await Promise.all(hostile.map((one) => one.uploaded));
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    // 100 KiB: over WEBHOOK_INLINE_BODY_MAX_BYTES, so parsed on a parse thread behind them.
+    const legitimate = postForm(url, new URLSearchParams({ payload: JSON.stringify({ text: 'legitimate', padding: 'p'.repeat(100 * 1024) }) }).toString());
+    const delivered = await legitimate;
+    expect(delivered.status).toBe(200);
+    // Slack for a busy machine: behind four quadratic parses it took 15 s.
+    expect(delivered.elapsedMs).toBeLessThan(3_000);
+    for (const refused of await Promise.all(hostile.map((one) => one.status))) expect(refused).toBe(400);
+  });
+});
