@@ -103,6 +103,40 @@ describe('NUL in admin input (PostgreSQL text cannot hold it)', () => {
   });
 });
 
+describe('prototype keys (`__proto__`, `constructor`, `prototype`) in JSON bodies', () => {
+  const POLLUTING = '{"__proto__":{"email":"a@example.com","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+
+  it('never lend a validated body their fields: a field only under `__proto__` is missing', async () => {
+    const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
+    const answer = await fetch(`${stack.gateway.url}/v1/admin/bans/email/check`, {
+      method: 'POST',
+      headers: { authorization: `Admin ${admin.key}`, 'content-type': 'application/json' },
+      body: POLLUTING,
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'email' }] });
+    // Beside a real field they are dropped, and the check answers as for that field alone.
+    const beside = await fetch(`${stack.gateway.url}/v1/admin/bans/email/check`, {
+      method: 'POST',
+      headers: { authorization: `Admin ${admin.key}`, 'content-type': 'application/json' },
+      body: `{"email":"b@example.com",${POLLUTING.slice(1)}`,
+    });
+    expect(beside.status).toBe(200);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('post nothing through webhook execution, and pollute no prototype', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const empty = await postRaw(executeUrl(stack.gateway, hook), '{"__proto__":{"content":"from the prototype"}}');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
+    expect((await postRaw(executeUrl(stack.gateway, hook), `{"content":"own",${POLLUTING.slice(1)}`)).status).toBe(204);
+    const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(stored?.content).toBe('own');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
 describe('snowflakes', () => {
   it('refuses an id of a million digits with a 400, without parsing it as a number', async () => {
     const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.archiveTriggerGuild]);
