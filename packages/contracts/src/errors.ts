@@ -47,8 +47,10 @@ export const ERRORS = {
   UNKNOWN_ASSET_PURGE: { status: 404, message: "Asset purge wasn't found." },
   UNKNOWN_BULK_OPERATION: { status: 404, message: "Bulk operation wasn't found." },
   ADMIN_API_KEY_NOT_FOUND: { status: 404, message: "Admin API key wasn't found." },
-  // 405, 413, 415
+  // 405, 408, 413, 415
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed.' },
+  // A body that stopped arriving, or arrived too slowly (the webhook body-read timeouts).
+  REQUEST_TIMEOUT: { status: 408, message: 'The request body was not received in time.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type.' },
   // 431: the request line and headers together are over what the HTTP server reads (16 KiB).

@@ -9,16 +9,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Keys no request field has, dropped from every copied object: JSON.parse makes `__proto__` an
+ * own key, and assigning it to a copy would set the copy's prototype, whose properties a schema
+ * then reads as the request's (`{"__proto__":{"email":…}}` passed as an email check).
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
  * Drops object properties whose value is `""`, at any depth (decisions §1: `""` is absent for
- * optional fields, and a required field left empty then fails as missing). Strings inside
- * arrays are kept: an array element has no "absent".
+ * optional fields, and a required field left empty then fails as missing), and the keys
+ * `__proto__`, `constructor` and `prototype`. Strings inside arrays are kept: an array element
+ * has no "absent".
  */
 export function dropEmptyStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((element) => (typeof element === 'string' ? element : dropEmptyStrings(element)));
   if (!isPlainObject(value)) return value;
   const result: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    if (field === '') continue;
+    if (field === '' || PROTOTYPE_KEYS.has(key)) continue;
     result[key] = dropEmptyStrings(field);
   }
   return result;

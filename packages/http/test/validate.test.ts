@@ -9,6 +9,15 @@ describe('dropEmptyStrings', () => {
     ).toEqual({ b: 'x', c: { e: 0, f: null, g: false }, h: [{}, '', 'y'] });
   });
 
+  it('drops __proto__, constructor and prototype keys at any depth, so no copy takes a prototype from the input', () => {
+    const input = JSON.parse('{"__proto__":{"admin":true},"a":{"constructor":{"prototype":{"x":1}},"b":1},"prototype":2}') as unknown;
+    const copied = dropEmptyStrings(input) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+    expect(copied['admin']).toBeUndefined();
+    expect(copied).toEqual({ a: { b: 1 } });
+    expect(() => validate(z.object({ admin: z.literal(true) }), input)).toThrow(ApiError);
+  });
+
   it('leaves non-objects alone', () => {
     expect(dropEmptyStrings('')).toBe('');
     expect(dropEmptyStrings(null)).toBeNull();

@@ -103,6 +103,40 @@ describe('NUL in admin input (PostgreSQL text cannot hold it)', () => {
   });
 });
 
+describe('prototype keys (`__proto__`, `constructor`, `prototype`) in JSON bodies', () => {
+  const POLLUTING = '{"__proto__":{"email":"a@example.com","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+
+  it('never lend a validated body their fields: a field only under `__proto__` is missing', async () => {
+    const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
+    const answer = await fetch(`${stack.gateway.url}/v1/admin/bans/email/check`, {
+      method: 'POST',
+      headers: { authorization: `Admin ${admin.key}`, 'content-type': 'application/json' },
+      body: POLLUTING,
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'email' }] });
+    // Beside a real field they are dropped, and the check answers as for that field alone.
+    const beside = await fetch(`${stack.gateway.url}/v1/admin/bans/email/check`, {
+      method: 'POST',
+      headers: { authorization: `Admin ${admin.key}`, 'content-type': 'application/json' },
+      body: `{"email":"b@example.com",${POLLUTING.slice(1)}`,
+    });
+    expect(beside.status).toBe(200);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('post nothing through webhook execution, and pollute no prototype', async () => {
+    const hook = await createWebhookFixture(stack.gateway.pool);
+    const empty = await postRaw(executeUrl(stack.gateway, hook), '{"__proto__":{"content":"from the prototype"}}');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
+    expect((await postRaw(executeUrl(stack.gateway, hook), `{"content":"own",${POLLUTING.slice(1)}`)).status).toBe(204);
+    const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
+    expect(stored?.content).toBe('own');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
 describe('snowflakes', () => {
   it('refuses an id of a million digits with a 400, without parsing it as a number', async () => {
     const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.archiveTriggerGuild]);
@@ -158,17 +192,24 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
     const gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB) });
     const hook = await createWebhookFixture(gateway.pool);
     const url = new URL(executeUrl(gateway, hook));
+    const held: ReturnType<typeof request>[] = [];
     try {
       // Each would have reserved the whole 25 MiB limit: only one at a time would have fitted.
       const statuses = await Promise.all(Array.from({ length: 8 }, (_, index) => postChunked(url, [`{"content":"chunked ${index}"}`])));
       expect(statuses).toEqual(Array(8).fill(204));
-      // 40 MiB sent in 1 MiB chunks: refused once past the 30 MiB budget, never read to the end.
+      // Beside a held 20 MiB reservation, 15 MiB sent in 1 MiB chunks: refused once past the
+      // 30 MiB budget, never read to the end.
+      const slow = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) } });
+      slow.on('error', () => {});
+      slow.write('{"content":"');
+      held.push(slow);
       const filler = 'x'.repeat(MiB);
-      const chunks = ['{"content":"', ...Array(40).fill(filler), '"}'];
+      const chunks = ['{"content":"', ...Array(15).fill(filler), '"}'];
       expect(await postChunked(url, chunks)).toBe(503);
       // The refused body's bytes were given back.
       expect(await postChunked(url, ['{"content":"after"}'])).toBe(204);
     } finally {
+      for (const slow of held) slow.destroy();
       await gateway.close();
     }
   });
@@ -232,13 +273,14 @@ function answerBeforeBody(url: string, declaredBytes: number): Promise<{ status:
 describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX_BYTES)', () => {
   const padding = 'p'.repeat(200 * 1024);
 
-  it('keep the status order of small ones: bad body 400 before the token, emptiness after it', async () => {
+  it('keep the status order of small ones: token 404 before the body, bad body 400, emptiness after it', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const wrongToken = { ...hook, token: 'x'.repeat(64) };
-    const notJson = await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`);
+    expect((await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`)).status).toBe(404);
+    const notJson = await postRaw(executeUrl(stack.gateway, hook), `{"content":"${padding}"`);
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
-    const badField = await postRaw(executeUrl(stack.gateway, wrongToken), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
+    const badField = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
     expect(badField.status).toBe(400);
     expect(await badField.json()).toMatchObject({ errors: [{ path: 'embeds' }] });
     const empty = JSON.stringify({ content: '   ', padding });
@@ -246,11 +288,11 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
     const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), empty);
     expect(emptyAnswer.status).toBe(400);
     expect(await emptyAnswer.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
-    const tooDeep = await postRaw(executeUrl(stack.gateway, wrongToken), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
+    const tooDeep = await postRaw(executeUrl(stack.gateway, hook), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
     expect(tooDeep.status).toBe(400);
   });
 
-  it('declared over 1 MiB, to an unknown webhook or with a wrong token: 404 before a byte of the body is read, on every format', async () => {
+  it('to an unknown webhook or with a wrong token: 404 before a byte of the body is read, on every format, whatever its size', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const targets = [
       { ...hook, token: 'x'.repeat(64) },
@@ -265,10 +307,12 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
         expect(answer.connection).toBe('close');
       }
     }
-    // Declared up to 1 MiB, or chunked, a body is read first: a bad one is 400 whatever the token.
-    const notJson = `{"content":"${'p'.repeat(1024 * 1024 - 20)}"`;
-    expect((await postRaw(executeUrl(stack.gateway, targets[0]!), notJson)).status).toBe(400);
-    expect(await postChunked(new URL(executeUrl(stack.gateway, targets[0]!)), ['{"content":'])).toBe(400);
+    // Declared up to 1 MiB, or chunked, a body is not read either: 404 whatever it holds.
+    for (const declared of [1024 * 1024, 100]) {
+      const answer = await answerBeforeBody(executeUrl(stack.gateway, targets[0]!), declared);
+      expect(answer.status).toBe(404);
+    }
+    expect(await postChunked(new URL(executeUrl(stack.gateway, targets[0]!)), ['{"content":'])).toBe(404);
   });
 
   it('holding more objects and arrays than a parse thread has memory for: 400 before parsing, and the gateway lives on', async () => {

@@ -28,7 +28,7 @@ export type FormBodyResult = { ok: true; payload: unknown } | { ok: false; error
  * Decodes an `application/x-www-form-urlencoded` delivery, given its fields: GitHub sends the
  * JSON document as the `payload` field. The result still goes through `codeHostBodySchema`.
  */
-export function parseFormEncodedGitHubBody(form: URLSearchParams): FormBodyResult {
+export function parseFormEncodedGitHubBody(form: Pick<URLSearchParams, 'get'>): FormBodyResult {
   const payload = form.get('payload');
   if (payload === null || payload.trim() === '') {
     return { ok: false, error: { path: 'payload', message: 'The form has no payload field.', code: 'REQUIRED' } };

@@ -103,11 +103,12 @@ function payloadForm(description: string): JsonSchema {
 /**
  * Every execution route, read from the formats executeRouter mounts: each path suffix (the
  * interface's word and the other platform's alias) with the format's own body schema. The chain:
- * failure budget and rate limit → path (400) → body budget (503) → body read (413, 415, 400)
- * → body (400) → token (404) → signature (401).
+ * failure budget and rate limit → path (400) → token (404, before the body is read) → body
+ * budget (503) → body read (413, 415, 400; 408 when it stops arriving) → body (400) →
+ * signature (401).
  */
 export function executeOperations(): OperationSpec[] {
-  const chain: readonly ErrorCode[] = [...EVERY_ROUTE, 'RATE_LIMITED', 'UNKNOWN_WEBHOOK', ...BODY_READ];
+  const chain: readonly ErrorCode[] = [...EVERY_ROUTE, 'RATE_LIMITED', 'UNKNOWN_WEBHOOK', ...BODY_READ, 'REQUEST_TIMEOUT'];
   return Object.values(FORMATS).flatMap((format) => {
     const doc = EXECUTION[format.name];
     return format.paths.map(

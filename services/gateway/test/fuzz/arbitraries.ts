@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { z } from 'zod';
 
@@ -31,6 +32,16 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.nat({ max: 300_000 }).map((length) => 'x'.repeat(length)),
 );
 
+/** Keys that set or reach a prototype when a parsed object is copied by assignment. */
+export const prototypeKey: fc.Arbitrary<string> = fc.constantFrom('__proto__', 'constructor', 'prototype');
+
+/** An object key: mostly ordinary, sometimes hostile, sometimes a prototype key. */
+const objectKey: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 2, arbitrary: hostileString },
+  { weight: 1, arbitrary: prototypeKey },
+);
+
 /** Any JSON value, hostile strings included, with nesting up to `depth`. */
 export function anyJson(depth = 6): fc.Arbitrary<unknown> {
   return fc.letrec((tie) => ({
@@ -41,7 +52,7 @@ export function anyJson(depth = 6): fc.Arbitrary<unknown> {
       fc.oneof(fc.integer(), fc.double(), fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -0, 1e308)),
       hostileString,
       fc.array(tie('value'), { maxLength: 5 }),
-      fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), hostileString), tie('value'), { maxKeys: 5 }),
+      fc.dictionary(objectKey, tie('value'), { maxKeys: 5 }),
     ),
   })).value;
 }
@@ -103,10 +114,75 @@ function objectOf(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
     { weight: 9, arbitrary: fc.record(shape, { requiredKeys: schema.required ?? [] }) },
     { weight: 1, arbitrary: fc.record(shape, { requiredKeys: [] }) },
   );
-  return fc.tuple(records, fc.dictionary(fc.string({ maxLength: 10 }), anyJson(2), { maxKeys: 2 })).map(([record, extra]) => ({ ...extra, ...record }));
+  // Spread, not assigned: a `__proto__` key stays an own key, and is sent.
+  return fc.tuple(records, fc.dictionary(objectKey, anyJson(2), { maxKeys: 2 })).map(([record, extra]) => ({ ...extra, ...record }));
 }
 
 /** A request body schema's input side, as JSON Schema: transforms and custom checks become `{}`. */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+}
+
+/** A body sent in pieces (chunked, no Content-Length), `delayMs` apart. */
+export interface PiecewiseBody {
+  pieces: Uint8Array[];
+  delayMs: number;
+}
+
+/** How a body travels: headers to add, and its bytes at once or in pieces. */
+export interface BodyDelivery {
+  headers: Record<string, string>;
+  body: Uint8Array | PiecewiseBody;
+}
+
+const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+
+/**
+ * How a body is sent: as is or compressed (gzip, deflate, br), a compressed one now and then cut
+ * short; at once (Content-Length) or chunked, in up to four pieces, now and then slowly (well
+ * within the body-read timeouts, so a slow body must still be answered as a fast one).
+ */
+export const bodyTransport = fc.record({
+  encoding: fc.oneof({ weight: 5, arbitrary: fc.constant('identity' as const) }, { weight: 3, arbitrary: fc.constantFrom('gzip' as const, 'deflate' as const, 'br' as const) }),
+  /** Where a compressed body is cut, as a share of its length; null: whole. */
+  cutAt: fc.option(fc.double({ min: 0, max: 0.99, noNaN: true }), { freq: 4 }),
+  chunked: fc.boolean(),
+  pieces: fc.integer({ min: 1, max: 4 }),
+  delayMs: fc.constantFrom(0, 0, 0, 5, 40),
+});
+
+export type BodyTransport = typeof bodyTransport extends fc.Arbitrary<infer T> ? T : never;
+
+/** `bytes` as `transport` sends them. */
+export function deliver(bytes: Uint8Array, transport: BodyTransport): BodyDelivery {
+  let body = bytes;
+  const headers: Record<string, string> = {};
+  if (transport.encoding !== 'identity') {
+    const encoded = ENCODERS[transport.encoding](bytes);
+    body = transport.cutAt === null ? encoded : encoded.subarray(0, Math.floor(encoded.length * transport.cutAt));
+    headers['content-encoding'] = transport.encoding;
+  }
+  if (!transport.chunked && transport.delayMs === 0) return { headers, body };
+  const size = Math.ceil(body.length / transport.pieces) || 1;
+  const pieces = Array.from({ length: transport.pieces }, (_, index) => body.subarray(index * size, (index + 1) * size)).filter((piece) => piece.length > 0);
+  return { headers, body: { pieces, delayMs: transport.delayMs } };
+}
+
+/**
+ * A form body for `suffix`'s format: the JSON document as `payload` (Slack, GitHub) or
+ * `payload_json`, or a plain execute's fields themselves; now and then thousands of fields
+ * without `=`, which URLSearchParams decoded in quadratic time.
+ */
+export function formOf(value: unknown, suffix: string): fc.Arbitrary<string> {
+  const document = JSON.stringify(value);
+  const fields =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? new URLSearchParams(Object.entries(value).map(([key, field]): [string, string] => [key, typeof field === 'string' ? field : JSON.stringify(field)])).toString()
+      : document;
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constant(new URLSearchParams({ [suffix === '' ? 'payload_json' : 'payload']: document }).toString()) },
+    { weight: 2, arbitrary: fc.constant(fields) },
+    { weight: 1, arbitrary: fc.nat({ max: 20_000 }).map((count) => 'a&'.repeat(count)) },
+    { weight: 1, arbitrary: fc.tuple(prototypeKey, fc.constant(document)).map(([key, json]) => `${encodeURIComponent(key)}=${encodeURIComponent(json)}&payload=${encodeURIComponent(json)}`) },
+  );
 }

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,12 +18,14 @@ import { createWebhookBody, updateWebhookBody } from '../../src/routes/webhooks/
 import { createAdmin, type AdminFixture } from '../admin-helpers.ts';
 import { deliveriesSettled, useExecuteStack } from '../webhook-execute-helpers.ts';
 import { createGuildFixture, createWebhook, type GuildFixture } from '../webhooks-fixtures.ts';
-import { anyJson, fromJsonSchema, hostileString, jsonSchemaOf } from './arbitraries.ts';
+import { anyJson, bodyTransport, deliver, formOf, fromJsonSchema, hostileString, jsonSchemaOf, type PiecewiseBody } from './arbitraries.ts';
 
 /**
  * Property-based fuzzing of every route from the zod schemas that validate it (issue 12).
  * Invariants: no 5xx, every error in the error-body shape, every answer within the bound, and
- * every plain execute answered 204 is stored. FUZZ_RUNS sets the size (npm run fuzz -- --runs N).
+ * every plain execute answered 204 is stored. Executions are also sent as forms, compressed
+ * (gzip, deflate, br; whole or cut short), chunked and slowly, and objects carry prototype keys
+ * now and then (issue 51). FUZZ_RUNS sets the size (npm run fuzz -- --runs N).
  */
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 150);
 /**
@@ -77,7 +81,7 @@ interface FuzzRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | PiecewiseBody;
   /** A plain execute with the right token: if answered 204, it must be stored. */
   plainExecute?: boolean;
 }
@@ -106,17 +110,29 @@ const executeRequest: fc.Arbitrary<FuzzRequest> = fc
     fc.boolean(),
     fc.constantFrom('push', 'issues', 'ping', 'star', 'pull_request', '', 'x'.repeat(300)),
     fc.constantFrom('issue', 'event_alert', 'installation', 'error', ''),
+    bodyTransport,
+    fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   )
-  .chain(([suffix, rightToken, wait, event, resource]) => {
+  .chain(([suffix, rightToken, wait, event, resource, transport, asForm]) => {
     const schema = suffix === '' ? executeBodySchema : suffix === '/slack' ? chatAppBodySchema : undefined;
     const body = schema ? fromJsonSchema(jsonSchemaOf(schema)) : anyJson(5);
-    return body.map((value) => ({
-      method: 'POST',
-      path: `/v1/webhooks/${hook.webhookId}/${rightToken ? hook.token : 'x'.repeat(64)}${suffix}${wait && suffix === '' ? '?wait=true' : ''}`,
-      headers: { 'content-type': 'application/json', 'x-github-event': event, 'sentry-hook-resource': resource },
-      body: json(value),
-      plainExecute: suffix === '' && rightToken,
-    }));
+    // JSON or a form, sent as is or compressed (whole or cut short), at once, chunked or slowly.
+    const text = body.chain((value) => (asForm ? formOf(value, suffix) : fc.constant(json(value))));
+    return text.map((bodyText) => {
+      const delivery = deliver(new TextEncoder().encode(bodyText), transport);
+      return {
+        method: 'POST',
+        path: `/v1/webhooks/${hook.webhookId}/${rightToken ? hook.token : 'x'.repeat(64)}${suffix}${wait && suffix === '' ? '?wait=true' : ''}`,
+        headers: {
+          'content-type': asForm ? 'application/x-www-form-urlencoded' : 'application/json',
+          'x-github-event': event,
+          'sentry-hook-resource': resource,
+          ...delivery.headers,
+        },
+        body: delivery.body,
+        plainExecute: suffix === '' && rightToken,
+      };
+    });
   });
 
 const managementRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
@@ -162,12 +178,51 @@ interface Outcome {
   elapsedMs: number;
 }
 
+/**
+ * A body sent in pieces on a connection of its own (chunked, `delayMs` between pieces). Node's
+ * client, not fetch: the gateway may answer before the body is done (an unknown webhook) and
+ * close, and the answer is what is checked.
+ */
+function sendPiecewise(request: FuzzRequest, body: PiecewiseBody): Promise<Outcome> {
+  const started = performance.now();
+  return new Promise<Outcome>((resolve, reject) => {
+    const sent = httpRequest(`${stack.gateway.url}${request.path}`, { method: request.method, agent: false, headers: { ...request.headers, 'transfer-encoding': 'chunked' } });
+    let answered = false;
+    const timer = setTimeout(() => sent.destroy(new Error('no answer within the bound')), ANSWER_BOUND_MS + 5_000);
+    sent.on('response', (response) => {
+      answered = true;
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        clearTimeout(timer);
+        sent.destroy();
+        resolve({ status: response.statusCode ?? 0, body: text, elapsedMs: performance.now() - started });
+      });
+    });
+    sent.on('error', (error) => {
+      if (answered) return;
+      clearTimeout(timer);
+      reject(error);
+    });
+    void (async () => {
+      for (const [index, piece] of body.pieces.entries()) {
+        if (answered || sent.destroyed) return;
+        if (index > 0 && body.delayMs > 0) await sleep(body.delayMs);
+        sent.write(piece);
+      }
+      if (!answered && !sent.destroyed) sent.end();
+    })();
+  });
+}
+
 async function send(request: FuzzRequest): Promise<Outcome> {
+  if (request.body !== undefined && typeof request.body === 'object' && 'pieces' in request.body) return sendPiecewise(request, request.body);
   const started = performance.now();
   const response = await fetch(`${stack.gateway.url}${request.path}`, {
     method: request.method,
     headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.body === undefined ? {} : { body: request.body as string | Uint8Array }),
     signal: AbortSignal.timeout(ANSWER_BOUND_MS + 5_000),
   });
   return { status: response.status, body: await response.text(), elapsedMs: performance.now() - started };

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, declaredBodyBytes, isContentEncoded, responseLocal } from '@switchboard/http';
+import { ApiError, closeWithoutReading, declaredBodyBytes, responseLocal } from '@switchboard/http';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;
@@ -18,14 +18,16 @@ const WHOLLY_RESERVED: BodyReservation = { grow: () => true };
 const reservationSlot = responseLocal<BodyReservation>('bodyReservation', 'bodyBudget() must run before the body is read');
 
 /**
- * Bytes a request's body takes from the budget before a byte of it is read: its declared size;
- * nothing for a chunked body sent as is, which takes its bytes as they arrive (BodyReservation);
- * the whole limit for a compressed one, which may inflate to it from a few bytes.
+ * Bytes a request's body takes from the budget before a byte of it is read: its declared size
+ * (a declared body is read straight into one buffer of that size, and a flood of them is then
+ * admitted whole, in turn, instead of all starting and most failing half read); undefined for
+ * a chunked or compressed body, which takes its bytes as they are held (BodyReservation),
+ * decoded. Reserving the whole 25 MiB limit for a compressed one let five idle connections,
+ * each having sent a 10-byte gzip header, hold the budget of the process.
  */
-function bytesToReserve(headers: IncomingHttpHeaders): number {
+function declaredReservation(headers: IncomingHttpHeaders): number | undefined {
   const declared = declaredBodyBytes(headers);
-  if (declared !== undefined) return Math.min(declared, LIMITS.body.inboundWebhookBytes);
-  return isContentEncoded(headers) ? LIMITS.body.inboundWebhookBytes : 0;
+  return declared === undefined ? undefined : Math.min(declared, LIMITS.body.inboundWebhookBytes);
 }
 
 /** 503 SERVICE_UNAVAILABLE with Retry-After, the connection closed without reading the rest of the body. */
@@ -48,14 +50,17 @@ export function processBudgetBytes(gatewayBudgetBytes: number, processes: number
 /**
  * Admits a request only when its body fits in what is left of `budgetBytes` for this process,
  * and gives the bytes back when its response is done (or its connection closed). Refused: 503
- * SERVICE_UNAVAILABLE with Retry-After, before a byte of the body is read. A chunked body grows
- * its reservation as it is read (`bodyReservationOf`): reserving the whole 25 MiB limit for
- * each let a handful of small chunked deliveries use up the budget.
+ * SERVICE_UNAVAILABLE with Retry-After, before a byte of the body is read. A chunked or
+ * compressed body grows its reservation as it is read (`bodyReservationOf`), and is refused
+ * the same way once it no longer fits. Runs after the webhook's token was checked, so only a
+ * holder of a token takes from the budget, and the body-read timeouts bound how long a body
+ * that stopped arriving holds what it took.
  */
 export function bodyBudget(budgetBytes: number): RequestHandler {
   let inFlight = 0;
   return (req, res, next) => {
-    const upFront = bytesToReserve(req.headers);
+    const declared = declaredReservation(req.headers);
+    const upFront = declared ?? 0;
     if (inFlight + upFront > budgetBytes) throw refuseForMemory(res);
     inFlight += upFront;
     let held = upFront;
@@ -65,10 +70,10 @@ export function bodyBudget(budgetBytes: number): RequestHandler {
       released = true;
       inFlight -= held;
     };
-    // Only a body with nothing reserved up front grows (its closure is made only then); any
-    // other holds all it can take already.
+    // Only a body of undeclared size grows (its closure is made only then); a declared one
+    // holds all it can take already.
     const reservation: BodyReservation =
-      upFront > 0
+      declared !== undefined
         ? WHOLLY_RESERVED
         : {
             grow: (bytes) => {

@@ -1,6 +1,6 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, readDeclaredBody, readInTurns, responseLocal } from '@switchboard/http';
+import { ApiError, closeWithoutReading, readDeclaredBody, readStreamedBody, responseLocal, type BodyTimeouts } from '@switchboard/http';
 import { bodyReservationOf, refuseForMemory } from './body-budget.ts';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
@@ -59,48 +59,43 @@ export interface InboundBodyOptions {
   /** Bodies up to this size are decoded on the event loop; larger ones on a parse thread. */
   parseHereMaxBytes: number;
   checker: BodyChecker;
+  /** How long a body may take to arrive (WEBHOOK_BODY_TIMEOUT_MS, WEBHOOK_BODY_IDLE_TIMEOUT_MS). */
+  timeouts: BodyTimeouts;
 }
 
 /**
- * Reads the body once into a Buffer (at most 25 MiB after decompression: larger is 413; a
- * declared size straight into place: readDeclaredBody of @switchboard/http), then decodes it once, on the event loop when small, on a parse thread when large (body-check.ts);
- * `bodyOf(res)` returns the result. Runs after the rate limit and the path checks, so rejected
- * requests are never read.
+ * The body's bytes: a declared size straight into place (readDeclaredBody), a chunked or
+ * compressed one decoded as it arrives, taking its decoded bytes from the body budget
+ * (readStreamedBody); 25 MiB at most once decoded. A read that fails (413, 415, 400, 408, or
+ * 503 past the budget) closes the connection without reading the rest: no code host or tracker
+ * sends a body over 25 MiB, and a client declaring gigabytes, or stalling, would otherwise be
+ * read (or waited for) to the end.
+ */
+function readBody(req: Request, res: Response, timeouts: BodyTimeouts): Promise<Buffer> {
+  const limitBytes = LIMITS.body.inboundWebhookBytes;
+  const reading =
+    readDeclaredBody(req, limitBytes, timeouts) ??
+    readStreamedBody(req, {
+      limitBytes,
+      take: (bytes) => bodyReservationOf(res).grow(bytes),
+      overBudget: () => refuseForMemory(res),
+      timeouts,
+    });
+  return reading.catch((error: unknown) => {
+    closeWithoutReading(res);
+    throw error;
+  });
+}
+
+/**
+ * Reads the body once into a Buffer (readBody), then decodes it once, on the event loop when
+ * small, on a parse thread when large (body-check.ts); `bodyOf(res)` returns the result. Runs
+ * after the rate limit, the path and token checks and the body budget, so rejected requests
+ * are never read.
  */
 export function inboundBody(format: ExecutionFormat, options: InboundBodyOptions): RequestHandler {
-  const readAnyBody = express.raw({ type: () => true, limit: LIMITS.body.inboundWebhookBytes });
-  const read = (req: Request, res: Response): Promise<Buffer> =>
-    (
-      readDeclaredBody(req, LIMITS.body.inboundWebhookBytes) ??
-      new Promise<Buffer>((resolve, reject) => {
-        // A chunked body takes its bytes from the budget as they arrive: past it, 503 unread.
-        const reservation = bodyReservationOf(res);
-        const onData = (chunk: Buffer) => {
-          if (reservation.grow(chunk.length)) return;
-          req.off('data', onData);
-          stopTurns();
-          req.pause();
-          reject(refuseForMemory(res));
-        };
-        req.on('data', onData);
-        const stopTurns = readInTurns(req);
-        readAnyBody(req, res, (error?: unknown) => {
-          req.off('data', onData);
-          stopTurns();
-          if (error) reject(error);
-          else resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-        });
-      })
-    ).catch((error: unknown) => {
-      // The rest of a body over 25 MiB is not read (no code host or tracker sends one; a client
-      // declaring gigabytes would be read to the end): the 413 closes the connection. Routes
-      // with small limits (admin JSON) keep reading, so a client that sends its whole body
-      // before reading the answer still gets its 413.
-      if ((error as { status?: unknown } | null)?.status === 413) closeWithoutReading(res);
-      throw error;
-    });
   return (req, res, next) => {
-    read(req, res)
+    readBody(req, res, options.timeouts)
       .then((raw) => toInbound(format, req, raw, options))
       .then((body) => {
         bodySlot.set(res, body);

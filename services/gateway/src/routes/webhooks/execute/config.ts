@@ -22,4 +22,12 @@ export const executeConfigShape = {
    * MiB, 17-30 ms).
    */
   WEBHOOK_BODY_BUDGET_BYTES: env.int(25 * 1024 * KiB, 64 * 1024 * 1024 * KiB).default(128 * 1024 * KiB),
+  /**
+   * Longest an execution body may take to arrive, from when its reading starts; past it 408 and
+   * the connection is closed. Code hosts and error trackers give up on a delivery after about
+   * ten seconds themselves, so a body slower than this was abandoned by its sender anyway.
+   */
+  WEBHOOK_BODY_TIMEOUT_MS: env.int(100, 600_000).default(20_000),
+  /** Longest an execution body may go without a byte (before its first one too); past it 408. */
+  WEBHOOK_BODY_IDLE_TIMEOUT_MS: env.int(100, 600_000).default(5_000),
 };

@@ -1,6 +1,7 @@
 import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
 import { ApiError, assertJsonCounts, assertJsonDepth, notJsonError } from '@switchboard/http';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
+import { parseForm } from './form.ts';
 
 /** A body's JSON value, and the JSON document as text for the job or a claim check (the received text when it is JSON). */
 export interface DecodedBody {
@@ -26,12 +27,12 @@ function parseJson(text: string, path?: string): unknown {
 }
 
 /**
- * A form body: GitHub's `payload=<json>` for the code host; for the other formats a
+ * A form body (at most MAX_FORM_FIELDS fields, parsed in linear time): GitHub's `payload=<json>` for the code host; for the other formats a
  * `payload`/`payload_json` field holding the JSON document (Slack, Discord), else the fields
  * themselves (`content=hello`, as Discord accepts).
  */
 function fromForm(format: WebhookFormat, text: string): DecodedBody {
-  const form = new URLSearchParams(text);
+  const form = parseForm(text);
   if (format === 'codehost') {
     // Parsed by the format's own decoder, so its document is checked here first.
     assertJsonCounts(form.get('payload') ?? '', 'payload');
@@ -41,7 +42,7 @@ function fromForm(format: WebhookFormat, text: string): DecodedBody {
   }
   const document = form.get('payload_json') ?? form.get('payload');
   if (document !== null) return { value: parseJson(document, 'payload'), json: document };
-  const fields = Object.fromEntries(form);
+  const fields = form.toObject();
   return { value: fields, json: JSON.stringify(fields) };
 }
 

@@ -24,7 +24,7 @@ export type FormatFields = WebhookDeliveryInput extends infer Input ? (Input ext
 
 /**
  * What differs between the execution routes. Every route runs the same steps in the same
- * order (rate limit, path, body read, `parse` → 400, token → 404, `verify` → 401, `accept`
+ * order (rate limit, path, token → 404, body read, `parse` → 400, `verify` → 401, `accept`
  * → 400, dedupe, enqueue); each format fills in its parts.
  */
 export interface ExecutionFormat<Parsed = unknown> {
@@ -34,9 +34,9 @@ export interface ExecutionFormat<Parsed = unknown> {
   bucket: RateLimitBucketName;
   /** The schema `parse` validates with; the OpenAPI document describes the body from it. */
   body: z.ZodType;
-  /** Body validation, before the token lookup (a bad body with a bad token is 400). */
+  /** Body validation, after the token check (a bad body with a bad token is 404, unread). */
   parse(value: unknown): Parsed;
-  /** Checks that need the webhook to exist first (an empty body with a bad token is 404). */
+  /** Checks that need the webhook's signature checked first (an unsigned empty body is 401). */
   accept?(parsed: Parsed): void;
   /** Signature check when the webhook has a secret; false is 401. */
   verify?(secret: string, raw: Buffer, req: Request): boolean;

@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import { hashCredential } from '@switchboard/auth';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
+import { webhookOf } from './credentials.ts';
 import type { ExecutionFormat, FormatFields } from './formats.ts';
-import { isWebhookOfToken, type ExecutionLookupFn } from './lookup.ts';
-import { paramsOf } from './params.ts';
+import type { ExecutionLookupFn } from './lookup.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
 
@@ -33,8 +32,9 @@ function wantsWait(query: unknown): boolean {
 }
 
 /**
- * One execution route after the body was read: body → 400, token → 404 UNKNOWN_WEBHOOK,
- * signature (webhooks with a secret) → 401, format checks → 400, then enqueue. The message id
+ * One execution route after the body was read (its webhook and token were checked before:
+ * credentials.ts): body → 400, signature (webhooks with a secret) → 401, format checks → 400,
+ * then enqueue. The message id
  * is fixed here, before enqueueing: every retry of the job reuses it. A delivery's dedupe key
  * (X-GitHub-Delivery) is claimed by the enqueue, in Redis and in the add's own script, before
  * the 2xx: while a job of that key is unfinished a redelivery adds nothing. The key travels
@@ -45,16 +45,13 @@ function wantsWait(query: unknown): boolean {
  */
 export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: ExecuteHandlerDeps, waits: boolean): RequestHandler {
   return async (req, res) => {
-    const params = paramsOf(res);
     const body = bodyOf(res);
     // A body checked on a parse thread passed its schema there; only the result of the
     // format's post-token check came back (applied below, in the same order).
     const parsed = body.checked ? undefined : format.parse(body.value);
     const messageId = deps.ids.next();
     const deliveryId = format.deliveryId?.(req);
-    const tokenHash = hashCredential(params.token);
-    const webhook = await deps.lookUp(params.webhook_id);
-    if (!isWebhookOfToken(webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
+    const webhook = webhookOf(res);
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }

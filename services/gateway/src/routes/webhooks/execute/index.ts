@@ -5,12 +5,12 @@ import { authFailures, routeLimiter } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
 import { bodyBudget, processBudgetBytes } from './body-budget.ts';
 import { createBodyChecker } from './body-check.ts';
+import { webhookBeforeBody } from './credentials.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
 import { batchedLookup, cachedLookup, lanesPerProcess } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
 import { checkParams } from './params.ts';
-import { unknownWebhookBeforeLargeBody } from './unknown-before-large-body.ts';
 
 /** A webhook's token path: execution here and under its format suffixes, management (GET/PATCH/DELETE) in ../index.ts. */
 export const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
@@ -38,10 +38,11 @@ function isClientError(error: unknown): boolean {
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
- * (per client IP and webhook) → origin block (plain only) → path → for a body declared over
- * 1 MiB, the webhook and token (404 unread) → the process's body budget (503 past its share
- * of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400) → the format's
- * handler; a refusal spends from the failure budget. Only POST routes: mounted before
+ * (per client IP and webhook) → origin block (plain only) → path → the webhook and token
+ * (404 unread, whatever the body) → the process's body budget (503 past its share of
+ * WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400, 408 past the read
+ * timeouts) → the format's handler; a refusal (a timeout included) spends from the failure
+ * budget. Only POST routes: mounted before
  * the admin and management routers, so the hottest route of all does not test its path against
  * every admin route first; the other methods' 405 answers are executeMethodGuards().
  */
@@ -53,14 +54,18 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
     lookUp: cachedLookup(batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES)), deps.changeFeed, deps.metrics),
   };
-  const unknownBeforeLargeBody = unknownWebhookBeforeLargeBody(handlerDeps.lookUp);
+  const credentials = webhookBeforeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);
   const failures = authFailures(deps);
   // One budget for every format's route: it bounds the process's memory, not a route's.
   const budget = bodyBudget(processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES));
   // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
   // check, so never needed as a value here) only on a parse thread.
-  const bodies = { parseHereMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES, checker: createBodyChecker({ logger }) };
+  const bodies = {
+    parseHereMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
+    checker: createBodyChecker({ logger }),
+    timeouts: { totalMs: config.WEBHOOK_BODY_TIMEOUT_MS, idleMs: config.WEBHOOK_BODY_IDLE_TIMEOUT_MS },
+  };
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
   const originBlock = blockAppOrigin(config.endpoints.webapp);
 
@@ -73,7 +78,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
       limit(format.bucket),
       ...(plain ? [originBlock] : []),
       checkParams,
-      unknownBeforeLargeBody,
+      credentials,
       budget,
       inboundBody(format, bodies),
       executeHandler(format, handlerDeps, plain),
