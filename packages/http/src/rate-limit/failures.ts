@@ -36,7 +36,7 @@ export function failureBudget(options: FailureBudgetOptions): FailureBudget {
       const decision = await decideOrFailOpen(options, checkFor(req), timeoutMs, logger, true);
       if (decision === null || decision.allowed) return next();
       options.onRefused?.(bucket.name, false);
-      sendRateLimited(res, decision);
+      sendRateLimited(res, decision, bucket.name);
     },
     recordFailure: async (req) => {
       await decideOrFailOpen(options, checkFor(req), timeoutMs, logger);
