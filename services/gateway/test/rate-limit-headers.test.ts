@@ -4,7 +4,9 @@ import { call, createWebhookFixture, useTestEnvironment, type Answer, type Webho
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
-const { gateway, clock } = useClockedGateway(environment, 'rate-limit-headers');
+/** A small address budget, so its 429 comes after a few bad keys. */
+const ADDRESS_BUDGET = 10;
+const { gateway, clock } = useClockedGateway(environment, 'rate-limit-headers', { AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET) });
 let hook: WebhookFixture;
 
 beforeAll(async () => {
@@ -37,8 +39,15 @@ function simple(name: RateLimitBucketName, key: () => string, send: Case['send']
 /** Every bucket a 429 can name, and a request of a route that spends it (the type makes the table whole). */
 const CASES: Record<RateLimitBucketName | 'global', Case> = {
   'instance:info': simple('instance:info', () => 'instance:info', (client) => call('GET', url('/v1/.well-known/service'), { headers: client })),
-  'auth:failures': simple('auth:failures', () => 'auth:failures', (client) =>
-    call('GET', url('/v1/admin/api-keys'), { token: 'not-a-key', scheme: 'Admin', headers: client }),
+  'auth:failures': {
+    bucket: { ...RATE_LIMIT_BUCKETS['auth:failures'], limit: ADDRESS_BUDGET },
+    key: () => 'auth:failures',
+    send: (client) => call('GET', url('/v1/admin/api-keys'), { token: 'not-a-key', scheme: 'Admin', headers: client }),
+  },
+  'webhook:failures::webhook_id': simple(
+    'webhook:failures::webhook_id',
+    () => `webhook:failures:${hook.webhookId}`,
+    (client) => call('POST', url(tokenPath('/github')), { body: [1, 2], headers: { ...client, 'X-GitHub-Event': 'push' } }),
   ),
   'admin:code:generation': adminCase('admin:code:generation'),
   'admin:user:modify': adminCase('admin:user:modify'),

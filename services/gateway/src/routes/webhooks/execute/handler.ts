@@ -5,7 +5,8 @@ import type { GatewayDeps } from '../../../deps.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
 import type { ExecutionFormat, FormatFields } from './formats.ts';
-import { isWebhookOfToken, type ExecutionLookupFn } from './lookup.ts';
+import { checkToken } from './caller.ts';
+import type { ExecutionLookupFn } from './lookup.ts';
 import { paramsOf } from './params.ts';
 import { submitDelivery, type SubmitDeps } from './submit.ts';
 import { answerWait } from './wait.ts';
@@ -54,7 +55,7 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const deliveryId = format.deliveryId?.(req);
     const tokenHash = hashCredential(params.token);
     const webhook = await deps.lookUp(params.webhook_id);
-    if (!isWebhookOfToken(webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
+    if (!checkToken(res, webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
     if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     }

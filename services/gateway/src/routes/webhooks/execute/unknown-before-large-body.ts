@@ -4,7 +4,7 @@ import { hashCredential } from '@switchboard/auth';
 import { LIMITS } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, declaredBodyBytes } from '@switchboard/http';
 import type { ExecuteHandlerDeps } from './handler.ts';
-import { isWebhookOfToken } from './lookup.ts';
+import { checkToken } from './caller.ts';
 import { paramsOf } from './params.ts';
 
 /** The declared size above which the webhook is looked up before the body is read. */
@@ -33,7 +33,7 @@ export function unknownWebhookBeforeLargeBody(lookUp: ExecuteHandlerDeps['lookUp
     const { webhook_id: webhookId, token } = paramsOf(res);
     const tokenHash = hashCredential(token);
     const webhook = await lookUp(webhookId);
-    if (!isWebhookOfToken(webhook, tokenHash)) {
+    if (!checkToken(res, webhook, tokenHash)) {
       closeWithoutReading(res);
       throw new ApiError('UNKNOWN_WEBHOOK');
     }
