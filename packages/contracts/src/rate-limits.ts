@@ -28,11 +28,19 @@ function bucket(name: string, limit: number, windowMs: number, countsTowardGloba
 export const RATE_LIMIT_BUCKETS = {
   'instance:info': bucket('instance:info', 60, MINUTE),
   /**
-   * Failed attempts per client IP (an admin key or webhook token that matches nothing, an
-   * execute body that does not validate): spent only by failures, checked before the lookup
-   * or the body read they would cost (decisions §12). Ours; Fluxer has none.
+   * Failed attempts per client IP that prove nothing about the caller (an admin key that
+   * matches nothing, an unknown webhook, a wrong webhook token): spent only by such failures,
+   * checked before the lookup or the body read they would cost. Ours; Fluxer has none. The
+   * gateway's AUTH_FAILURE_BUDGET and AUTH_FAILURE_WINDOW_MS replace these numbers, which are
+   * their defaults (docs/decisions.md, "The failure budget counts guesses").
    */
-  'auth:failures': bucket('auth:failures', 60, MINUTE, false),
+  'auth:failures': bucket('auth:failures', 1000, MINUTE, false),
+  /**
+   * Refused executions (a body that does not validate, a bad signature …) of a caller holding
+   * the webhook's token, per client IP and webhook: a broken integration slows itself, never
+   * the other webhooks a shared sender (GitHub, Sentry, Slack) delivers from its address.
+   */
+  'webhook:failures::webhook_id': bucket('webhook:failures::webhook_id', 60, MINUTE, false),
   'admin:code:generation': bucket('admin:code:generation', 30, MINUTE),
   'admin:user:modify': bucket('admin:user:modify', 100, MINUTE),
   'admin:lookup': bucket('admin:lookup', 200, MINUTE),

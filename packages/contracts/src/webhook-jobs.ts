@@ -73,9 +73,12 @@ export const webhookDeliveryPayloadSchema = z.discriminatedUnion('format', [
 export type WebhookDeliveryPayload = z.output<typeof webhookDeliveryPayloadSchema>;
 export type WebhookDeliveryInput = z.input<typeof webhookDeliveryPayloadSchema>;
 
+/** Where every claim-checked delivery body lives (webhookBodyKey): the sweep lists this prefix. */
+export const WEBHOOK_BODY_PREFIX = 'webhook-bodies/';
+
 /** S3 key of a claim-checked body; derived from ids so a retried upload overwrites itself. */
 export function webhookBodyKey(webhookId: string, messageId: string): string {
-  return `webhook-bodies/${webhookId}/${messageId}.json`;
+  return `${WEBHOOK_BODY_PREFIX}${webhookId}/${messageId}.json`;
 }
 
 /** What the worker's handler returns (stored with the job; `wait=true` reads it). */
@@ -90,11 +93,12 @@ export const webhookDeliveryResultSchema = z.discriminatedUnion('outcome', [
   /** Another delivery with the same `deliveryId` posted: the sender's retry or redelivery. */
   z.object({ outcome: z.literal('duplicate'), duplicateOf: z.string() }),
   /**
-   * The gateway withdrew the submission: its enqueue went unanswered, so it answered 503 and
-   * deleted the body, yet the job had been added. Nothing is posted, as the client was told.
-   * Only deliveries without a dedupe key: for a claimed one the gateway keeps the body.
+   * The claim-checked body was gone and no message stored. Only an earlier attempt of the job
+   * deletes its body, once it is done with it (the gateway keeps the body of an enqueue it
+   * cannot tell about, the sweep never takes an unfinished job's): that attempt posted nothing
+   * (an ignored event, a channel gone) and its worker died before the job completed.
    */
-  z.object({ outcome: z.literal('withdrawn') }),
+  z.object({ outcome: z.literal('body_gone') }),
 ]);
 export type WebhookDeliveryResult = z.infer<typeof webhookDeliveryResultSchema>;
 
@@ -170,3 +174,17 @@ export const WEBHOOK_MESSAGE_DELETE_JOB = defineJob({
 /** What an edit or delete job returns: whether the message was still there to change. */
 export const webhookMessageChangeResultSchema = z.object({ outcome: z.enum(['changed', 'gone']) });
 export type WebhookMessageChangeResult = z.infer<typeof webhookMessageChangeResultSchema>;
+
+/**
+ * Removes claim-checked bodies no delivery will read: older than the webhook worker's
+ * WEBHOOK_BODY_ORPHAN_AGE_MS and whose job is gone or completed (a job scheduler, one run per
+ * tick). They are left by an enqueue whose answer was lost and whose job was never added (the
+ * gateway answered 503 and could not tell, so it kept the body), or by a delete that failed.
+ * Renaming the job strands its schedule's jobs.
+ */
+export const WEBHOOK_BODY_SWEEP_JOB = defineJob({
+  queue: QUEUES.webhookDeliveries,
+  name: 'webhook-body-sweep',
+  payload: z.object({}),
+  defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
+});

@@ -43,7 +43,8 @@ describe('the bucket table', () => {
     );
     expect(table).toEqual({
       'instance:info': [60, 60_000, true],
-      'auth:failures': [60, 60_000, false],
+      'auth:failures': [1000, 60_000, false],
+      'webhook:failures::webhook_id': [60, 60_000, false],
       'admin:code:generation': [30, 60_000, true],
       'admin:user:modify': [100, 60_000, true],
       'admin:lookup': [200, 60_000, true],

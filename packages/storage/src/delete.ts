@@ -73,3 +73,24 @@ export async function deletePrefix(client: S3Client, bucket: string, prefix: str
     if (!page.IsTruncated || marker === undefined) return result;
   }
 }
+
+/** One object of a listing. */
+export interface ListedObject {
+  key: string;
+  lastModified: Date;
+}
+
+/** The objects under a non-empty prefix, one listed page (up to 1000) at a time, with ListObjects v1 markers as deletePrefix. */
+export async function* listObjects(client: S3Client, bucket: string, prefix: string): AsyncGenerator<ListedObject[]> {
+  if (prefix.length === 0) throw new Error('listObjects needs a non-empty prefix');
+  let marker: string | undefined;
+  for (;;) {
+    const page = await client.send(new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, Marker: marker }));
+    const objects = (page.Contents ?? []).flatMap((object) =>
+      object.Key === undefined ? [] : [{ key: object.Key, lastModified: object.LastModified ?? new Date(0) }],
+    );
+    if (objects.length > 0) yield objects;
+    marker = objects.at(-1)?.key;
+    if (!page.IsTruncated || marker === undefined) return;
+  }
+}

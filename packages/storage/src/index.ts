@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { bucketReachable, createS3Client, ensureBucket, type StorageOptions } from './client.ts';
-import { deleteObjects, deletePrefix, type DeleteResult } from './delete.ts';
+import { deleteObjects, deletePrefix, listObjects, type DeleteResult, type ListedObject } from './delete.ts';
 import { getObjectStream, headObject, type ObjectHead } from './objects.ts';
 import { presignDownload, type PresignDownloadOptions, type PresignedDownload } from './presign.ts';
 import { uploadObject, type UploadBody, type UploadOptions, type UploadResult } from './upload.ts';
 
 export { createS3Client, isStorageUnavailable, storageOptionsFromConfig, type StorageBounds, type StorageOptions } from './client.ts';
-export { DELETE_BATCH_SIZE, type DeleteError, type DeleteResult } from './delete.ts';
+export { DELETE_BATCH_SIZE, type DeleteError, type DeleteResult, type ListedObject } from './delete.ts';
 export type { ObjectHead } from './objects.ts';
 export { attachmentDisposition, type PresignDownloadOptions, type PresignedDownload } from './presign.ts';
 export { PART_SIZE_BYTES, UploadError, type UploadBody, type UploadOptions, type UploadResult } from './upload.ts';
@@ -26,6 +26,8 @@ export interface Storage {
   deleteObjects(keys: readonly string[]): Promise<DeleteResult>;
   /** Deletes every object under a non-empty prefix. */
   deletePrefix(prefix: string): Promise<DeleteResult>;
+  /** The objects under a non-empty prefix with their modification times, a page at a time. */
+  listObjects(prefix: string): AsyncGenerator<ListedObject[]>;
   headObject(key: string): Promise<ObjectHead | null>;
   getObjectStream(key: string): Promise<Readable | null>;
   close(): void;
@@ -43,6 +45,7 @@ export function createStorage(options: StorageOptions): Storage {
     presignDownload: (key, presignOptions) => presignDownload(client, bucket, key, presignOptions),
     deleteObjects: (keys) => deleteObjects(client, bucket, keys),
     deletePrefix: (prefix) => deletePrefix(client, bucket, prefix),
+    listObjects: (prefix) => listObjects(client, bucket, prefix),
     headObject: (key) => headObject(client, bucket, key),
     getObjectStream: (key) => getObjectStream(client, bucket, key),
     close: () => client.destroy(),

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+import { RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { MAX_LEASE_MS } from './change-feed.ts';
 import { dashboardConfigShape } from './dashboard/config.ts';
@@ -41,6 +42,13 @@ const variables = z.object({
    * from the Redis key `<REDIS_PREFIX>:<this>` instead of Redis time, so tests move time themselves.
    */
   RATE_LIMIT_CLOCK_KEY: z.string().min(1).optional(),
+  /**
+   * The client address's failure budget: failures that prove nothing about the caller
+   * (unknown admin key, unknown webhook, wrong token) it may make per AUTH_FAILURE_WINDOW_MS,
+   * all at once or spread out. Sized for a shared sender's stale deliveries (docs/decisions.md).
+   */
+  AUTH_FAILURE_BUDGET: env.int(1, 1_000_000).default(RATE_LIMIT_BUCKETS['auth:failures'].limit),
+  AUTH_FAILURE_WINDOW_MS: env.int(1000, 86_400_000).default(RATE_LIMIT_BUCKETS['auth:failures'].windowMs),
   /** How long in-flight requests may run after SIGTERM before connections are cut. */
   SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
   /**

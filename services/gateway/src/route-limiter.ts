@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import type { RateLimitBucketName } from '@switchboard/contracts';
+import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitBucketName } from '@switchboard/contracts';
 import { failureBudget, rateLimit, redisKeyClock, type FailureBudget } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import { Counter, type Registry } from '@switchboard/metrics';
@@ -12,7 +12,13 @@ export type RouteLimiter = (bucket: RateLimitBucketName) => RequestHandler;
 interface LimiterDeps {
   config: Pick<
     GatewayConfig,
-    'REDIS_PREFIX' | 'RATE_LIMITS_ENABLED' | 'TRUSTED_PROXY_HOPS' | 'RATE_LIMIT_TIMEOUT_MS' | 'RATE_LIMIT_CLOCK_KEY'
+    | 'REDIS_PREFIX'
+    | 'RATE_LIMITS_ENABLED'
+    | 'TRUSTED_PROXY_HOPS'
+    | 'RATE_LIMIT_TIMEOUT_MS'
+    | 'RATE_LIMIT_CLOCK_KEY'
+    | 'AUTH_FAILURE_BUDGET'
+    | 'AUTH_FAILURE_WINDOW_MS'
   >;
   redis: Redis;
   logger: Logger;
@@ -61,10 +67,33 @@ export function routeLimiter(deps: LimiterDeps): RouteLimiter {
 }
 
 /**
- * The per-client-IP budget of failed credential and webhook attempts (bucket `auth:failures`),
- * shared by the admin and execution routes: it lives in Redis, so every router and replica
- * building one counts against the same budget.
+ * The rate-limit table as this gateway enforces it: the address's failure budget sized by
+ * configuration. Discovery publishes this, so what is published is what is enforced.
+ */
+export function configuredBuckets(
+  config: Pick<GatewayConfig, 'AUTH_FAILURE_BUDGET' | 'AUTH_FAILURE_WINDOW_MS'>,
+): Record<RateLimitBucketName, RateLimitBucket> {
+  const budget = { ...RATE_LIMIT_BUCKETS['auth:failures'], limit: config.AUTH_FAILURE_BUDGET, windowMs: config.AUTH_FAILURE_WINDOW_MS };
+  return { ...RATE_LIMIT_BUCKETS, 'auth:failures': budget };
+}
+
+/**
+ * The client address's budget of failures that prove nothing about the caller (bucket
+ * `auth:failures`): an unknown admin key, an unknown webhook, a wrong token. Shared by the
+ * admin and execution routes: it lives in Redis, so every router and replica building one
+ * counts against the same budget.
  */
 export function authFailures(deps: LimiterDeps): FailureBudget {
-  return failureBudget({ ...sharedOptions(deps), bucket: 'auth:failures' });
+  return failureBudget({ ...sharedOptions(deps), bucket: configuredBuckets(deps.config)['auth:failures'] });
+}
+
+/**
+ * A webhook's budget of refused executions by callers holding its token (bucket
+ * `webhook:failures::webhook_id`), per client address like the webhook's other buckets: a
+ * broken integration slows itself, not the other webhooks its sender delivers from the same
+ * address, and one who learnt a token (but not the webhook's secret) cannot spend the budget of
+ * the sender's addresses.
+ */
+export function webhookFailures(deps: LimiterDeps): FailureBudget {
+  return failureBudget({ ...sharedOptions(deps), bucket: RATE_LIMIT_BUCKETS['webhook:failures::webhook_id'] });
 }

@@ -5,8 +5,10 @@ import { adminCall, createAdmin, insertKey } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
+/** The address's failure budget at 60 a minute, so a refill is one second. */
+const ADDRESS_BUDGET = 60;
 // Rate limits on explicitly, deciding by a clock only this file moves.
-const { gateway, clock } = useClockedGateway(environment, 'admin-rate-limits');
+const { gateway, clock } = useClockedGateway(environment, 'admin-rate-limits', { AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET) });
 
 const CREATE_LIMIT = RATE_LIMIT_BUCKETS['admin:code:generation'].limit;
 /** GCRA refills one request per window/limit: 2 s for 30 per minute. */
@@ -73,11 +75,11 @@ describe('admin rate limits', () => {
     expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
-  it('refuses a client whose keys failed 60 times a minute with 429 before looking any key up', async () => {
+  it('refuses an address whose keys failed AUTH_FAILURE_BUDGET times a minute with 429 before looking any key up', async () => {
     const admin = await createAdmin(gateway.pool, ['*']);
     const headers = uniqueClient();
     // Well-formed keys that match nothing: each costs a lookup, and spends one unit.
-    for (let index = 0; index < 60; index += 1) {
+    for (let index = 0; index < ADDRESS_BUDGET; index += 1) {
       const guess = await insertKey(gateway.pool, admin.adminId, ['*']);
       const forged = `${guess.key.slice(0, -4)}zzzz`;
       const answer = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: forged, headers });
@@ -86,6 +88,8 @@ describe('admin rate limits', () => {
     const refused = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    expect(refused.headers.get('x-ratelimit-bucket')).toBe('auth:failures');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(ADDRESS_BUDGET));
     // The admin's own key from elsewhere is unaffected, and successes spend nothing.
     for (let index = 0; index < 70; index += 1) {
       expect((await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers: uniqueClient() })).status).toBe(200);

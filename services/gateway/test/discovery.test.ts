@@ -170,6 +170,12 @@ describe('discovery document', () => {
     expect(rateLimits.buckets['instance:info']).toEqual({ limit: 60, window_ms: 60_000, counts_toward_global: true });
   });
 
+  it('publishes the failure budget the deployment enforces', () => {
+    const document = buildDiscoveryDocument(gatewayConfig(environment, { AUTH_FAILURE_BUDGET: '250', AUTH_FAILURE_WINDOW_MS: '30000' }), adminFeatures(new Map()));
+    const rateLimits = (document.service_limits as { rate_limits: { buckets: Record<string, unknown> } }).rate_limits;
+    expect(rateLimits.buckets['auth:failures']).toEqual({ limit: 250, window_ms: 30_000, counts_toward_global: false });
+  });
+
   it('publishes the bulk size the deployment enforces', () => {
     const document = buildDiscoveryDocument(gatewayConfig(environment, { BULK_MAX_USER_IDS: '250' }), adminFeatures(new Map()));
     expect((document.service_limits as Record<string, unknown>)['bulk']).toEqual({ max_user_ids: 250 });

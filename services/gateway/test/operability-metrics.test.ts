@@ -7,7 +7,7 @@ import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 // Rate limits on, deciding by a clock nobody moves: a bucket's budget is spent for good.
-const { gateway } = useClockedGateway(environment, 'operability-metrics');
+const { gateway } = useClockedGateway(environment, 'operability-metrics', { AUTH_FAILURE_BUDGET: '60' });
 
 const scrape = () => scrapeMetrics(`${gateway.url}/metrics`);
 

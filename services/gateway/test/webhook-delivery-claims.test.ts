@@ -74,18 +74,19 @@ async function queuedDeliveries(hook: WebhookFixture, deliveryId: string) {
   return jobs.filter((job) => job.data.webhookId === hook.webhookId && job.data.deliveryId === deliveryId);
 }
 
-describe('X-GitHub-Delivery keys (decisions §12: released when a delivery fails for good)', () => {
-  it('takes no key for a delivery that fails for good, so the code host redelivery posts', async () => {
+describe('X-GitHub-Delivery keys (held by a stored message only)', () => {
+  it('takes no key for a delivery that posts nothing, so the code host redelivery posts', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
-    // Losing the body waiting in S3 makes the delivery fail for good.
+    // A body lost from S3 (only an earlier attempt deletes one): the delivery posts nothing.
     const large = largeIssueOpened();
     expect((await deliver(hook, deliveryId, large)).status).toBe(204);
     const [job] = await queuedDeliveries(hook, deliveryId);
     await gateway.storage.deleteObjects([webhookBodyKey(hook.webhookId, job!.data.messageId)]);
 
     await startWorker();
-    expect(await deliveriesSettled(queue)).toBeGreaterThanOrEqual(1);
+    // Completed, not failed for good: a job never fails for a deleted body.
+    expect(await deliveriesSettled(queue)).toBe(0);
     expect(await keyHolderOf(hook, deliveryId)).toBeUndefined();
     expect(await webhookMessages(gateway.pool, hook.webhookId)).toEqual([]);
 
@@ -183,4 +184,48 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
       }
     });
   }
+
+  it('leaves the body: the job that was added posts, and a body whose job never was is swept', async () => {
+    const hook = await createWebhookFixture(gateway.pool);
+    const warm = await createWebhookFixture(gateway.pool);
+    const { faulty, setMode, close } = await gatewayBehindProxy();
+    // No X-GitHub-Delivery: nothing but the body tells the added job and the retry apart.
+    const push = (to: { url: string }) => call('POST', executeUrl(to, hook, '/codehost'), { body: largeIssueOpened(), headers: { 'X-GitHub-Event': 'issues' } });
+    const bodies = async () => {
+      const keys: string[] = [];
+      for await (const page of gateway.storage.listObjects(`webhook-bodies/${hook.webhookId}/`)) keys.push(...page.map((object) => object.key));
+      return keys;
+    };
+    try {
+      expect((await deliver(warm, randomUUID(), issueOpened(), faulty)).status).toBe(204);
+      // The add is carried out, its answer dropped.
+      setMode('mute');
+      expect((await push(faulty)).status).toBe(503);
+      setMode('pass');
+      // The producer's connection back (the timed-out one is replaced), so the next add is written.
+      await waitFor(async () => (await deliver(warm, randomUUID(), issueOpened(), faulty)).status === 204, 10_000);
+      // The add is written but never reaches Redis: held by the blackhole, then reset with it.
+      setMode('blackhole');
+      expect((await push(faulty)).status).toBe(503);
+      setMode('cut');
+      setMode('pass');
+    } finally {
+      await close();
+    }
+    // The muted add went through, the blackholed one did not; both bodies are still in S3.
+    const jobs = (await queue.getJobs(['waiting'], 0, -1, true)).filter((job) => job.data.webhookId === hook.webhookId);
+    expect(jobs).toHaveLength(1);
+    const added = jobs[0]!;
+    expect(added.data.body).toMatchObject({ kind: 'stored' });
+    expect(await bodies()).toHaveLength(2);
+    expect(await bodies()).toContain(added.data.body.key);
+
+    workers.push(await spawnWebhookWorker(environment, { WEBHOOK_BODY_ORPHAN_AGE_MS: '1000', WEBHOOK_BODY_SWEEP_INTERVAL_MS: '200' }));
+    const [stored] = await messagesOf(gateway.pool, hook.webhookId);
+    expect(stored!.id).toBe(added.data.messageId);
+    await waitFor(async () => (await queue.getJobState(added.id!)) === 'completed', 10_000);
+    // The delivered body went with its message, the orphan with the sweep, once a second old.
+    await waitFor(async () => (await bodies()).length === 0, 15_000);
+    expect(await webhookMessages(gateway.pool, hook.webhookId)).toHaveLength(1);
+  });
 });

@@ -32,6 +32,14 @@ export const webhookWorkerConfigSchema = workerConfigSchema
      */
     EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(10 * 60),
     /**
+     * Claim-checked bodies older than this whose delivery job is gone or completed are removed
+     * by the body sweep, every WEBHOOK_BODY_SWEEP_INTERVAL_MS. Far longer than an enqueue can
+     * take (the gateway's Redis bound is seconds), so a body is never taken from under the add
+     * that will carry it.
+     */
+    WEBHOOK_BODY_ORPHAN_AGE_MS: env.int(1000, 30 * 24 * 60 * 60 * 1000).default(60 * 60 * 1000),
+    WEBHOOK_BODY_SWEEP_INTERVAL_MS: env.int(100, 24 * 60 * 60 * 1000).default(10 * 60 * 1000),
+    /**
      * Test-only: every delivery waits this long at WEBHOOK_TEST_DELAY_AT, so a test can kill
      * the worker mid-delivery. Refused outside NODE_ENV=test.
      */

@@ -103,12 +103,12 @@ async function announce(writes: Writes, stored: StoredMessage, context: JobConte
 }
 
 /**
- * The claim-checked body is gone: an earlier attempt finished with it (and crashed before the
- * job completed), so finish that delivery from what it left: its stored message, or its being a
- * duplicate of the delivery that holds its key. With neither, either the gateway withdrew the
- * delivery (an unanswered enqueue without a dedupe key: it answered 503 and deleted the body;
- * submit.ts) and there is nothing to post, or the body was lost and the delivery fails for good
- * (holding no dedupe key, so the sender's redelivery posts).
+ * The claim-checked body is gone. Only an earlier attempt of this job deletes it, once done
+ * with it (the gateway keeps the body of an enqueue it could not tell about, and the sweep
+ * leaves an unfinished or failed job's), and that attempt's worker died before the job
+ * completed: finish from what it left, its stored message, or its being a duplicate of the
+ * delivery that holds its key. With neither, it posted nothing (an ignored event, a channel
+ * deleted), and neither does this attempt: a job never fails for good for a deleted body.
  */
 async function finishWithoutBody(
   deps: DeliveryDeps,
@@ -119,13 +119,12 @@ async function finishWithoutBody(
   const stored = await findMessageById(deps.pool, payload.messageId);
   if (stored) return announce(writes, stored, context);
   if (!(await findWebhookById(deps.pool, payload.webhookId))) return { outcome: 'webhook_gone' };
-  if (payload.deliveryId === undefined) {
-    context.logger.warn({ messageId: payload.messageId }, 'delivery withdrawn by the gateway (its enqueue went unanswered), nothing posted');
-    return { outcome: 'withdrawn' };
+  if (payload.deliveryId !== undefined) {
+    const holder = await findDeliveryKeyHolder(deps.pool, payload.webhookId, payload.deliveryId);
+    if (holder !== null && holder !== payload.messageId) return { outcome: 'duplicate', duplicateOf: holder };
   }
-  const holder = await findDeliveryKeyHolder(deps.pool, payload.webhookId, payload.deliveryId);
-  if (holder !== null && holder !== payload.messageId) return { outcome: 'duplicate', duplicateOf: holder };
-  throw new UnrecoverableError('the delivery body is gone and no message was stored');
+  context.logger.warn({ messageId: payload.messageId }, 'delivery body gone with nothing stored: an earlier attempt finished with it, nothing posted');
+  return { outcome: 'body_gone' };
 }
 
 async function store(

@@ -1,20 +1,24 @@
-import { QUEUES, WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
+import { Queue } from 'bullmq';
+import { QUEUES, WEBHOOK_BODY_SWEEP_JOB, WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
+import { bullPrefix } from '@switchboard/queue';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
 import { deleteHandler, editHandler } from './message-changes.ts';
 import { deliveryMetrics } from './metrics.ts';
+import { bodySweepHandler } from './sweep.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
-export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB] as const;
+export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_BODY_SWEEP_JOB] as const;
 
 /**
- * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, and edits and
- * deletes through the webhook token.
+ * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, edits and
+ * deletes through the webhook token, and the sweep of bodies no delivery will read.
  */
 export function createWebhookWorkerSetup({
   config,
+  logger,
   resources: { pool, redis, storage },
   metrics,
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
@@ -32,11 +36,17 @@ export function createWebhookWorkerSetup({
     testDelay: { ms: config.WEBHOOK_TEST_DELAY_MS, at: config.WEBHOOK_TEST_DELAY_AT },
     metrics: deliveryMetrics(metrics),
   });
+  // Reads job states only; the connection stays the process's.
+  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const sweep = bodySweepHandler({ storage, jobState: (jobId) => deliveries.getJobState(jobId), orphanAgeMs: config.WEBHOOK_BODY_ORPHAN_AGE_MS, logger });
   return {
     handlers: {
       [WEBHOOK_DELIVERY_JOB.name]: handler,
       [WEBHOOK_MESSAGE_EDIT_JOB.name]: editHandler({ pool, redis, events }),
       [WEBHOOK_MESSAGE_DELETE_JOB.name]: deleteHandler({ pool, redis, events }),
+      [WEBHOOK_BODY_SWEEP_JOB.name]: () => sweep(),
     },
+    schedules: [{ id: 'webhook-body-sweep', contract: WEBHOOK_BODY_SWEEP_JOB, payload: {}, everyMs: config.WEBHOOK_BODY_SWEEP_INTERVAL_MS }],
+    close: () => deliveries.close(),
   };
 }

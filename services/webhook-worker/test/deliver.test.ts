@@ -50,10 +50,13 @@ describe('deliveryHandler', () => {
     expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
   });
 
-  it('completes a delivery the gateway withdrew (no dedupe key, body gone, nothing stored) without posting', async () => {
+  it('completes a delivery whose body is gone with nothing stored, with a dedupe key or without, posting nothing', async () => {
     const hook = await createWebhookFixture(stores.pool);
-    const withdrawn = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
-    expect(await stores.handler()(withdrawn, jobContext())).toEqual({ outcome: 'withdrawn' });
+    // An ignored event whose worker died after deleting the body: the retry finds no body.
+    const ignored = delivery(hook, { format: 'codehost', event: 'workflow_run', deliveryId: 'ignored-once' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    expect(await stores.handler()(ignored, jobContext())).toEqual({ outcome: 'body_gone' });
+    const plain = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    expect(await stores.handler()(plain, jobContext())).toEqual({ outcome: 'body_gone' });
     expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(0);
     expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(0);
   });
@@ -69,9 +72,6 @@ describe('deliveryHandler', () => {
 
   it('fails for good (not retried) when nothing can be delivered', async () => {
     const hook = await createWebhookFixture(stores.pool);
-    // The body of a delivery with a dedupe key is never withdrawn by the gateway: losing it is a failure.
-    const gone = delivery(hook, { format: 'chatapp', deliveryId: 'lost-body' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
-    await expect(stores.handler()(gone, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const empty = delivery(hook, { format: 'plain' }, inline({ content: '   ' }));
     await expect(stores.handler()(empty, jobContext())).rejects.toBeInstanceOf(UnrecoverableError);
     const tooLong = delivery(hook, { format: 'plain' }, inline({ content: 'x'.repeat(2001) }));

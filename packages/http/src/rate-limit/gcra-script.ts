@@ -22,7 +22,8 @@
  * Redis expires keys by its own clock, so with an injected one the keys get no expiry (a TTL
  * counted in real time would drop a bucket the injected clock still considers full) — and
  * peek ("1": decide, commit nothing; for budgets spent only by failures, see failures.ts).
- * Returns { allowed 0|1, limit, remaining, resetUnixSeconds, retryAfterMicros, global 0|1 }.
+ * Returns { allowed 0|1, limit, remaining, resetUnixSeconds, retryAfterMicros, global 0|1,
+ * resetAfterMicros } (the last: until the described bucket is fully drained, for Reset-After).
  */
 export const GCRA_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
@@ -67,13 +68,13 @@ if globalLimit > 0 then
   local global = inspect(KEYS[2], globalLimit, tonumber(ARGV[4]))
   if not global.allowed then
     local retry = math.max(global.retryAfter, route.retryAfter)
-    return { 0, global.limit, 0, resetSeconds(global.tat), retry, 1 }
+    return { 0, global.limit, 0, resetSeconds(global.tat), retry, 1, global.tat - now }
   end
   if route.allowed then commit(global) end
 end
 if not route.allowed then
-  return { 0, route.limit, 0, resetSeconds(route.tat), route.retryAfter, 0 }
+  return { 0, route.limit, 0, resetSeconds(route.tat), route.retryAfter, 0, route.tat - now }
 end
 commit(route)
-return { 1, route.limit, route.remaining, resetSeconds(route.newTat), 0, 0 }
+return { 1, route.limit, route.remaining, resetSeconds(route.newTat), 0, 0, route.newTat - now }
 `;

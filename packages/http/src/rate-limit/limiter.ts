@@ -11,6 +11,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Unix seconds (ceiling) at which the described bucket is fully drained. */
   resetUnixSeconds: number;
+  /** Milliseconds until the described bucket is fully drained (X-RateLimit-Reset-After). */
+  resetAfterMs: number;
   /** Milliseconds until a retry would be admitted; 0 when allowed. */
   retryAfterMs: number;
   /** True when the global limit is what refused the request. */
@@ -40,7 +42,7 @@ export type RateLimitClock = () => Promise<number | undefined>;
  */
 const COMMAND = 'switchboardGcra';
 
-type GcraReply = [number, number, number, number, number, number];
+type GcraReply = [number, number, number, number, number, number, number];
 type WithGcra = { [COMMAND]: (routeKey: string, globalKey: string, ...args: Array<number | string>) => Promise<GcraReply> };
 
 const clientsWithCommand = new WeakSet<Redis>();
@@ -86,12 +88,13 @@ export async function checkRateLimit(
     nowMicros === undefined ? '' : Math.trunc(nowMicros),
     peek ? '1' : '0',
   );
-  const [allowed, limit, remaining, resetUnixSeconds, retryAfterMicros, hitGlobal] = reply;
+  const [allowed, limit, remaining, resetUnixSeconds, retryAfterMicros, hitGlobal, resetAfterMicros] = reply;
   return {
     allowed: allowed === 1,
     limit,
     remaining,
     resetUnixSeconds,
+    resetAfterMs: resetAfterMicros / 1000,
     retryAfterMs: retryAfterMicros / 1000,
     global: hitGlobal === 1,
   };

@@ -72,10 +72,12 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     };
     const decision = await decideOrFailOpen(options, check, timeoutMs, logger);
     if (decision === null) return next();
-    setRateLimitHeaders(res, decision, check.bucketKey);
-    if (decision.allowed) return next();
+    if (decision.allowed) {
+      setRateLimitHeaders(res, decision, check.bucketKey);
+      return next();
+    }
     options.onRefused?.(bucket.name, decision.global);
-    sendRateLimited(res, decision);
+    sendRateLimited(res, decision, check.bucketKey);
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS, type RateLimitBucket } from '@switchboard/contracts';
+import { GLOBAL_RATE_LIMIT, LIMITS, type RateLimitBucket } from '@switchboard/contracts';
+import { configuredBuckets } from '../../route-limiter.ts';
 import type { GatewayConfig } from '../../config.ts';
 import type { AdminFeatures } from '../admin/features.ts';
 import { serviceLimitsFrom } from './service-limits.ts';
@@ -78,7 +79,7 @@ export function buildDiscoveryDocument(
   config: GatewayConfig,
   adminFeatures: AdminFeatures,
   rateLimits: { buckets: Record<string, RateLimitBucket>; global: RateLimitBucket } = {
-    buckets: RATE_LIMIT_BUCKETS,
+    buckets: configuredBuckets(config),
     global: GLOBAL_RATE_LIMIT,
   },
 ) {

@@ -2,7 +2,8 @@ import type { RequestHandler, Response } from 'express';
 import { hashCredential } from '@switchboard/auth';
 import type { ExecutionWebhook } from '@switchboard/db';
 import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
-import { isWebhookOfToken, type ExecutionLookupFn } from './lookup.ts';
+import { checkToken } from './caller.ts';
+import type { ExecutionLookupFn } from './lookup.ts';
 import { paramsOf } from './params.ts';
 
 const webhookSlot = responseLocal<ExecutionWebhook>('executeWebhook', 'webhookBeforeBody() must run before the execute handler');
@@ -22,7 +23,7 @@ export function webhookBeforeBody(lookUp: ExecutionLookupFn): RequestHandler {
     const { webhook_id: webhookId, token } = paramsOf(res);
     const tokenHash = hashCredential(token);
     const webhook = await lookUp(webhookId);
-    if (!isWebhookOfToken(webhook, tokenHash)) {
+    if (!checkToken(res, webhook, tokenHash)) {
       if (!req.complete) closeWithoutReading(res);
       throw new ApiError('UNKNOWN_WEBHOOK');
     }

@@ -1,31 +1,49 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { isApiError, methodNotAllowed, onlyForPaths, type FailureBudget } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
-import { authFailures, routeLimiter } from '../../../route-limiter.ts';
+import { authFailures, routeLimiter, webhookFailures } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
+import { holdsToken } from './caller.ts';
 import { bodyBudget, processBudgetBytes } from './body-budget.ts';
 import { createBodyChecker } from './body-check.ts';
 import { webhookBeforeBody } from './credentials.ts';
 import { chatAppFormat, codeHostFormat, errorTrackerFormat, plainFormat, type ExecutionFormat } from './formats.ts';
 import { executeHandler, type ExecuteHandlerDeps } from './handler.ts';
-import { batchedLookup, cachedLookup, lanesPerProcess } from './lookup.ts';
+import { batchedLookup, cachedLookup, lanesPerProcess, type ExecutionLookupFn } from './lookup.ts';
 import { blockAppOrigin } from './origin.ts';
-import { checkParams } from './params.ts';
+import { checkParams, findParams } from './params.ts';
 
 /** A webhook's token path: execution here and under its format suffixes, management (GET/PATCH/DELETE) in ../index.ts. */
 export const TOKEN_PATH = '/v1/webhooks/:webhook_id/:token';
 
+/** The two budgets a refused execution may spend from (route-limiter.ts). */
+interface FailureBudgets {
+  /** The client address's: refusals that prove nothing about the caller. */
+  address: FailureBudget;
+  /** The address's for this webhook: refusals of a caller holding the webhook's token. */
+  webhook: FailureBudget;
+}
+
 /**
  * A refused execution (unknown webhook, wrong token or signature, a body that does not
- * validate, is too large or of the wrong type) spends one unit of the client IP's failure
- * budget; rate limits (429) and our own 5xx do not.
+ * validate, is too large or of the wrong type) spends one unit of a failure budget; rate
+ * limits (429) and our own 5xx do not. Only a caller that proved nothing (unknown id, wrong
+ * token, unreadable path) spends the address's budget, which senders such as GitHub share
+ * across all their customers; one holding the webhook's token spends that webhook's.
  */
-function spendOnRefusal(failures: FailureBudget): ErrorRequestHandler {
-  return (error: unknown, req, _res, next) => {
+function spendOnRefusal(failures: FailureBudgets, lookUp: ExecutionLookupFn): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
     const refused = isApiError(error) ? error.status >= 400 && error.status < 500 && error.status !== 429 : isClientError(error);
     if (!refused) return next(error);
-    void failures.recordFailure(req).finally(() => next(error));
+    void spendFor(failures, lookUp, req, res).finally(() => next(error));
   };
+}
+
+async function spendFor(failures: FailureBudgets, lookUp: ExecutionLookupFn, req: Request, res: Response): Promise<void> {
+  const params = findParams(res);
+  // A lookup that fails tells nothing about the caller either.
+  const holder = params !== undefined && (await holdsToken(res, params, lookUp).catch(() => false));
+  await (holder ? failures.webhook.recordFailure(req, params) : failures.address.recordFailure(req));
 }
 
 /** Body-parser errors (413, 415, 400) carry their status. */
@@ -37,12 +55,12 @@ function isClientError(error: unknown): boolean {
 /**
  * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
- * the client IP's failure budget (429 before anything is read, decisions §12) → rate limit
- * (per client IP and webhook) → origin block (plain only) → path → the webhook and token
- * (404 unread, whatever the body) → the process's body budget (503 past its share of
- * WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB, 413/415/400, 408 past the read
- * timeouts) → the format's handler; a refusal (a timeout included) spends from the failure
- * budget. Only POST routes: mounted before
+ * the client IP's failure budget, then its budget for this webhook (429 before anything is
+ * read, decisions §12) → rate limit (per client IP and webhook) → origin block (plain only) →
+ * path → the webhook and token (404 unread, whatever the body) → the process's body budget
+ * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB,
+ * 413/415/400, 408 past the read timeouts) → the format's handler; a refusal (a timeout
+ * included) spends from one failure budget (spendOnRefusal). Only POST routes: mounted before
  * the admin and management routers, so the hottest route of all does not test its path against
  * every admin route first; the other methods' 405 answers are executeMethodGuards().
  */
@@ -56,7 +74,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
   };
   const credentials = webhookBeforeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);
-  const failures = authFailures(deps);
+  const failures = { address: authFailures(deps), webhook: webhookFailures(deps) };
   // One budget for every format's route: it bounds the process's memory, not a route's.
   const budget = bodyBudget(processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES));
   // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
@@ -74,7 +92,8 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
   const mount = <Parsed>(format: ExecutionFormat<Parsed>): void => {
     const plain = format.name === 'plain';
     const chain = [
-      failures.guard,
+      failures.address.guard,
+      failures.webhook.guard,
       limit(format.bucket),
       ...(plain ? [originBlock] : []),
       checkParams,
@@ -93,7 +112,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
   mount(codeHostFormat);
   mount(errorTrackerFormat);
   mount(chatAppFormat);
-  router.use(spendOnRefusal(failures));
+  router.use(spendOnRefusal(failures, handlerDeps.lookUp));
   return onlyForPaths(paths, router);
 }
 

@@ -3,7 +3,7 @@ import { responseLocal, validate } from '@switchboard/http';
 import type { z } from 'zod';
 import { webhookTokenParams } from '../schemas.ts';
 
-type TokenParams = z.output<typeof webhookTokenParams>;
+export type TokenParams = z.output<typeof webhookTokenParams>;
 
 const paramsSlot = responseLocal<TokenParams>('executeParams', 'checkParams must run before the execute handler');
 
@@ -16,4 +16,9 @@ export const checkParams: RequestHandler = (req, res, next) => {
 /** The path parameters `checkParams` validated for this request. */
 export function paramsOf(res: Response): TokenParams {
   return paramsSlot.get(res);
+}
+
+/** The validated path parameters, or undefined when checkParams has not run or refused them. */
+export function findParams(res: Response): TokenParams | undefined {
+  return paramsSlot.find(res);
 }

@@ -62,12 +62,11 @@ function isUnavailable(error: unknown): boolean {
 /**
  * Places the body and enqueues ONE `webhook-delivery` job whose id is the message id; a
  * delivery whose dedupe key an unfinished job holds adds none (the enqueue's claim, see
- * WEBHOOK_DELIVERY_JOB), and its body goes. Redis or S3 away: 503, and a body placed in S3 is
- * deleted. An enqueue whose answer was lost may have added the job: a delivery with a dedupe
- * key keeps its body for that job, and the sender's retry adds nothing while that job is
- * unfinished, or posts nothing after it posted (the worker stores the key with the message).
- * Without a key the body goes, and a job that did get added posts nothing (`withdrawn`), as
- * the 503 told the sender.
+ * WEBHOOK_DELIVERY_JOB), and its body goes. Redis or S3 away: 503. A body placed in S3 is
+ * deleted only when no job can read it: when the enqueue's answer was lost the job may have
+ * been added, so the body stays for it (it then posts, and a sender's retry with a dedupe key
+ * adds nothing while it is unfinished, or posts nothing after it posted); a body whose job
+ * never was is removed by the webhook worker's sweep (WEBHOOK_BODY_SWEEP_JOB).
  */
 export async function submitDelivery(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
   const { delivery } = submission;
@@ -84,7 +83,7 @@ export async function submitDelivery(deps: SubmitDeps, submission: Submission): 
     const outcome = await deps.producer.enqueueAndWait(WEBHOOK_DELIVERY_JOB, payload, { timeoutMs: submission.waitMs });
     return { kind: 'waited', outcome };
   } catch (error) {
-    if (!(delivery.deliveryId !== undefined && jobMayExist(error))) await discardPlaced(deps, placed);
+    if (!jobMayExist(error)) await discardPlaced(deps, placed);
     if (isUnavailable(error)) throw new ApiError('SERVICE_UNAVAILABLE', { cause: error });
     throw error;
   }
