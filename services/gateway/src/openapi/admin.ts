@@ -14,7 +14,7 @@ import { BODY_READ, EVERY_ROUTE } from './errors.ts';
 import { jsonObject, NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
-type AdminDoc = Pick<OperationSpec, 'summary' | 'params' | 'query' | 'body'> & {
+type AdminDoc = Pick<OperationSpec, 'summary' | 'description' | 'params' | 'query' | 'body'> & {
   success: readonly SuccessSpec[];
   /** Codes of the handler itself, beyond the auth chain's. */
   errors?: readonly ErrorCode[];
@@ -56,7 +56,15 @@ function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, re
 /** Keyed by routeKey() as ADMIN_ROUTES: adminOperations refuses a route without its entry, and an entry without its route. */
 function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
   return {
-    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [presented('The key (shown only now) and its metadata.', createdApiKeyResponseSchema)] },
+    'POST /v1/admin/api-keys': {
+      summary: 'Create an admin API key (its key is shown once)',
+      description:
+        'The new key holds no ACL the calling key and its owner do not both hold (403 MISSING_ACL), and never outlives the calling key: ' +
+        'a calling key that expires must send `expires_in_days`, at most the whole days it has left counted up (400 at `expires_in_days` ' +
+        'otherwise), and the new key is cut at the calling key\'s expiry (`expires_at` says when).',
+      body: createApiKeySchema,
+      success: [presented('The key (shown only now) and its metadata.', createdApiKeyResponseSchema)],
+    },
     'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [presented('Key metadata, no key material.', z.array(apiKeyResponseSchema))] },
     'DELETE /v1/admin/api-keys/:keyId': {
       summary: 'Revoke an admin API key',

@@ -18,6 +18,26 @@ function firstUngrantable(principal: AdminPrincipal, acls: readonly string[]): s
   return acls.find((acl) => grantedAcl(principal, [acl]) === null) ?? null;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A key with an expiry may only create keys that expire no later than itself: asking for no
+ * expiry, or for more whole days than it has left (counted up: a key with 20 hours left may
+ * ask for 1 day), is 400 at `expires_in_days`. A permitted request is cut at the creator's own
+ * expiry, and the answer's `expires_at` says when. Refused rather than silently shortened, so
+ * nobody believes they hold a year-long key that dies tomorrow.
+ */
+function checkLifetime(principal: AdminPrincipal, expiresInDays: number | undefined): void {
+  if (principal.keyExpiresAt === null) return;
+  const daysLeft = Math.max(1, Math.ceil((principal.keyExpiresAt.getTime() - Date.now()) / DAY_MS));
+  if (expiresInDays !== undefined && expiresInDays <= daysLeft) return;
+  const message =
+    expiresInDays === undefined
+      ? `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates must expire too (expires_in_days at most ${daysLeft}).`
+      : `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates may not outlive it (expires_in_days at most ${daysLeft}).`;
+  throw new ApiError('INVALID_FORM_BODY', { errors: [{ path: 'expires_in_days', message, code: 'KEY_OUTLIVES_CREATOR' }] });
+}
+
 function createKey({ pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createApiKeySchema, req.body);
@@ -25,6 +45,7 @@ function createKey({ pool, ids }: GatewayDeps): RequestHandler {
     const acls = [...new Set(body.acls)];
     const ungrantable = firstUngrantable(principal, acls);
     if (ungrantable !== null) throw missingAcl(ungrantable);
+    checkLifetime(principal, body.expires_in_days);
     // The same service the CLI's `admin create` uses; the audit entry commits with the key.
     const issued = await withTransaction(pool, async (client) => {
       const created = await issueAdminApiKey(client, ids, {
@@ -32,6 +53,7 @@ function createKey({ pool, ids }: GatewayDeps): RequestHandler {
         name: body.name,
         acls,
         expiresInDays: body.expires_in_days ?? null,
+        notAfter: principal.keyExpiresAt,
       });
       await recordAudit(client, ids, {
         adminUserId: principal.adminUserId,
