@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { hashCredential } from '@switchboard/auth';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
+import { refuseUnsignedWhenSecret } from '../signed-only.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
 import type { ExecutionFormat, FormatFields } from './formats.ts';
@@ -34,7 +35,7 @@ function wantsWait(query: unknown): boolean {
 
 /**
  * One execution route after the body was read: body → 400, token → 404 UNKNOWN_WEBHOOK,
- * signature (webhooks with a secret) → 401, format checks → 400, then enqueue. The message id
+ * signature (webhooks with a secret; on a route without signatures always) → 401, format checks → 400, then enqueue. The message id
  * is fixed here, before enqueueing: every retry of the job reuses it. A delivery's dedupe key
  * (X-GitHub-Delivery) is claimed by the enqueue, in Redis and in the add's own script, before
  * the 2xx: while a job of that key is unfinished a redelivery adds nothing. The key travels
@@ -55,9 +56,8 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const tokenHash = hashCredential(params.token);
     const webhook = await deps.lookUp(params.webhook_id);
     if (!isWebhookOfToken(webhook, tokenHash)) throw new ApiError('UNKNOWN_WEBHOOK');
-    if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) {
-      throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
-    }
+    if (!format.verify) refuseUnsignedWhenSecret(webhook);
+    else if (webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     if (body.checked?.refusal) throw refusalError(body.checked.refusal);
     if (!body.checked) format.accept?.(parsed as Parsed);
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;
