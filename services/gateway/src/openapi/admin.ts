@@ -40,6 +40,10 @@ function running(idField: string): SuccessSpec {
   };
 }
 
+/** An audit page; each entry names the admin and the API key that acted (`api_key_id`, null for old entries). */
+const AUDIT_PAGE =
+  '`logs` (each: `log_id`, `admin_user_id`, `api_key_id`, `target_type`, `target_id`, `action`, `audit_log_reason`, `metadata`, `created_at`) and `total`.';
+
 const BANNED = { email: 'email addresses', ip: 'IP addresses or CIDR ranges', phone: 'phone numbers' } as const;
 
 function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, remove: z.ZodType): Record<string, AdminDoc> {
@@ -96,8 +100,8 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
       success: [jsonObject('`purge_id`, `status`, and the outcome once completed.')],
       errors: ['UNKNOWN_ASSET_PURGE'],
     },
-    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
-    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
+    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [jsonObject(AUDIT_PAGE)] },
+    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [jsonObject(AUDIT_PAGE)] },
     ...banDocs('email', bans.emailAddSchema, bans.emailCheckSchema, bans.emailRemoveSchema),
     ...banDocs('ip', bans.ipAddSchema, bans.ipCheckSchema, bans.ipRemoveSchema),
     ...banDocs('phone', bans.phoneAddSchema, bans.phoneCheckSchema, bans.phoneRemoveSchema),

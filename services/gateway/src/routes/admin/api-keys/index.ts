@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
 import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
 import { commitCredentialChange } from '../../../change-feed.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
@@ -56,7 +56,7 @@ function createKey({ pool, ids }: GatewayDeps): RequestHandler {
         notAfter: principal.keyExpiresAt,
       });
       await recordAudit(client, ids, {
-        adminUserId: principal.adminUserId,
+        ...actingKey(principal),
         targetType: TARGET_TYPE,
         targetId: created.record.id,
         action: 'create_admin_api_key',
@@ -85,7 +85,8 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
 function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const keyId = snowflakeFromPath(req.params['keyId']);
-    const { adminUserId } = adminPrincipal(res);
+    const principal = adminPrincipal(res);
+    const { adminUserId } = principal;
     if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
     const deleted = await commitCredentialChange(pool, changeFeed, async (client) => {
       const key = await findAdminApiKeyById(client, keyId);
@@ -93,7 +94,7 @@ function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
       if (!live || key.adminUserId !== adminUserId) return { result: false, changed: false };
       if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return { result: false, changed: false };
       await recordAudit(client, ids, {
-        adminUserId,
+        ...actingKey(principal),
         targetType: TARGET_TYPE,
         targetId: keyId,
         action: 'delete_admin_api_key',
