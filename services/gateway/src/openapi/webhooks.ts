@@ -42,14 +42,14 @@ export function webhookOperations(): OperationSpec[] {
   return [
     managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_CHANNEL']),
     managing(
-      { method: 'post', path: channel, summary: 'Create a webhook', description: SIGNED_ONLY, body: createWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
-      ['UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
+      { method: 'post', path: channel, summary: 'Create a webhook', description: `Text and announcement channels only (400 INVALID_CHANNEL_TYPE otherwise). ${SIGNED_ONLY}`, body: createWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
+      ['UNKNOWN_CHANNEL', 'INVALID_CHANNEL_TYPE', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
     ),
     managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_GUILD']),
     managing({ method: 'get', path: webhook, summary: 'A webhook', success: [presented('WebhookResponse', webhookResponseSchema)] }, ['UNKNOWN_WEBHOOK']),
     managing(
       { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', description: SIGNED_ONLY, body: updateWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
-      ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', ...BODY_READ],
+      ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'INVALID_CHANNEL_TYPE', 'MAX_WEBHOOKS', ...BODY_READ],
     ),
     managing({ method: 'delete', path: webhook, summary: 'Delete a webhook', success: [NO_CONTENT] }, ['UNKNOWN_WEBHOOK']),
     byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [presented('WebhookTokenResponse', webhookTokenResponseSchema)] }),
