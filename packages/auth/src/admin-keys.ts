@@ -22,6 +22,8 @@ export interface IssueAdminApiKeyInput {
   acls: string[];
   /** Whole days, 1..365; absent or null: the key never expires. */
   expiresInDays?: number | null;
+  /** The latest the key may expire (the creating key's own expiry): a later expiry is cut to it. */
+  notAfter?: Date | null;
 }
 
 /** The stored record plus the plaintext key, which exists only here: show it once. */
@@ -51,7 +53,7 @@ export async function issueAdminApiKey(
     name: input.name,
     keyHash: hashCredential(key),
     acls: input.acls,
-    expiresAt: days === null ? null : new Date(Date.now() + days * DAY_MS),
+    expiresAt: days === null ? null : new Date(Math.min(Date.now() + days * DAY_MS, input.notAfter?.getTime() ?? Infinity)),
   });
   return { key, record };
 }

@@ -1,5 +1,6 @@
 import { adminCreateCommand } from './commands/admin-create.ts';
 import { archivesWatchCommand } from './commands/archives.ts';
+import { bansIpRemoveCommand } from './commands/bans.ts';
 import { demoSeedCommand } from './commands/demo-seed.ts';
 import { jobsFailedCommand, jobsRetryCommand } from './commands/jobs.ts';
 import { migrateCommand } from './commands/migrate.ts';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly RegisteredCommand[] = [
   jobsFailedCommand,
   jobsRetryCommand,
   archivesWatchCommand,
+  bansIpRemoveCommand,
 ];
 
 /** Splits `admin create --name x` into the command that its leading words name and the rest. */

@@ -24,6 +24,8 @@ export const ERRORS = {
   // Per-user outcomes of bulk add guild members (decisions §8).
   MAX_GUILDS: { status: 400, message: 'Maximum number of guilds reached.' },
   MAX_GUILD_MEMBERS: { status: 400, message: 'Maximum number of guild members reached.' },
+  // A webhook on a channel that shows no messages (voice, category): Discord's 50024 text.
+  INVALID_CHANNEL_TYPE: { status: 400, message: 'Cannot execute action on this channel type.' },
   // 401
   UNAUTHORIZED: { status: 401, message: 'Unauthorized.' },
   INVALID_WEBHOOK_SIGNATURE: { status: 401, message: 'Invalid webhook signature.' },

@@ -1,7 +1,7 @@
 /**
  * Discord's guild permission bits (bigint: the field is 64 bits wide), stored in
- * `roles.permissions`. A member's guild permissions are the OR of the @everyone role (whose id
- * is the guild's id) and the member's roles; the owner and ADMINISTRATOR holders have all.
+ * `roles.permissions` and in channel overwrites. How a member's permissions are computed from
+ * them is the gateway's (services/gateway/src/permissions), in one place.
  */
 export const Permission = {
   CREATE_INSTANT_INVITE: 1n << 0n,
@@ -32,15 +32,6 @@ export type PermissionName = keyof typeof Permission;
 
 /** Every bit of the 64-bit field: what the owner and administrators hold. */
 export const ALL_PERMISSIONS = (1n << 64n) - 1n;
-
-/**
- * A member's guild-level permissions (no channel overwrites in this model): all for the
- * owner and for ADMINISTRATOR, otherwise the OR of @everyone and the member's roles.
- */
-export function guildPermissions({ isOwner, rolePermissions }: { isOwner: boolean; rolePermissions: bigint }): bigint {
-  if (isOwner || (rolePermissions & Permission.ADMINISTRATOR) !== 0n) return ALL_PERMISSIONS;
-  return rolePermissions;
-}
 
 export function hasPermission(permissions: bigint, required: bigint): boolean {
   return (permissions & required) === required;

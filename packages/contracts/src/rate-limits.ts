@@ -48,6 +48,11 @@ export const RATE_LIMIT_BUCKETS = {
   'admin:audit_log': bucket('admin:audit_log', 100, MINUTE),
   'admin:ban:operation': bucket('admin:ban:operation', 60, MINUTE),
   'admin:bulk:operation': bucket('admin:bulk:operation', 20, MINUTE),
+  /**
+   * Every request of the queue dashboard, per admin (the board polls every few seconds per
+   * tab). Ours. Outside the global limit: an open board must not spend the admin's API budget.
+   */
+  'admin:dashboard': bucket('admin:dashboard', 300, MINUTE, false),
   'webhook:list::guild_id': bucket('webhook:list::guild_id', 40, 10 * SECOND),
   'webhook:list::channel_id': bucket('webhook:list::channel_id', 40, 10 * SECOND),
   'webhook:create::channel_id': bucket('webhook:create::channel_id', 10, MINUTE),

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import {
-  ALL_PERMISSIONS,
-  Permission,
-  guildPermissions,
-  hasPermission,
   presentMessage,
   presentUserPartial,
   type MessageRecord,
@@ -37,17 +33,6 @@ const base: MessageRecord = {
   flags: 0,
   editedAt: null,
 };
-
-describe('guildPermissions', () => {
-  it('gives the owner and administrators everything, others the OR of their roles', () => {
-    expect(guildPermissions({ isOwner: true, rolePermissions: 0n })).toBe(ALL_PERMISSIONS);
-    expect(guildPermissions({ isOwner: false, rolePermissions: Permission.ADMINISTRATOR })).toBe(ALL_PERMISSIONS);
-    const plain = guildPermissions({ isOwner: false, rolePermissions: Permission.SEND_MESSAGES });
-    expect(hasPermission(plain, Permission.MANAGE_WEBHOOKS)).toBe(false);
-    expect(hasPermission(Permission.MANAGE_WEBHOOKS | Permission.SEND_MESSAGES, Permission.MANAGE_WEBHOOKS)).toBe(true);
-    expect(Permission.MANAGE_WEBHOOKS).toBe(536870912n);
-  });
-});
 
 describe('presentUserPartial', () => {
   it('pads the discriminator and omits bot and system unless true', () => {

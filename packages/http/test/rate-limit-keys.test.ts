@@ -52,6 +52,7 @@ describe('the bucket table', () => {
       'admin:audit_log': [100, 60_000, true],
       'admin:ban:operation': [60, 60_000, true],
       'admin:bulk:operation': [20, 60_000, true],
+      'admin:dashboard': [300, 60_000, false],
       'webhook:list::guild_id': [40, 10_000, true],
       'webhook:list::channel_id': [40, 10_000, true],
       'webhook:create::channel_id': [10, 60_000, true],

@@ -24,8 +24,13 @@ export const workerConfigSchema = commonSchema.extend({
   QUEUE_MAX_STALLED_COUNT: env.int(0, 100).optional(),
   /** Time active jobs get to finish on SIGTERM; keep it under the orchestrator's grace period. */
   WORKER_SHUTDOWN_TIMEOUT_MS: env.int(0, 3_600_000).default(25_000),
-  /** `/healthz` and `/readyz` of this worker; port 0 takes a free one (it is logged and announced). */
-  HEALTH_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * `/healthz`, `/readyz` and `/metrics` of this worker; port 0 takes a free one (it is logged and
+   * announced). Loopback unless told otherwise: metrics name queues and job counts, and nothing
+   * but the machine's own probes should reach them until a deployment opens them on purpose
+   * (compose sets `0.0.0.0` for Prometheus on its network).
+   */
+  HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
   HEALTH_PORT: env.int(0, 65_535).default(0),
 });
 

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { metricValue, scrapeMetrics, ServiceExitError, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
@@ -131,6 +132,23 @@ describe('worker processes', () => {
       expect(await counts('drain')).toMatchObject({ starts: 1 });
     } finally {
       await tearDown(worker);
+    }
+  });
+
+  it('binds its health port to loopback unless HEALTH_HOST names another address', async () => {
+    // An address of this machine that is not loopback: what another host on the network would dial.
+    const external = Object.values(networkInterfaces()).flat().find((entry) => entry !== undefined && entry.family === 'IPv4' && !entry.internal)?.address;
+    expect(external, 'this test needs a non-loopback IPv4 interface').toBeDefined();
+    const { redisPrefix, tearDown } = setUp();
+    const [loopback, open] = await Promise.all([spawnWorker(redisPrefix), spawnWorker(redisPrefix, { HEALTH_HOST: '0.0.0.0' })]);
+    try {
+      const status = (host: string, worker: ServiceProcess) =>
+        fetch(`http://${host}:${String(worker.ready['healthPort'])}/metrics`).then((answer) => answer.status, () => 'refused');
+      expect(await status('127.0.0.1', loopback)).toBe(200);
+      expect(await status(external!, loopback)).toBe('refused');
+      expect(await status(external!, open)).toBe(200);
+    } finally {
+      await tearDown(loopback, open);
     }
   });
 

@@ -67,13 +67,13 @@ async function removeRows(
   request: AssetPurgeRequest,
 ): Promise<{ removal: Removal; keys: string[] }> {
   const { removal, keys, audit } = 'ids' in request ? await purgeByIds(client, request.ids) : await purgeGuild(client, request.guild_id);
-  const actor = { adminUserId: operation.requestedBy, reason: operation.auditLogReason };
+  const actor = { adminUserId: operation.requestedBy, apiKeyId: operation.requestedByKeyId, reason: operation.auditLogReason };
   await insertAuditLogs(client, audit.map((entry) => ({ id: ids.next(), ...actor, ...entry })));
   await recordPurgeRemovals(client, operation.id, removal, keys);
   return { removal, keys };
 }
 
-type AuditEntry = Omit<NewAuditLog, 'id' | 'adminUserId' | 'reason'>;
+type AuditEntry = Omit<NewAuditLog, 'id' | 'adminUserId' | 'apiKeyId' | 'reason'>;
 interface Purged {
   removal: Removal;
   keys: string[];

@@ -139,6 +139,32 @@ describe('privilege containment', () => {
     expect((await create(narrowOwner.key, { name: 'x', acls: [ACL.apiKeyManage] })).status).toBe(200);
   });
 
+  it('refuses a key with an expiry creating one that outlives it: no expiry, or more days than it has left', async () => {
+    const owner = await createAdmin(gateway.pool, ['*']);
+    const hours = 3_600_000;
+    const shortLived = await insertKey(gateway.pool, owner.adminId, MANAGE, { expiresAt: new Date(Date.now() + 30 * hours) });
+    for (const body of [{ name: 'immortal', acls: [] }, { name: 'longer', acls: [], expires_in_days: 3 }, { name: 'year', acls: [], expires_in_days: 365 }]) {
+      const answer = await create(shortLived.key, body);
+      expect([answer.status, answer.body.code], JSON.stringify(body)).toEqual([400, 'INVALID_FORM_BODY']);
+      expect(answer.body.errors).toEqual([expect.objectContaining({ path: 'expires_in_days', code: 'KEY_OUTLIVES_CREATOR' })]);
+    }
+    const { rows } = await gateway.pool.query('SELECT count(*)::int AS n FROM admin_api_keys WHERE admin_user_id = $1', [owner.adminId]);
+    expect(rows[0].n).toBe(2);
+    // 30 hours left: up to 2 days may be asked for, and the key is cut at the creator's expiry.
+    const oneDay = await create(shortLived.key, { name: 'day', acls: [], expires_in_days: 1 });
+    expect(oneDay.status).toBe(200);
+    expect(Math.abs(Date.parse(oneDay.body.expires_at) - (Date.now() + 24 * hours))).toBeLessThan(60_000);
+    const twoDays = await create(shortLived.key, { name: 'two', acls: MANAGE, expires_in_days: 2 });
+    expect(twoDays.status).toBe(200);
+    const { rows: creator } = await gateway.pool.query('SELECT expires_at FROM admin_api_keys WHERE id = $1', [shortLived.keyId]);
+    expect(Date.parse(twoDays.body.expires_at)).toBe(creator[0].expires_at.getTime());
+    // Nor can the child, holding the same rule, mint an immortal grandchild.
+    const grandchild = await create(twoDays.body.key, { name: 'grandchild', acls: [] });
+    expect([grandchild.status, grandchild.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
+    // A key without expiry may still create any lifetime, none included.
+    expect((await create(owner.key, { name: 'free', acls: [] })).body.expires_at).toBeNull();
+  });
+
   it('lets a `*` holder grant anything, free-form ACLs included, and an empty set', async () => {
     const owner = await createAdmin(gateway.pool, ['*']);
     const answer = await create(owner.key, { name: 'wide', acls: ['*', 'made:up', ACL.bulkAddGuildMembers] });

@@ -369,6 +369,27 @@ describe('GET …/download', () => {
     expect(await findArchive(gateway.pool, archive.id)).toEqual(archive);
   });
 
+  it('audits every link it hands out, with the key that asked', async () => {
+    const archive = await completedArchive(admins.full.adminId, Buffer.from('audited'));
+    for (let i = 0; i < 2; i += 1) expect((await download(archive)).status).toBe(200);
+    const { rows } = await gateway.pool.query(
+      `SELECT admin_user_id::text, api_key_id::text, target_type, action, metadata FROM audit_logs WHERE target_id = $1 AND action = 'download_archive'`,
+      [archive.id],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      admin_user_id: admins.full.adminId,
+      api_key_id: admins.full.keyId,
+      target_type: 'archive',
+      metadata: { subject_type: archive.subjectType, subject_id: archive.subjectId, link_expires_at: expect.any(String) },
+    });
+    // A refused download hands out nothing and records nothing.
+    const pending = await seedArchive(admins.full.adminId);
+    expect((await download(pending)).status).toBe(400);
+    const { rows: none } = await gateway.pool.query(`SELECT 1 FROM audit_logs WHERE target_id = $1`, [pending.id]);
+    expect(none).toEqual([]);
+  });
+
   it('mints links living ARCHIVE_LINK_TTL_SECONDS, which the store refuses once expired', async () => {
     const archive = await completedArchive(admins.full.adminId, Buffer.from('short-lived'));
     const answer = await download(archive, shortLinks);

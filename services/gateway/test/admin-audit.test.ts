@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { recordAudit, type AuditEntryInput } from '../src/admin-auth/index.ts';
-import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { adminCall, createAdmin, fixtureIds, insertKey, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -10,7 +10,7 @@ const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 let viewer: AdminFixture;
 let other: AdminFixture;
 
-type Fixture = Omit<AuditEntryInput, 'adminUserId'> & { by: 'viewer' | 'other'; at: string };
+type Fixture = Omit<AuditEntryInput, 'adminUserId' | 'apiKeyId'> & { by: 'viewer' | 'other'; at: string };
 
 /** Named entries; ids are filled in after insertion. Dates are deliberately out of order. */
 const FIXTURES = {
@@ -47,7 +47,8 @@ beforeAll(async () => {
   viewer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
   other = await createAdmin(gateway.pool, [ACL.authenticate]);
   for (const [name, { by, at, ...entry }] of Object.entries(FIXTURES) as Array<[Name, Fixture]>) {
-    await recordAudit(gateway.pool, fixtureIds, { ...entry, adminUserId: by === 'viewer' ? viewer.adminId : other.adminId });
+    const actor = by === 'viewer' ? viewer : other;
+    await recordAudit(gateway.pool, fixtureIds, { ...entry, adminUserId: actor.adminId, apiKeyId: actor.keyId });
     const { rows } = await gateway.pool.query<{ id: string }>(
       'UPDATE audit_logs SET created_at = $3 WHERE action = $1 AND target_id = $2 AND created_at > now() - interval \'1 hour\' RETURNING id',
       [entry.action, entry.targetId, at],
@@ -65,6 +66,7 @@ describe('POST /v1/admin/audit-logs', () => {
     expect(answer.body.logs.find((log: { log_id: string }) => log.log_id === ids.bulkAdd)).toEqual({
       log_id: ids.bulkAdd,
       admin_user_id: viewer.adminId,
+      api_key_id: viewer.keyId,
       target_type: 'guild',
       target_id: '123456789',
       action: 'bulk_add_guild_members',
@@ -171,5 +173,22 @@ describe('POST /v1/admin/audit-logs/search', () => {
     expect(errorPaths((await search({ query: 'q'.repeat(1025) })).body)).toEqual(['query']);
     expect(errorPaths((await search({ query: 'q', sort_by: 'date', sort_order: 'up', limit: 500 })).body)).toEqual(['limit', 'sort_by', 'sort_order']);
     expect((await search({ query: 'q'.repeat(1024) })).status).toBe(200);
+  });
+});
+
+describe('the acting key', () => {
+  // Last: it adds entries the totals above do not count.
+  it('is recorded with its owner on every entry, so one of several keys can be told apart', async () => {
+    const owner = await createAdmin(gateway.pool, ['*']);
+    const second = await insertKey(gateway.pool, owner.adminId, ['*']);
+    for (const key of [owner.key, second.key]) {
+      const answer = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/bans/email/add', key, body: { email: `k${key.slice(-6)}@example.com` } });
+      expect(answer.status).toBe(204);
+    }
+    const entries = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/audit-logs', key: owner.key, body: { admin_user_id: owner.adminId } });
+    expect(entries.body.logs.map((log: { api_key_id: string; action: string }) => [log.action, log.api_key_id])).toEqual([
+      ['ban_email', second.keyId],
+      ['ban_email', owner.keyId],
+    ]);
   });
 });

@@ -98,3 +98,26 @@ describe('admin rate limits', () => {
     expect((await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key, headers })).status).toBe(200);
   });
 });
+
+describe('queue dashboard rate limit', () => {
+  it('admits admin:dashboard 300 a minute per signed-in admin, then 429', async () => {
+    const limit = RATE_LIMIT_BUCKETS['admin:dashboard'].limit;
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
+    const session = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/dashboard/session', key: admin.key, body: {}, headers: uniqueClient() });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+    // The board's page, the cheapest request through the whole chain; each from another address.
+    const page = () => fetch(`${gateway.url}/v1/admin/dashboard/`, { headers: { Cookie: cookie, ...uniqueClient() }, redirect: 'manual' });
+    let admitted = 0;
+    let refused: Response | undefined;
+    for (let i = 0; i < limit + 5 && refused === undefined; i++) {
+      const answer = await page();
+      if (answer.status === 429) refused = answer;
+      else admitted += 1;
+      await answer.arrayBuffer();
+    }
+    expect(admitted).toBe(limit);
+    expect(refused?.headers.get('x-ratelimit-limit')).toBe(String(limit));
+    await clock.advance(RATE_LIMIT_BUCKETS['admin:dashboard'].windowMs / limit);
+    expect((await page()).status).toBe(200);
+  });
+});

@@ -150,6 +150,20 @@ describe('dashboard session', () => {
   });
 });
 
+describe('dashboard reads', () => {
+  it('refuses jobsPerPage above 100 and absurd pages with 400 at the parameter, before the board runs', async () => {
+    const { cookie } = await signIn(admins.reader.key);
+    const read = (query: string) => board('GET', `/api/queues?activeQueue=${QUEUES.bulkOperations}&status=failed${query}`, { cookie });
+    for (const [query, path] of [['&jobsPerPage=1000000', 'jobsPerPage'], ['&jobsPerPage=101', 'jobsPerPage'], ['&jobsPerPage=0', 'jobsPerPage'], ['&page=1e9', 'page'], ['&page=-1', 'page']]) {
+      const answer = await read(query!);
+      expect([answer.status, answer.body.code], query).toEqual([400, 'INVALID_FORM_BODY']);
+      expect(answer.body.errors[0].path).toBe(path);
+    }
+    expect((await read('&jobsPerPage=100&page=2')).status).toBe(200);
+    expect((await read('')).status).toBe(200);
+  });
+});
+
 describe('dashboard changes', () => {
   it('refuses a retry to a key without jobs:write (its board is read-only too)', async () => {
     const id = await failedJob(queue, environment.redisUrl, 'read-only-retry');

@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { call, useTestEnvironment } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
-import { createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
+import { Permission } from '@switchboard/contracts';
+import { createGuildFixture, createWebhook, EVERYONE, ids, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);
@@ -121,5 +122,70 @@ describe('access', () => {
   it('answers an empty page for a channel without messages', async () => {
     const answer = await list('', guild.member.token, guild.voiceChannelId);
     expect([answer.status, answer.body]).toEqual([200, []]);
+  });
+});
+
+describe('channel permissions', () => {
+  const { VIEW_CHANNEL, READ_MESSAGE_HISTORY, MANAGE_WEBHOOKS } = Permission;
+  const READ = VIEW_CHANNEL | READ_MESSAGE_HISTORY;
+  /** A guild of its own: these tests change its roles and overwrites. */
+  let g: GuildFixture;
+  beforeEach(async () => {
+    g = await createGuildFixture(gateway.pool);
+  });
+  const setEveryone = (permissions: bigint) =>
+    gateway.pool.query('UPDATE roles SET permissions = $2 WHERE id = $1', [g.guildId, permissions]);
+  /** type 0: a role (the guild id: @everyone), type 1: a member. */
+  const overwrite = (channelId: string, targetId: string, type: 0 | 1, bits: { allow?: bigint; deny?: bigint }) =>
+    gateway.pool.query(
+      'INSERT INTO channel_permission_overwrites (channel_id, target_id, type, allow, deny) VALUES ($1, $2, $3, $4, $5)',
+      [channelId, targetId, type, bits.allow ?? 0n, bits.deny ?? 0n],
+    );
+  const read = (account: { token: string }, channelId = g.channelIds[0]) => list('?limit=1', account.token, channelId);
+  const outcome = async (account: { token: string }, channelId?: string) => {
+    const answer = await read(account, channelId);
+    return answer.status === 200 ? 200 : [answer.status, answer.body.code];
+  };
+  const DENIED = [403, 'MISSING_PERMISSIONS'];
+
+  it('refuses a member without a role once @everyone lost VIEW_CHANNEL or READ_MESSAGE_HISTORY', async () => {
+    expect(await outcome(g.member)).toBe(200);
+    for (const without of [VIEW_CHANNEL, READ_MESSAGE_HISTORY, READ]) {
+      await setEveryone(EVERYONE & ~without);
+      expect(await outcome(g.member), String(without)).toEqual(DENIED);
+      // The owner and ADMINISTRATOR holders hold every bit whatever @everyone has.
+      expect(await outcome(g.owner)).toBe(200);
+      expect(await outcome(g.admin)).toBe(200);
+    }
+  });
+
+  it('applies channel overwrites: @everyone, then the roles together, then the member', async () => {
+    await overwrite(g.channelIds[0], g.guildId, 0, { deny: VIEW_CHANNEL });
+    expect(await outcome(g.member)).toEqual(DENIED);
+    expect(await outcome(g.member, g.channelIds[1])).toBe(200);
+    // A role's allow wins over @everyone's deny ...
+    await overwrite(g.channelIds[0], g.roleIds.manager, 0, { allow: VIEW_CHANNEL });
+    expect(await outcome(g.manager)).toBe(200);
+    expect(await outcome(g.member)).toEqual(DENIED);
+    // ... and the member's own deny over their roles' allow; their own allow over both.
+    await overwrite(g.channelIds[0], g.manager.id, 1, { deny: READ_MESSAGE_HISTORY });
+    expect(await outcome(g.manager)).toEqual(DENIED);
+    await overwrite(g.channelIds[0], g.member.id, 1, { allow: VIEW_CHANNEL });
+    expect(await outcome(g.member)).toBe(200);
+    // Overwrites take nothing from the owner and administrators.
+    await overwrite(g.channelIds[0], g.roleIds.admin, 0, { deny: READ });
+    await overwrite(g.channelIds[0], g.owner.id, 1, { deny: READ });
+    expect(await outcome(g.admin)).toBe(200);
+    expect(await outcome(g.owner)).toBe(200);
+  });
+
+  it('lets a channel overwrite grant MANAGE_WEBHOOKS in that channel only', async () => {
+    await overwrite(g.channelIds[0], g.member.id, 1, { allow: MANAGE_WEBHOOKS });
+    await createWebhook(gateway.url, g.channelIds[0], g.member);
+    const elsewhere = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, { token: g.member.token, body: { name: 'x' } });
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([403, 'MISSING_PERMISSIONS']);
+    await overwrite(g.channelIds[1], g.roleIds.manager, 0, { deny: MANAGE_WEBHOOKS });
+    const denied = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, { token: g.manager.token, body: { name: 'x' } });
+    expect([denied.status, denied.body.code]).toEqual([403, 'MISSING_PERMISSIONS']);
   });
 });

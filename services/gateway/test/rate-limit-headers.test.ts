@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROUTES, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitBucketName } from '@switchboard/contracts';
+import { ACL, ADMIN_ROUTES, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitBucketName } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer, type WebhookFixture } from '@switchboard/testkit';
+import { adminCall, createAdmin } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -14,6 +15,17 @@ beforeAll(async () => {
 });
 
 type Client = Record<string, string>;
+
+let signedIn: Promise<string> | undefined;
+/** A queue-dashboard session of an admin who may read jobs, made once. */
+function dashboardCookie(): Promise<string> {
+  signedIn ??= (async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
+    const session = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/dashboard/session', key: admin.key, body: {}, headers: uniqueClient() });
+    return (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+  })();
+  return signedIn;
+}
 /** One request spending the bucket, and the bucket key its 429 names. */
 interface Case {
   send(client: Client): Promise<Answer>;
@@ -74,6 +86,9 @@ const CASES: Record<RateLimitBucketName | 'global', Case> = {
   ),
   'webhook:codehost::webhook_id': simple('webhook:codehost::webhook_id', () => `webhook:codehost:${hook.webhookId}`, (client) =>
     call('POST', url(tokenPath('/github')), { body: { zen: 'z', hook_id: 1 }, headers: { ...client, 'X-GitHub-Event': 'ping' } }),
+  ),
+  'admin:dashboard': simple('admin:dashboard', () => 'admin:dashboard', async (client) =>
+    call('GET', url('/v1/admin/dashboard/'), { headers: { ...client, Cookie: await dashboardCookie() } }),
   ),
   // A route bucket larger than the global one, at a clock that stands still: the global refuses first.
   global: { bucket: GLOBAL_RATE_LIMIT, key: () => 'global', send: (client) => call('GET', url('/v1/.well-known/service'), { headers: client }) },

@@ -41,7 +41,12 @@ export interface GuildFixture {
   member: Account;
   outsider: Account;
   other: { guildId: string; channelId: string };
+  /** The roles of the main guild (the @everyone role's id is guildId). */
+  roleIds: { manager: string; admin: string };
 }
+
+/** The fixture's @everyone permissions: an ordinary member's set, without MANAGE_WEBHOOKS. */
+export const EVERYONE = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY;
 
 let accounts = 0;
 
@@ -71,8 +76,7 @@ export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
     const adminRole = ids.next();
     const managerRole = ids.next();
     await insertRoles(db, [
-      // @everyone: an ordinary member's set, without MANAGE_WEBHOOKS.
-      { id: main.guildId, guildId: main.guildId, name: '@everyone', permissions: Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES, position: 0 },
+      { id: main.guildId, guildId: main.guildId, name: '@everyone', permissions: EVERYONE, position: 0 },
       { id: managerRole, guildId: main.guildId, name: 'Webhooks', permissions: Permission.MANAGE_WEBHOOKS, position: 1 },
       { id: adminRole, guildId: main.guildId, name: 'Admin', permissions: Permission.ADMINISTRATOR, position: 2 },
       { id: other.guildId, guildId: other.guildId, name: '@everyone', permissions: 0n, position: 0 },
@@ -99,6 +103,7 @@ export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
       member: member!,
       outsider: outsider!,
       other: { guildId: other.guildId, channelId: other.channelIds[0]! },
+      roleIds: { manager: managerRole, admin: adminRole },
     };
   });
 }

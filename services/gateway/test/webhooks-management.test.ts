@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ChannelType, insertChannels } from '@switchboard/db';
 import { call, useTestEnvironment } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
-import { createGuildFixture, createWebhook, type GuildFixture } from './webhooks-fixtures.ts';
+import { createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);
@@ -83,6 +84,23 @@ describe('create (reference §5, webhook_validation_test)', () => {
     const bad = await call('POST', `${gateway.url}/v1/channels/abc/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('channel_id');
+  });
+  it('refuses voice channels and categories (400 INVALID_CHANNEL_TYPE), as a create and as a move target', async () => {
+    const guild = await fresh();
+    const categoryId = ids.next();
+    await insertChannels(gateway.pool, [{ id: categoryId, guildId: guild.guildId, type: ChannelType.GuildCategory, name: 'Category', position: 9 }]);
+    const announcementId = ids.next();
+    await insertChannels(gateway.pool, [{ id: announcementId, guildId: guild.guildId, type: ChannelType.GuildAnnouncement, name: 'news', position: 10 }]);
+    for (const channelId of [guild.voiceChannelId, categoryId]) {
+      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
+      expect([answer.status, answer.body.code], channelId).toEqual([400, 'INVALID_CHANNEL_TYPE']);
+    }
+    const { rows } = await gateway.pool.query('SELECT count(*)::int AS n FROM webhooks WHERE guild_id = $1', [guild.guildId]);
+    expect(rows[0].n).toBe(0);
+    await createWebhook(gateway.url, announcementId, guild.owner);
+    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
+    const moved = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: guild.voiceChannelId } });
+    expect([moved.status, moved.body.code]).toEqual([400, 'INVALID_CHANNEL_TYPE']);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, useTestEnvironment } from '@switchboard/testkit';
 import { executeUrl, useExecuteStack } from './webhook-execute-helpers.ts';
-import { createGuildFixture, createWebhook } from './webhooks-fixtures.ts';
+import { createGuildFixture, createWebhook, ids } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
 const stack = useExecuteStack(environment);
@@ -67,5 +67,43 @@ describe('write-only webhook secrets (decisions §12)', () => {
     const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
     expect((await call('PATCH', url, { body: { secret: null } })).status).toBe(200);
     expect((await githubDelivery(url, JSON.stringify({ zen: 'z', hook_id: 3 }))).status).toBe(401);
+  });
+
+  it('make the webhook signed-only: its token alone cannot post, edit or delete where a signature is expected', async () => {
+    const guild = await createGuildFixture(stack.gateway.pool);
+    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name: 'GitHub', secret: SECRET });
+    const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
+    const spoof = { username: 'GitHub', embeds: [{ title: '[acme/app] 1 new commit', description: 'Merge pull request #1' }] };
+    const refused = async (answer: Response) => [answer.status, ((await answer.json()) as { code: string }).code];
+    const SIGNATURE = [401, 'INVALID_WEBHOOK_SIGNATURE'];
+    const json = { 'Content-Type': 'application/json' };
+    expect(await refused(await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(spoof) }))).toEqual(SIGNATURE);
+    expect(await refused(await fetch(`${url}?wait=true`, { method: 'POST', headers: json, body: JSON.stringify(spoof) }))).toEqual(SIGNATURE);
+    for (const suffix of ['/slack', '/chatapp']) {
+      const slack = await fetch(`${url}${suffix}`, { method: 'POST', headers: json, body: JSON.stringify({ text: 'Deploy approved', username: 'GitHub' }) });
+      expect(await refused(slack), suffix).toEqual(SIGNATURE);
+    }
+    const { rows } = await stack.gateway.pool.query('SELECT count(*)::int AS n FROM messages WHERE webhook_id = $1', [made.id]);
+    expect(rows[0].n).toBe(0);
+
+    // A message the signed sender posted: readable by token, but neither rewritten nor removed.
+    const messageId = ids.next();
+    await stack.gateway.pool.query(
+      `INSERT INTO messages (id, channel_id, guild_id, webhook_id, webhook_name, content) VALUES ($1, $2, $3, $4, 'GitHub', 'build passed')`,
+      [messageId, guild.channelIds[0], guild.guildId, made.id],
+    );
+    const messageUrl = `${url}/messages/${messageId}`;
+    expect((await call('GET', messageUrl)).status).toBe(200);
+    const edit = await call('PATCH', messageUrl, { body: { content: 'build failed: revert main' } });
+    expect([edit.status, edit.body.code]).toEqual(SIGNATURE);
+    const removal = await call('DELETE', messageUrl);
+    expect([removal.status, removal.body.code]).toEqual(SIGNATURE);
+    // Signed deliveries still land.
+    const body = JSON.stringify({ zen: 'Approachable is better than simple.', hook_id: 4 });
+    expect((await githubDelivery(url, body, `sha256=${hmacHex(SECRET, body)}`)).status).toBe(204);
+
+    // Without the secret the webhook is an ordinary one again.
+    expect((await call('PATCH', `${stack.gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { secret: null } })).status).toBe(200);
+    expect((await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ content: 'plain again' }) })).status).toBe(204);
   });
 });

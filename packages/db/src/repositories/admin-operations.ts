@@ -12,6 +12,7 @@ export type OperationTable = 'asset_purges' | 'bulk_operations';
 export interface OperationState {
   id: string;
   requestedBy: string;
+  requestedByKeyId: string | null;
   status: OperationStatus;
   result: unknown;
   auditLogReason: string | null;
@@ -29,30 +30,30 @@ export interface Operation extends OperationState {
 export interface NewOperation {
   id: string;
   requestedBy: string;
+  /** The admin API key that requested it, for the audit entry the worker writes. */
+  requestedByKeyId?: string | null;
   request: unknown;
   auditLogReason: string | null;
   /** bulk_operations only: which bulk operation. */
   kind?: 'add_guild_members';
 }
 
-const STATE_COLUMNS = `id, requested_by AS "requestedBy", status, result, audit_log_reason AS "auditLogReason",
+const STATE_COLUMNS = `id, requested_by AS "requestedBy", requested_by_key_id::text AS "requestedByKeyId", status, result, audit_log_reason AS "auditLogReason",
   error, created_at AS "createdAt", started_at AS "startedAt", completed_at AS "completedAt"`;
 const COLUMNS = `${STATE_COLUMNS}, request`;
 
 export async function insertOperation(db: Queryable, table: OperationTable, operation: NewOperation): Promise<void> {
-  const { id, requestedBy, request, auditLogReason } = operation;
+  const { id, requestedBy, requestedByKeyId, request, auditLogReason } = operation;
   if (table === 'bulk_operations') {
     await db.query(
-      `INSERT INTO bulk_operations (id, kind, requested_by, request, audit_log_reason) VALUES ($1, $2, $3, $4, $5)`,
-      [id, operation.kind ?? 'add_guild_members', requestedBy, JSON.stringify(request), auditLogReason],
+      `INSERT INTO bulk_operations (id, kind, requested_by, request, audit_log_reason, requested_by_key_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, operation.kind ?? 'add_guild_members', requestedBy, JSON.stringify(request), auditLogReason, requestedByKeyId ?? null],
     );
   } else {
-    await db.query(`INSERT INTO asset_purges (id, requested_by, request, audit_log_reason) VALUES ($1, $2, $3, $4)`, [
-      id,
-      requestedBy,
-      JSON.stringify(request),
-      auditLogReason,
-    ]);
+    await db.query(
+      `INSERT INTO asset_purges (id, requested_by, request, audit_log_reason, requested_by_key_id) VALUES ($1, $2, $3, $4, $5)`,
+      [id, requestedBy, JSON.stringify(request), auditLogReason, requestedByKeyId ?? null],
+    );
   }
 }
 

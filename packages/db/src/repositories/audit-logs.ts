@@ -4,6 +4,8 @@ import type { Queryable } from '../pool.ts';
 export interface AuditLog {
   id: string;
   adminUserId: string;
+  /** The key the admin acted with; null for entries older than migration 0014. */
+  apiKeyId: string | null;
   targetType: string;
   targetId: string;
   action: string;
@@ -14,15 +16,15 @@ export interface AuditLog {
 
 export type NewAuditLog = Omit<AuditLog, 'createdAt'>;
 
-const COLUMNS = `id, admin_user_id AS "adminUserId", target_type AS "targetType", target_id AS "targetId",
+const COLUMNS = `id, admin_user_id AS "adminUserId", api_key_id::text AS "apiKeyId", target_type AS "targetType", target_id AS "targetId",
   action, audit_log_reason AS "reason", metadata, created_at AS "createdAt"`;
 
 /** Inserts every entry in one statement (in the caller's transaction when given a client). */
 export async function insertAuditLogs(db: Queryable, entries: readonly NewAuditLog[]): Promise<number> {
   if (entries.length === 0) return 0;
   const result = await db.query(
-    `INSERT INTO audit_logs (id, admin_user_id, target_type, target_id, action, audit_log_reason, metadata)
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])`,
+    `INSERT INTO audit_logs (id, admin_user_id, target_type, target_id, action, audit_log_reason, metadata, api_key_id)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::bigint[])`,
     [
       entries.map((e) => e.id),
       entries.map((e) => e.adminUserId),
@@ -31,6 +33,7 @@ export async function insertAuditLogs(db: Queryable, entries: readonly NewAuditL
       entries.map((e) => e.action),
       entries.map((e) => e.reason),
       entries.map((e) => JSON.stringify(e.metadata)),
+      entries.map((e) => e.apiKeyId),
     ],
   );
   return result.rowCount ?? 0;

@@ -70,7 +70,7 @@ export async function finishBulkAdd(db: Queryable, finish: BulkAddFinish): Promi
   const { rows } = await db.query<{ result: BulkOperationResult }>({
     name: 'bulk-add-finish',
     text: `WITH operation AS (
-       SELECT request, requested_by, audit_log_reason, (request->>'guild_id')::bigint AS guild_id
+       SELECT request, requested_by, requested_by_key_id, audit_log_reason, (request->>'guild_id')::bigint AS guild_id
        FROM bulk_operations WHERE id = $1
      ), requested AS (
        SELECT r.id::bigint AS uid, min(r.ord) AS ord
@@ -115,13 +115,14 @@ export async function finishBulkAdd(db: Queryable, finish: BulkAddFinish): Promi
          count(*) FILTER (WHERE error IS NOT NULL) AS failed_count
        FROM outcomes
      ), audit AS (
-       INSERT INTO audit_logs (id, admin_user_id, target_type, target_id, action, audit_log_reason, metadata)
+       INSERT INTO audit_logs (id, admin_user_id, target_type, target_id, action, audit_log_reason, metadata, api_key_id)
        SELECT $4, o.requested_by, 'guild', o.guild_id::text, 'bulk_add_guild_members', o.audit_log_reason,
          jsonb_build_object(
            'user_count', jsonb_array_length(o.request->'user_ids')::text,
            'successful_count', r.successful_count::text,
            'failed_count', r.failed_count::text
-         )
+         ),
+         o.requested_by_key_id
        FROM operation o, result r
      ), completed AS (
        UPDATE bulk_operations SET status = 'completed', result = (SELECT body FROM result)::jsonb, completed_at = now(), error = NULL

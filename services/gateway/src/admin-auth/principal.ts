@@ -9,6 +9,8 @@ export interface AdminPrincipal {
   /** The owner's ACLs as read on this request. */
   ownerAcls: readonly string[];
   keyAcls: readonly string[];
+  /** When the key used expires (null: never); a key it creates may not outlive it. */
+  keyExpiresAt: Date | null;
 }
 
 const principalSlot = responseLocal<AdminPrincipal>('adminPrincipal', 'adminPrincipal() called outside an authenticated admin route');

@@ -40,6 +40,7 @@ export function resolveAdminPrincipal(options: { pool: Pool; keys: AdminKeys; re
       keyId: found.key.id,
       ownerAcls: found.owner.acls,
       keyAcls: found.key.acls,
+      keyExpiresAt: found.key.expiresAt,
     });
     setRateLimitIdentity(res, `admin:${found.owner.id}`);
     recordUse(found.key.id);

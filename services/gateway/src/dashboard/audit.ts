@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@switchboard/http';
-import { adminPrincipal, auditReason, recordAudit, type AuditEntryInput } from '../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, recordAudit, type AuditEntryInput } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { isSafeMethod } from './same-origin.ts';
 
@@ -77,12 +77,12 @@ export function matchWriteRoute(method: string, path: string): WriteAction | nul
 const METADATA_KEYS: Record<string, string> = { queueName: 'queue', jobId: 'job_id', queueStatus: 'status', schedulerId: 'scheduler_id' };
 
 /** One entry per change: on the job when there is one, else on the queue (`*` for all queues). */
-function auditEntry(adminUserId: string, reason: string | null, action: string, params: Record<string, string>): AuditEntryInput {
+function auditEntry(actor: Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'>, reason: string | null, action: string, params: Record<string, string>): AuditEntryInput {
   const queue = params['queueName'] ?? '*';
   const metadata: Record<string, string> = { queue, via: 'dashboard' };
   for (const [name, value] of Object.entries(params)) metadata[METADATA_KEYS[name] ?? name] = value;
-  if (params['jobId'] !== undefined) return { adminUserId, targetType: 'job', targetId: `${queue}:${params['jobId']}`, action, reason, metadata };
-  return { adminUserId, targetType: 'queue', targetId: queue, action, reason, metadata };
+  if (params['jobId'] !== undefined) return { ...actor, targetType: 'job', targetId: `${queue}:${params['jobId']}`, action, reason, metadata };
+  return { ...actor, targetType: 'queue', targetId: queue, action, reason, metadata };
 }
 
 /**
@@ -97,7 +97,7 @@ export function auditDashboardChanges({ pool, ids }: Pick<GatewayDeps, 'pool' | 
     const write = matchWriteRoute(req.method, req.path);
     if (write === null) return next(new ApiError('NOT_FOUND'));
     if (write.action === null) return next(new ApiError('FORBIDDEN', { message: 'Jobs are added and their data set only by the routes that own them, not from the dashboard.' }));
-    const entry = auditEntry(adminPrincipal(res).adminUserId, auditReason(req), write.action, write.params);
+    const entry = auditEntry(actingKey(adminPrincipal(res)), auditReason(req), write.action, write.params);
     const send = res.json.bind(res);
     res.json = (body: unknown) => {
       if (res.statusCode >= 400) return send(body);

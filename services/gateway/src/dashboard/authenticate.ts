@@ -30,7 +30,13 @@ export function dashboardAuthentication(options: { pool: Pool; sessions: Dashboa
       if (isPageRequest(req)) return res.redirect(302, loginPath);
       return next(new ApiError('UNAUTHORIZED', { message: 'Sign in to the dashboard first: its session is missing or has ended.' }));
     }
-    setAdminPrincipal(res, { adminUserId: found.owner.id, keyId: found.key.id, ownerAcls: found.owner.acls, keyAcls: found.key.acls });
+    setAdminPrincipal(res, {
+      adminUserId: found.owner.id,
+      keyId: found.key.id,
+      ownerAcls: found.owner.acls,
+      keyAcls: found.key.acls,
+      keyExpiresAt: found.key.expiresAt,
+    });
     next();
   };
 }

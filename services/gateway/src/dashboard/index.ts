@@ -21,9 +21,11 @@ import { Router, type RequestHandler } from 'express';
 import { ACL } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl, requireAdminAcl } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { routeLimiter } from '../route-limiter.ts';
 import { auditDashboardChanges } from './audit.ts';
 import { dashboardAuthentication } from './authenticate.ts';
 import { queueBoards } from './board.ts';
+import { boundedBoardQuery, dashboardRateLimitIdentity } from './limits.ts';
 import { sessionCookie, sessionTokenFrom } from './cookie.ts';
 import { LOGIN_SCRIPT, loginPage, logoutPage } from './pages.ts';
 import { DASHBOARD_PATH, publicDashboardPath } from './paths.ts';
@@ -45,8 +47,9 @@ const privatePages: RequestHandler = (_req, res, next) => {
 
 /**
  * Everything under DASHBOARD_PATH: the sign-in page and its script, sign-out, then bull-board
- * through this chain: Origin check on changes (CSRF) → session → 401/403 as on admin routes
- * (`jobs:read`) → `jobs:write` for changes → audit of changes → the read-only or the writable
+ * through this chain: Origin check on changes (CSRF) → session → rate limit (`admin:dashboard`,
+ * per admin) → 401/403 as on admin routes (`jobs:read`) → `jobsPerPage` ≤ 100 and `page` bounded
+ * (400) → `jobs:write` for changes → audit of changes → the read-only or the writable
  * board, by the key's ACLs.
  */
 export function dashboardRouter(deps: GatewayDeps): Router {
@@ -76,7 +79,10 @@ export function dashboardRouter(deps: GatewayDeps): Router {
   router.use(
     sameOriginChanges(config),
     dashboardAuthentication({ pool, sessions, loginPath: `${base}/login` }),
+    dashboardRateLimitIdentity,
+    routeLimiter(deps)('admin:dashboard'),
     requireAdminAcl([ACL.jobsRead]),
+    boundedBoardQuery,
     (req, res, next) => (isSafeMethod(req) ? next() : requireWrite(req, res, next)),
     auditDashboardChanges(deps),
     (req, res, next) => boardFor(grantedAcl(adminPrincipal(res), [ACL.jobsWrite]) !== null)(req, res, next),

@@ -28,6 +28,12 @@ export const banConfigShape = {
     .transform((list) => list.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
     .refine(validResolvers, 'expected comma-separated IP[:port] entries, e.g. 127.0.0.1:53,[::1]:53')
     .default([]),
+  /**
+   * The widest IP ban range accepted without `"force": true`: a prefix shorter than this (a
+   * wider range) is refused, so one typo (`0.0.0.0/0`) cannot lock every client out.
+   */
+  IP_BAN_MIN_PREFIX_V4: env.int(0, 32).default(8),
+  IP_BAN_MIN_PREFIX_V6: env.int(0, 128).default(32),
   /** One try per address, bounded by this. */
   REVERSE_DNS_TIMEOUT_MS: env.int(10, 30_000).default(500),
 };

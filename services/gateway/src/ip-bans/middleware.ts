@@ -1,5 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { ApiError, clientIp } from '@switchboard/http';
+import { ACL, ADMIN_ROUTES, aclsGrant } from '@switchboard/contracts';
+import { ApiError, clientIp, responseLocal } from '@switchboard/http';
+import { findAdminPrincipal, grantedAcl } from '../admin-auth/index.ts';
 import { parseIpAddress, type IpNetwork } from '@switchboard/ip';
 import { PROBE_PATHS } from '../routes/health.ts';
 import type { IpBans } from './sync.ts';
@@ -17,6 +19,34 @@ export interface IpBanEnforcementOptions {
  * nor hide its metrics (a first load that keeps failing is what they must show).
  */
 const EXEMPT_PATHS = new Set<string>(Object.values(PROBE_PATHS));
+
+/**
+ * The ban-removal routes. A banned client's request to one is not refused here but let on to
+ * the admin chain, which refuses it (ipBanDeferredCheck) unless it authenticated a key holding
+ * the route's ACL: one over-wide ban must not lock out the admins who would lift it.
+ */
+const BAN_REMOVAL_ACLS = new Set<string>([ACL.banIpRemove, ACL.banEmailRemove, ACL.banPhoneRemove]);
+export const BAN_REMOVAL_PATHS: ReadonlySet<string> = new Set(
+  ADMIN_ROUTES.filter((route) => route.method === 'POST' && route.anyOf.every((acl) => BAN_REMOVAL_ACLS.has(acl))).map((route) => route.path),
+);
+
+/** Set on a banned client's request to a ban-removal route: the admin chain decides. */
+const deferredSlot = responseLocal<true>('ipBanDeferred', 'ipBanDeferred read before it was set');
+
+/**
+ * The admin chain's half of the ban-removal exemption, right after the principal is resolved
+ * (before the rate limit, 401 and 403): a request whose IP ban was deferred goes on only with a
+ * valid key whose owner may authenticate and that grants one of `anyOf`; any other is 403
+ * `IP_BANNED`, as it would have been without the exemption.
+ */
+export function ipBanDeferredCheck(anyOf: readonly string[]): RequestHandler {
+  return (_req, res, next) => {
+    if (deferredSlot.find(res) === undefined) return next();
+    const principal = findAdminPrincipal(res);
+    const admitted = principal !== undefined && aclsGrant(principal.ownerAcls, ACL.authenticate) && grantedAcl(principal, anyOf) !== null;
+    next(admitted ? undefined : new ApiError('IP_BANNED'));
+  };
+}
 
 /** A connection's last client address, as text and parsed. */
 interface SeenAddress {
@@ -44,16 +74,21 @@ function connectionAddresses(trustedProxyHops: number): (req: Request) => IpNetw
 }
 
 /**
- * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health and metrics.
+ * 403 `IP_BANNED` for a client address covered by a live ban, on every route but health and
+ * metrics; on the ban-removal routes the refusal waits for authentication (ipBanDeferredCheck).
  * Requests never go through unchecked: until the first load finishes they wait for it, and
  * past `loadWaitMs` answer 503 (readiness reports the replica not ready meanwhile).
  */
 export function ipBanEnforcement({ ipBans, trustedProxyHops, loadWaitMs }: IpBanEnforcementOptions): RequestHandler {
   const addressOf = connectionAddresses(trustedProxyHops);
-  const check: RequestHandler = (req, _res, next) => {
+  const check: RequestHandler = (req, res, next) => {
     const address = addressOf(req);
-    if (address && ipBans.covers(address)) return next(new ApiError('IP_BANNED'));
-    next();
+    if (!address || !ipBans.covers(address)) return next();
+    if (req.method === 'POST' && BAN_REMOVAL_PATHS.has(req.path)) {
+      deferredSlot.set(res, true);
+      return next();
+    }
+    next(new ApiError('IP_BANNED'));
   };
   return (req, res, next) => {
     if (EXEMPT_PATHS.has(req.path)) return next();

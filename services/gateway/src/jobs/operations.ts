@@ -60,10 +60,11 @@ export async function answerWithOperation(
   deps: Pick<GatewayDeps, 'pool' | 'producer' | 'ids' | 'config'>,
   req: Request,
   res: Response,
-  spec: Omit<OperationSpec, 'requestedBy' | 'auditLogReason'> & { idField: string },
+  spec: Omit<OperationSpec, 'requestedBy' | 'requestedByKeyId' | 'auditLogReason'> & { idField: string },
 ): Promise<void> {
   const { idField, ...operation } = spec;
-  const outcome = await runOperation(deps, { ...operation, requestedBy: adminPrincipal(res).adminUserId, auditLogReason: auditReason(req) });
+  const { adminUserId, keyId } = adminPrincipal(res);
+  const outcome = await runOperation(deps, { ...operation, requestedBy: adminUserId, requestedByKeyId: keyId, auditLogReason: auditReason(req) });
   if (outcome.state === 'done') res.json(outcome.result);
   else res.status(202).json(presentOperation(idField, outcome.operation));
 }

@@ -14,7 +14,7 @@ import { BODY_READ, EVERY_ROUTE } from './errors.ts';
 import { jsonObject, NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
-type AdminDoc = Pick<OperationSpec, 'summary' | 'params' | 'query' | 'body'> & {
+type AdminDoc = Pick<OperationSpec, 'summary' | 'description' | 'params' | 'query' | 'body'> & {
   success: readonly SuccessSpec[];
   /** Codes of the handler itself, beyond the auth chain's. */
   errors?: readonly ErrorCode[];
@@ -40,6 +40,10 @@ function running(idField: string): SuccessSpec {
   };
 }
 
+/** An audit page; each entry names the admin and the API key that acted (`api_key_id`, null for old entries). */
+const AUDIT_PAGE =
+  '`logs` (each: `log_id`, `admin_user_id`, `api_key_id`, `target_type`, `target_id`, `action`, `audit_log_reason`, `metadata`, `created_at`) and `total`.';
+
 const BANNED = { email: 'email addresses', ip: 'IP addresses or CIDR ranges', phone: 'phone numbers' } as const;
 
 function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, remove: z.ZodType): Record<string, AdminDoc> {
@@ -56,7 +60,15 @@ function banDocs(kind: keyof typeof BANNED, add: z.ZodType, check: z.ZodType, re
 /** Keyed by routeKey() as ADMIN_ROUTES: adminOperations refuses a route without its entry, and an entry without its route. */
 function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
   return {
-    'POST /v1/admin/api-keys': { summary: 'Create an admin API key (its key is shown once)', body: createApiKeySchema, success: [presented('The key (shown only now) and its metadata.', createdApiKeyResponseSchema)] },
+    'POST /v1/admin/api-keys': {
+      summary: 'Create an admin API key (its key is shown once)',
+      description:
+        'The new key holds no ACL the calling key and its owner do not both hold (403 MISSING_ACL), and never outlives the calling key: ' +
+        'a calling key that expires must send `expires_in_days`, at most the whole days it has left counted up (400 at `expires_in_days` ' +
+        'otherwise), and the new key is cut at the calling key\'s expiry (`expires_at` says when).',
+      body: createApiKeySchema,
+      success: [presented('The key (shown only now) and its metadata.', createdApiKeyResponseSchema)],
+    },
     'GET /v1/admin/api-keys': { summary: "List the caller's admin API keys", success: [presented('Key metadata, no key material.', z.array(apiKeyResponseSchema))] },
     'DELETE /v1/admin/api-keys/:keyId': {
       summary: 'Revoke an admin API key',
@@ -88,8 +100,8 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
       success: [jsonObject('`purge_id`, `status`, and the outcome once completed.')],
       errors: ['UNKNOWN_ASSET_PURGE'],
     },
-    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
-    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [jsonObject('`logs` and `total`.')] },
+    'POST /v1/admin/audit-logs': { summary: 'List audit log entries', body: listAuditLogsSchema, success: [jsonObject(AUDIT_PAGE)] },
+    'POST /v1/admin/audit-logs/search': { summary: 'Search audit log entries', body: searchAuditLogsSchema, success: [jsonObject(AUDIT_PAGE)] },
     ...banDocs('email', bans.emailAddSchema, bans.emailCheckSchema, bans.emailRemoveSchema),
     ...banDocs('ip', bans.ipAddSchema, bans.ipCheckSchema, bans.ipRemoveSchema),
     ...banDocs('phone', bans.phoneAddSchema, bans.phoneCheckSchema, bans.phoneRemoveSchema),

@@ -34,6 +34,8 @@ export interface OperationSpec {
   /** Express syntax: `/v1/webhooks/:webhook_id`. */
   path: string;
   summary: string;
+  /** Longer prose: who may call it, what a setting changes. */
+  description?: string;
   tag: string;
   security: Security;
   /** Path parameters' schema; a parameter it does not name is a plain string. */
@@ -87,6 +89,7 @@ export function operationObject(spec: OperationSpec): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId: operationId(spec),
     summary: spec.summary,
+    ...(spec.description === undefined ? {} : { description: spec.description }),
     tags: [spec.tag],
     security: spec.security === 'none' ? [] : [{ [spec.security]: [] }],
   };

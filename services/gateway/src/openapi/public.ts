@@ -59,18 +59,22 @@ function healthOperations(): OperationSpec[] {
   ];
 }
 
-/** Channel read models (routes/channels): user token → limit → 401 → channel id → membership. */
+/**
+ * Channel read models (routes/channels): user token → limit → 401 → channel id → membership →
+ * VIEW_CHANNEL and READ_MESSAGE_HISTORY in the channel.
+ */
 function channelOperations(): OperationSpec[] {
   return [
     {
       method: 'get',
       path: '/v1/channels/:channel_id/messages',
       summary: "A page of a channel's messages, newest first",
+      description: 'Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY in the channel (its permission overwrites applied).',
       tag: 'channels',
       security: 'userToken',
       query: listMessagesQuery,
       success: [presented('Message[]', z.array(messageResponseSchema))],
-      errors: [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'INVALID_FORM_BODY', 'UNKNOWN_CHANNEL', 'MISSING_ACCESS'],
+      errors: [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'INVALID_FORM_BODY', 'UNKNOWN_CHANNEL', 'MISSING_ACCESS', 'MISSING_PERMISSIONS'],
     },
   ];
 }

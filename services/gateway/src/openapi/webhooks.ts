@@ -30,6 +30,11 @@ function byToken(spec: Omit<OperationSpec, 'tag' | 'security' | 'errors'>, error
   return { ...spec, tag: 'webhooks', security: 'none', errors: [...BY_TOKEN, ...errors] };
 }
 
+/** What a secret means, on the routes that set it and on those it closes. */
+const SIGNED_ONLY =
+  'A webhook with a `secret` is signed-only: its code-host and error-tracker routes need a valid signature, and plain execute, ' +
+  'the chat-app routes and message edits and deletes by token answer 401 INVALID_WEBHOOK_SIGNATURE, so the token alone cannot post as the signed sender.';
+
 /** Webhook management by id (user token) and by token (reference §1, §2). */
 export function webhookOperations(): OperationSpec[] {
   const channel = '/v1/channels/:channel_id/webhooks';
@@ -37,14 +42,14 @@ export function webhookOperations(): OperationSpec[] {
   return [
     managing({ method: 'get', path: channel, summary: "A channel's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_CHANNEL']),
     managing(
-      { method: 'post', path: channel, summary: 'Create a webhook', body: createWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
-      ['UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
+      { method: 'post', path: channel, summary: 'Create a webhook', description: `Text and announcement channels only (400 INVALID_CHANNEL_TYPE otherwise). ${SIGNED_ONLY}`, body: createWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
+      ['UNKNOWN_CHANNEL', 'INVALID_CHANNEL_TYPE', 'MAX_WEBHOOKS', 'MAX_WEBHOOKS_PER_GUILD', ...BODY_READ],
     ),
     managing({ method: 'get', path: '/v1/guilds/:guild_id/webhooks', summary: "A guild's webhooks", success: [presented('WebhookResponse[]', z.array(webhookResponseSchema))] }, ['UNKNOWN_GUILD']),
     managing({ method: 'get', path: webhook, summary: 'A webhook', success: [presented('WebhookResponse', webhookResponseSchema)] }, ['UNKNOWN_WEBHOOK']),
     managing(
-      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', body: updateWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
-      ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'MAX_WEBHOOKS', ...BODY_READ],
+      { method: 'patch', path: webhook, summary: 'Update a webhook (or move it to another channel)', description: SIGNED_ONLY, body: updateWebhookBody, success: [presented('WebhookResponse', webhookResponseSchema)] },
+      ['UNKNOWN_WEBHOOK', 'UNKNOWN_CHANNEL', 'INVALID_CHANNEL_TYPE', 'MAX_WEBHOOKS', ...BODY_READ],
     ),
     managing({ method: 'delete', path: webhook, summary: 'Delete a webhook', success: [NO_CONTENT] }, ['UNKNOWN_WEBHOOK']),
     byToken({ method: 'get', path: TOKEN_PATH, summary: 'A webhook, by its token', params: webhookTokenParams, success: [presented('WebhookTokenResponse', webhookTokenResponseSchema)] }),
@@ -55,40 +60,44 @@ export function webhookOperations(): OperationSpec[] {
     byToken({ method: 'delete', path: TOKEN_PATH, summary: 'Delete a webhook, by its token', params: webhookTokenParams, success: [NO_CONTENT] }),
     byToken({ method: 'get', path: MESSAGE_PATH, summary: "One of the webhook's messages", params: messageParams, success: [presented('Message', messageResponseSchema)] }, ['UNKNOWN_MESSAGE']),
     byToken(
-      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", params: messageParams, body: editMessageBodySchema, success: [presented('Message', messageResponseSchema)] },
-      ['UNKNOWN_MESSAGE', 'CANNOT_SEND_EMPTY_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT', ...BODY_READ],
+      { method: 'patch', path: MESSAGE_PATH, summary: "Edit one of the webhook's messages", description: SIGNED_ONLY, params: messageParams, body: editMessageBodySchema, success: [presented('Message', messageResponseSchema)] },
+      ['UNKNOWN_MESSAGE', 'CANNOT_SEND_EMPTY_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT', 'INVALID_WEBHOOK_SIGNATURE', ...BODY_READ],
     ),
     byToken(
-      { method: 'delete', path: MESSAGE_PATH, summary: "Delete one of the webhook's messages", params: messageParams, success: [NO_CONTENT] },
-      ['UNKNOWN_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT'],
+      { method: 'delete', path: MESSAGE_PATH, summary: "Delete one of the webhook's messages", description: SIGNED_ONLY, params: messageParams, success: [NO_CONTENT] },
+      ['UNKNOWN_MESSAGE', 'MESSAGE_DELIVERY_TIMEOUT', 'INVALID_WEBHOOK_SIGNATURE'],
     ),
   ];
 }
 
 /** What an execution format answers beyond the shared chain, by format: TypeScript keeps it complete. */
-const EXECUTION: Record<WebhookFormat, { summary: string; success: readonly SuccessSpec[]; errors: readonly ErrorCode[]; form: JsonSchema }> = {
+const EXECUTION: Record<WebhookFormat, { summary: string; description: string; success: readonly SuccessSpec[]; errors: readonly ErrorCode[]; form: JsonSchema }> = {
   plain: {
     summary: 'Execute a webhook (`?wait=true` answers with the stored message)',
+    description: `Unsigned: 401 for a webhook with a secret. ${SIGNED_ONLY}`,
     success: [{ status: 204, description: 'Accepted.' }, presented('With `?wait=true`: the message, once stored.', messageResponseSchema)],
-    errors: ['CANNOT_SEND_EMPTY_MESSAGE', 'INVALID_API_ORIGIN', 'UNKNOWN_CHANNEL', 'MESSAGE_DELIVERY_TIMEOUT'],
+    errors: ['CANNOT_SEND_EMPTY_MESSAGE', 'INVALID_API_ORIGIN', 'UNKNOWN_CHANNEL', 'MESSAGE_DELIVERY_TIMEOUT', 'INVALID_WEBHOOK_SIGNATURE'],
     form: payloadForm('`payload_json` (or `payload`): the JSON body as a string.'),
   },
   codehost: {
     summary: 'Execute a webhook with a code-host (GitHub) event; `X-GitHub-Event` names it',
+    description: 'Signed with `X-Hub-Signature-256` when the webhook has a secret (401 otherwise).',
     success: [{ status: 204, description: 'Accepted (events without a message too).' }],
     errors: ['INVALID_WEBHOOK_SIGNATURE'],
     form: payloadForm('`payload`: the JSON event as a string (GitHub form delivery).'),
   },
   errortracker: {
     summary: 'Execute a webhook with an error-tracker (Sentry) event',
+    description: 'Signed with `Sentry-Hook-Signature` when the webhook has a secret (401 otherwise).',
     success: [{ status: 204, description: 'Accepted.' }],
     errors: ['INVALID_WEBHOOK_SIGNATURE'],
     form: payloadForm('`payload_json` (or `payload`): the JSON body as a string.'),
   },
   chatapp: {
     summary: 'Execute a webhook with a chat-app (Slack) message',
+    description: `Unsigned: 401 for a webhook with a secret. ${SIGNED_ONLY}`,
     success: [{ status: 200, description: 'Accepted: `ok`, as Slack answers.', contentType: 'text/html', json: { type: 'string', const: 'ok' } }],
-    errors: ['CANNOT_SEND_EMPTY_MESSAGE'],
+    errors: ['CANNOT_SEND_EMPTY_MESSAGE', 'INVALID_WEBHOOK_SIGNATURE'],
     form: payloadForm('`payload_json` (or `payload`): the JSON body as a string.'),
   },
 };
@@ -116,6 +125,7 @@ export function executeOperations(): OperationSpec[] {
         method: 'post',
         path: `${TOKEN_PATH}${suffix}`,
         summary: suffix === '' || suffix === `/${format.name}` ? doc.summary : `${doc.summary} (alias of /${format.name})`,
+        description: doc.description,
         tag: 'webhook execution',
         security: 'none',
         params: webhookTokenParams,

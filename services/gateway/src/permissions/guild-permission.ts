@@ -1,10 +1,11 @@
 import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { guildPermissions, hasPermission, snowflakeSchema, type ErrorCode } from '@switchboard/contracts';
+import { hasPermission, snowflakeSchema, type ErrorCode } from '@switchboard/contracts';
 import type { Queryable } from '@switchboard/db';
 import { ApiError, responseLocal, validate } from '@switchboard/http';
 import { userPrincipal } from '../user-auth/index.ts';
 import { findGuildAccess, type AccessSubject } from './access-query.ts';
+import { computePermissions } from './compute.ts';
 
 /** The caller's standing in the guild of the route's subject, once checked. */
 export interface GuildAccess {
@@ -24,8 +25,10 @@ const UNKNOWN: Record<AccessSubject, ErrorCode> = {
 /**
  * The caller's access to the guild of `subjectId`, or the error Fluxer answers (webhook
  * reference §2.6, §2.8): an unknown subject or a channel outside any guild is 404 (before any
- * permission is considered), a non-member 403 `MISSING_ACCESS`, a member lacking `permission`
- * 403 `MISSING_PERMISSIONS`. `permission: null` only requires membership.
+ * permission is considered), a non-member 403 `MISSING_ACCESS`, a member lacking any bit of
+ * `permission` 403 `MISSING_PERMISSIONS`. `permission: null` only requires membership. The
+ * permissions are the channel's when the subject is a channel or a webhook (overwrites apply),
+ * the guild's otherwise.
  */
 export async function checkGuildPermission(
   db: Queryable,
@@ -35,7 +38,7 @@ export async function checkGuildPermission(
   if (row === null) throw new ApiError(UNKNOWN[check.subject]);
   if (row.guildId === null) throw new ApiError('UNKNOWN_CHANNEL');
   if (!row.isOwner && !row.isMember) throw new ApiError('MISSING_ACCESS');
-  const permissions = guildPermissions({ isOwner: row.isOwner, rolePermissions: BigInt(row.rolePermissions) });
+  const permissions = computePermissions({ isOwner: row.isOwner, rolePermissions: BigInt(row.rolePermissions) }, row.overwrites);
   if (check.permission !== null && !hasPermission(permissions, check.permission)) throw new ApiError('MISSING_PERMISSIONS');
   return { subjectId: check.subjectId, guildId: row.guildId, userId: check.userId, permissions };
 }

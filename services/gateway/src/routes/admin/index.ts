@@ -3,6 +3,7 @@ import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
 import { fixedRouteDispatch, fixedRouteKey, isFixedPath, jsonBody, methodNotAllowed, onlyForPaths, type FixedRoute } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
+import { ipBanDeferredCheck } from '../../ip-bans/index.ts';
 import { authFailures, routeLimiter } from '../../route-limiter.ts';
 import { apiKeyHandlers } from './api-keys/index.ts';
 import { archiveHandlers } from './archives/index.ts';
@@ -33,7 +34,8 @@ export interface AdminRouting {
 /**
  * Every route of ADMIN_ROUTES, each through the same chain (decisions §2, §12): the client
  * IP's failure budget (429 once its bad keys used it up, before any lookup) → principal
- * resolution → rate limit (the route's bucket, per admin or per client IP) → 401 → 403
+ * resolution → a deferred IP ban (ban-removal routes only: 403 IP_BANNED unless the key holds
+ * the route's ACL) → rate limit (the route's bucket, per admin or per client IP) → 401 → 403
  * MISSING_PERMISSIONS → 403 MISSING_ACL → JSON body (1 MiB) → the area's handler, which
  * validates (400 last). A table route without a handler stops startup: the table is the
  * interface, and every route of it is served.
@@ -55,7 +57,7 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Admin
   const router = Router();
   const fixedRoutes = new Map<string, FixedRoute>();
   for (const { route, handler } of served) {
-    const chain = [failures.guard, resolve, ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
+    const chain = [failures.guard, resolve, ipBanDeferredCheck(route.anyOf), ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
     const routed = router.route(route.path);
     routed[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](...chain);
     if (isFixedPath(route.path)) fixedRoutes.set(fixedRouteKey(route.method, route.path), { route: routed, handlers: chain });

@@ -16,8 +16,8 @@ export const listMessagesQuery = z.object({
 
 /**
  * GET /channels/{channel_id}/messages: one page, newest first, Discord-shaped (the shared
- * presenter, so a webhook's `wait=true` answer reads the same). Behind membership of the
- * channel's guild: there are no channel overwrites in this model, so any member may read.
+ * presenter, so a webhook's `wait=true` answer reads the same). Behind VIEW_CHANNEL and
+ * READ_MESSAGE_HISTORY in the channel (see the router).
  */
 export function listMessages(pool: Pool): RequestHandler {
   return async (req, res) => {

@@ -3,6 +3,7 @@ import { generateWebhookToken } from '@switchboard/auth';
 import { LIMITS } from '@switchboard/contracts';
 import {
   createWebhookWithinLimits,
+  findChannelById,
   findWebhookWithCreator,
   listChannelWebhooks,
   listGuildWebhooks,
@@ -15,17 +16,19 @@ import { deleteWebhookEverywhere } from './deletion.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { presentWebhook } from './presenter.ts';
 import { createWebhookBody } from './schemas.ts';
+import { requireWebhookChannel } from './channel-type.ts';
 
 /**
  * Handlers of the id-addressed routes. Each runs behind requireUser() and
  * requireGuildPermission(MANAGE_WEBHOOKS), which validated the path id and resolved its guild.
  */
 
-/** POST /channels/{channel_id}/webhooks: 200 (not 201, as Fluxer) with the new webhook. */
+/** POST /channels/{channel_id}/webhooks: 200 (not 201, as Fluxer) with the new webhook; text-like channels only. */
 export function createWebhook({ pool, storage, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createWebhookBody, req.body);
     const access = guildAccess(res);
+    requireWebhookChannel(await findChannelById(pool, access.subjectId));
     const id = ids.next();
     // Stored first so the row never names a missing object; discarded if the row is refused.
     const avatarHash = body.avatar ? await storeAvatar(storage, id, body.avatar) : null;

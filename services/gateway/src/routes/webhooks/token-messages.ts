@@ -13,6 +13,7 @@ import type { WaitOutcome } from '@switchboard/queue';
 import { editMessageBodySchema, renderEdit } from '@switchboard/webhook-formats';
 import type { GatewayDeps } from '../../deps.ts';
 import { webhookTokenParams } from './schemas.ts';
+import { refuseUnsignedWhenSecret } from './signed-only.ts';
 import { webhookByToken } from './token-routes.ts';
 
 /**
@@ -20,7 +21,8 @@ import { webhookByToken } from './token-routes.ts';
  * turning "build started" into "build passed"): GET, PATCH (content, embeds, allowed_mentions)
  * and DELETE on `/webhooks/{id}/{token}/messages/{message_id}`. Checks in execute's order: path
  * (400), body (400), token (404 UNKNOWN_WEBHOOK), then the message (404 UNKNOWN_MESSAGE when it
- * is not this webhook's, or not stored yet: a delivery still queued is not a message).
+ * is not this webhook's, or not stored yet: a delivery still queued is not a message). A
+ * webhook with a secret is signed-only: PATCH and DELETE are 401 for it (signed-only.ts).
  *
  * Edits and deletes run on the webhook worker, which writes the row and appends MESSAGE_UPDATE /
  * MESSAGE_DELETE exactly once, as for creates; the route waits for it up to
@@ -56,6 +58,7 @@ export function editMessageByToken({ pool, producer, ids, config }: GatewayDeps)
     const params = validate(messageParams, req.params);
     const changes = renderEdit(validate(editMessageBodySchema, req.body));
     const webhook = await webhookByToken(pool, params);
+    refuseUnsignedWhenSecret(webhook);
     const message = await ownMessage(pool, webhook, params.message_id);
     // The message as it would read after the edit must still say something.
     const content = changes.content ?? message.content;
@@ -81,6 +84,7 @@ export function deleteMessageByToken({ pool, producer, config }: GatewayDeps): R
   return async (req, res) => {
     const params = validate(messageParams, req.params);
     const webhook = await webhookByToken(pool, params);
+    refuseUnsignedWhenSecret(webhook);
     const message = await ownMessage(pool, webhook, params.message_id);
     const outcome = await producer.enqueueAndWait(
       WEBHOOK_MESSAGE_DELETE_JOB,

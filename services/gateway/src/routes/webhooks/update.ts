@@ -21,6 +21,7 @@ import { storeAvatar } from './avatar-store.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { presentWebhook } from './presenter.ts';
 import { updateWebhookBody } from './schemas.ts';
+import { requireWebhookChannel } from './channel-type.ts';
 
 /**
  * Name and avatar changes of a PATCH (by id or by token). A new avatar is stored before the
@@ -41,11 +42,13 @@ export async function nameAndAvatarChanges(
 
 /**
  * A move target must be a channel of the webhook's own guild (else 404 `UNKNOWN_CHANNEL`,
- * reference §2.7), and the caller's permission is checked on it as on the source.
+ * reference §2.7) that can hold one (400 `INVALID_CHANNEL_TYPE`), and the caller's permission
+ * is checked on it as on the source.
  */
 async function checkMoveTarget(pool: Pool, webhook: Webhook, channelId: string, userId: string): Promise<void> {
   const channel = await findChannelById(pool, channelId);
   if (!channel || channel.guildId !== webhook.guildId) throw new ApiError('UNKNOWN_CHANNEL');
+  requireWebhookChannel(channel);
   await checkGuildPermission(pool, { subject: 'channel', subjectId: channelId, userId, permission: Permission.MANAGE_WEBHOOKS });
 }
 

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
 import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
 import { commitCredentialChange } from '../../../change-feed.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
@@ -18,6 +18,26 @@ function firstUngrantable(principal: AdminPrincipal, acls: readonly string[]): s
   return acls.find((acl) => grantedAcl(principal, [acl]) === null) ?? null;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A key with an expiry may only create keys that expire no later than itself: asking for no
+ * expiry, or for more whole days than it has left (counted up: a key with 20 hours left may
+ * ask for 1 day), is 400 at `expires_in_days`. A permitted request is cut at the creator's own
+ * expiry, and the answer's `expires_at` says when. Refused rather than silently shortened, so
+ * nobody believes they hold a year-long key that dies tomorrow.
+ */
+function checkLifetime(principal: AdminPrincipal, expiresInDays: number | undefined): void {
+  if (principal.keyExpiresAt === null) return;
+  const daysLeft = Math.max(1, Math.ceil((principal.keyExpiresAt.getTime() - Date.now()) / DAY_MS));
+  if (expiresInDays !== undefined && expiresInDays <= daysLeft) return;
+  const message =
+    expiresInDays === undefined
+      ? `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates must expire too (expires_in_days at most ${daysLeft}).`
+      : `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates may not outlive it (expires_in_days at most ${daysLeft}).`;
+  throw new ApiError('INVALID_FORM_BODY', { errors: [{ path: 'expires_in_days', message, code: 'KEY_OUTLIVES_CREATOR' }] });
+}
+
 function createKey({ pool, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createApiKeySchema, req.body);
@@ -25,6 +45,7 @@ function createKey({ pool, ids }: GatewayDeps): RequestHandler {
     const acls = [...new Set(body.acls)];
     const ungrantable = firstUngrantable(principal, acls);
     if (ungrantable !== null) throw missingAcl(ungrantable);
+    checkLifetime(principal, body.expires_in_days);
     // The same service the CLI's `admin create` uses; the audit entry commits with the key.
     const issued = await withTransaction(pool, async (client) => {
       const created = await issueAdminApiKey(client, ids, {
@@ -32,9 +53,10 @@ function createKey({ pool, ids }: GatewayDeps): RequestHandler {
         name: body.name,
         acls,
         expiresInDays: body.expires_in_days ?? null,
+        notAfter: principal.keyExpiresAt,
       });
       await recordAudit(client, ids, {
-        adminUserId: principal.adminUserId,
+        ...actingKey(principal),
         targetType: TARGET_TYPE,
         targetId: created.record.id,
         action: 'create_admin_api_key',
@@ -63,7 +85,8 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
 function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const keyId = snowflakeFromPath(req.params['keyId']);
-    const { adminUserId } = adminPrincipal(res);
+    const principal = adminPrincipal(res);
+    const { adminUserId } = principal;
     if (keyId === null) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
     const deleted = await commitCredentialChange(pool, changeFeed, async (client) => {
       const key = await findAdminApiKeyById(client, keyId);
@@ -71,7 +94,7 @@ function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
       if (!live || key.adminUserId !== adminUserId) return { result: false, changed: false };
       if (!(await deleteAdminApiKey(client, { id: keyId, adminUserId }))) return { result: false, changed: false };
       await recordAudit(client, ids, {
-        adminUserId,
+        ...actingKey(principal),
         targetType: TARGET_TYPE,
         targetId: keyId,
         action: 'delete_admin_api_key',

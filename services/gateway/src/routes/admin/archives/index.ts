@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { findArchive, listArchives, type Archive, type Pool } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { adminPrincipal } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { requireArchiveView } from './access.ts';
@@ -74,15 +74,25 @@ function downloadableKey(archive: Archive, now: number): string {
 /**
  * GET …/download (reference §4.5, decisions §6): a fresh presigned GET of the ZIP, saved as an
  * attachment, living ARCHIVE_LINK_TTL_SECONDS; minted per request and never stored. The body
- * is camelCase, as the panels read it.
+ * is camelCase, as the panels read it. Handing out a user's data is audited
+ * (`download_archive`): the entry is written before the link leaves, so no link goes out
+ * unrecorded.
  */
-function download({ pool, storage, config }: GatewayDeps): RequestHandler {
+function download({ pool, storage, config, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const archive = await archiveAtPath(pool, req, res);
     if (archive === null) throw new ApiError('UNKNOWN_HARVEST');
     const link = await storage.presignDownload(downloadableKey(archive, Date.now()), {
       filename: archiveFilename(archive),
       expiresInSeconds: config.ARCHIVE_LINK_TTL_SECONDS,
+    });
+    await recordAudit(pool, ids, {
+      ...actingKey(adminPrincipal(res)),
+      targetType: 'archive',
+      targetId: archive.id,
+      action: 'download_archive',
+      reason: auditReason(req),
+      metadata: { subject_type: archive.subjectType, subject_id: archive.subjectId, link_expires_at: link.expiresAt.toISOString() },
     });
     res.json({ downloadUrl: link.url, expiresAt: link.expiresAt.toISOString() });
   };

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { ARCHIVE_EXPORT_JOB, type ArchiveSubjectType, type ErrorCode } from '@switchboard/contracts';
 import { failArchive, findGuildById, findUserById, insertArchive, withTransaction, type Queryable } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import { enqueueForRow } from '../../../jobs/enqueue.ts';
 import { presentArchive } from './presenter.ts';
@@ -45,7 +45,8 @@ export function triggerArchive(deps: GatewayDeps, subjectType: ArchiveSubjectTyp
   return async (req, res) => {
     const subjectId = subject.parse(req.body);
     if (!(await subject.exists(pool, subjectId))) throw new ApiError(subject.unknown);
-    const { adminUserId } = adminPrincipal(res);
+    const principal = adminPrincipal(res);
+    const { adminUserId } = principal;
     const archive = await withTransaction(pool, async (client) => {
       const inserted = await insertArchive(client, {
         id: ids.next(),
@@ -55,7 +56,7 @@ export function triggerArchive(deps: GatewayDeps, subjectType: ArchiveSubjectTyp
         retentionDays: config.ARCHIVE_RETENTION_DAYS,
       });
       await recordAudit(client, ids, {
-        adminUserId,
+        ...actingKey(principal),
         targetType: TARGET_TYPE,
         targetId: inserted.id,
         action: subject.action,

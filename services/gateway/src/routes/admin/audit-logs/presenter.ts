@@ -5,6 +5,8 @@ export function presentAuditLog(log: AuditLog) {
   return {
     log_id: log.id,
     admin_user_id: log.adminUserId,
+    // Which of the admin's keys acted (null before it was recorded).
+    api_key_id: log.apiKeyId,
     target_type: log.targetType,
     target_id: log.targetId,
     action: log.action,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { BanListPosition } from '@switchboard/db';
-import { adminPrincipal, auditReason, type AuditEntryInput } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, type AuditEntryInput } from '../../../admin-auth/index.ts';
 import { encodeCursor } from './cursor.ts';
 
 export type BanTargetType = 'email' | 'phone' | 'ip';
@@ -11,7 +11,8 @@ export type BanTargetType = 'email' | 'phone' | 'ip';
  */
 export function actingAdmin(req: Request, res: Response, bodyReason: string | null = null) {
   const header = auditReason(req);
-  return { adminUserId: adminPrincipal(res).adminUserId, banReason: bodyReason ?? header, auditReason: header ?? bodyReason };
+  const principal = adminPrincipal(res);
+  return { adminUserId: principal.adminUserId, keyId: principal.keyId, banReason: bodyReason ?? header, auditReason: header ?? bodyReason };
 }
 
 /**
@@ -19,14 +20,14 @@ export function actingAdmin(req: Request, res: Response, bodyReason: string | nu
  * address" is an exact filter (Fluxer writes "0"); the column holds the longest email.
  */
 export function banAuditEntries(
-  admin: { adminUserId: string; auditReason: string | null },
+  admin: { adminUserId: string; keyId: string; auditReason: string | null },
   targetType: BanTargetType,
   action: 'ban' | 'unban',
   values: readonly string[],
   extraMetadata: (value: string) => Record<string, string> = () => ({}),
 ): AuditEntryInput[] {
   return values.map((value) => ({
-    adminUserId: admin.adminUserId,
+    ...actingKey(admin),
     targetType,
     targetId: value,
     action: `${action}_${targetType}`,

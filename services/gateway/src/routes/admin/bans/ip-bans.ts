@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   deleteIpBans,
   listIpBans,
@@ -8,7 +8,7 @@ import {
   type IpBan,
   type RevokedTokens,
 } from '@switchboard/db';
-import { validate } from '@switchboard/http';
+import { ApiError, validate } from '@switchboard/http';
 import { parseIpNetwork } from '@switchboard/ip';
 import { recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
@@ -19,6 +19,7 @@ import { decodeCursor } from './cursor.ts';
 import { canonicalNetwork, presentIpBan, presentIpCheck } from './presenters.ts';
 import { createReverseDns, type ReverseDnsLookup } from './reverse-dns.ts';
 import { ipAddSchema, ipCheckSchema, ipRemoveSchema, listSchema } from './schemas.ts';
+import type { IpValue } from './values.ts';
 
 const BASE = '/v1/admin/bans/ip';
 const ID_KEY = /^[0-9]{1,20}$/;
@@ -36,13 +37,36 @@ function revokedMetadata(revoked: RevokedTokens | null): (canonical: string) => 
   return (canonical) => ({ retroactive: 'true', revoked_tokens: String(byCanonical.get(canonical) ?? 0) });
 }
 
+/** The widest range accepted without `force`, per family (config IP_BAN_MIN_PREFIX_V4 / _V6). */
+function tooWide(config: GatewayDeps['config']): (value: IpValue) => boolean {
+  return ({ network }) => network.prefix < (network.family === 4 ? config.IP_BAN_MIN_PREFIX_V4 : config.IP_BAN_MIN_PREFIX_V6);
+}
+
+/**
+ * 400 at each value whose range is wider than the configured floor, unless the body says
+ * `"force": true`. Paths as the body wrote them: `ip`, then `ips.<n>`.
+ */
+function refuseWideRanges(req: Request, values: readonly IpValue[], wide: (value: IpValue) => boolean): void {
+  const single = (req.body as Record<string, unknown>)['ip'] !== undefined;
+  const errors = values.flatMap((value, i) => {
+    if (!wide(value)) return [];
+    const path = single ? (i === 0 ? 'ip' : `ips.${i - 1}`) : `ips.${i}`;
+    const message = `${value.network.canonical} is wider than this gateway bans without "force": true.`;
+    return [{ path, message, code: 'RANGE_TOO_WIDE' }];
+  });
+  if (errors.length > 0) throw new ApiError('INVALID_FORM_BODY', { errors });
+}
+
 /**
  * Upsert, optional retroactive token revocation and the audit entries in one transaction; the
  * change is then applied to this replica's index and published to the others.
  */
-function addHandler({ pool, ids, ipBans }: GatewayDeps): RequestHandler {
+function addHandler({ pool, ids, ipBans, config }: GatewayDeps): RequestHandler {
+  const wide = tooWide(config);
   return async (req, res) => {
     const body = validate(ipAddSchema, req.body);
+    if (!body.force) refuseWideRanges(req, body.values, wide);
+    const forced = new Set(body.values.filter(wide).map((value) => value.network.canonical));
     const admin = actingAdmin(req, res, body.reason);
     const values = uniqueBy(body.values, (value) => value.network.canonical);
     const canonicals = values.map((value) => value.network.canonical);
@@ -54,7 +78,9 @@ function addHandler({ pool, ids, ipBans }: GatewayDeps): RequestHandler {
         { reason: admin.banReason, expiresAt: body.expiresAt, createdBy: admin.adminUserId },
       );
       const revoked = retroactive ? await revokeUserTokensInNetworks(client, canonicals) : null;
-      await recordAudit(client, ids, banAuditEntries(admin, 'ip', 'ban', canonicals, revokedMetadata(revoked)));
+      const revokedOf = revokedMetadata(revoked);
+      const metadataOf = (canonical: string) => ({ ...revokedOf(canonical), ...(forced.has(canonical) ? { forced: 'true' } : {}) });
+      await recordAudit(client, ids, banAuditEntries(admin, 'ip', 'ban', canonicals, metadataOf));
       return rows;
     });
     await ipBans.change({ adds: stored.map(entryOf).filter((entry) => entry !== null), removes: [] });

@@ -75,7 +75,7 @@ function addSchema<T>(names: BanKindNames, value: z.ZodType<T, string>, extra: z
     const expiresAt = expiryOf(body, Date.now(), issues);
     report(ctx, issues);
     const reason = (body['reason'] as string | null | undefined) ?? null;
-    return { values, reason, expiresAt, retroactive: body['retroactive'] === true };
+    return { values, reason, expiresAt, retroactive: body['retroactive'] === true, force: body['force'] === true };
   });
 }
 
@@ -94,7 +94,11 @@ function removeSchema<T>(names: BanKindNames, value: z.ZodType<T, string>) {
 
 export const emailAddSchema = addSchema(EMAIL_NAMES, emailSchema, {});
 export const phoneAddSchema = addSchema(PHONE_NAMES, phoneSchema, {});
-export const ipAddSchema = addSchema<IpValue>(IP_NAMES, ipSchema, { retroactive: z.boolean().optional() });
+export const ipAddSchema = addSchema<IpValue>(IP_NAMES, ipSchema, {
+  retroactive: z.boolean().optional(),
+  // Accept ranges wider than IP_BAN_MIN_PREFIX_V4 / _V6; audited as `forced`.
+  force: z.boolean().optional(),
+});
 export const emailRemoveSchema = removeSchema(EMAIL_NAMES, emailSchema);
 export const phoneRemoveSchema = removeSchema(PHONE_NAMES, phoneSchema);
 export const ipRemoveSchema = removeSchema<IpValue>(IP_NAMES, ipSchema);

@@ -26,6 +26,7 @@ function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandle
     const token = await sessions.create({ adminUserId, keyId }, seconds);
     await recordAudit(pool, ids, {
       adminUserId,
+      apiKeyId: keyId,
       targetType: 'admin_api_key',
       targetId: keyId,
       action: 'create_dashboard_session',

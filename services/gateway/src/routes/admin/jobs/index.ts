@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { QUEUES, type QueueName } from '@switchboard/contracts';
 import { validate } from '@switchboard/http';
 import type { FailedJob } from '@switchboard/queue';
-import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
+import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { listFailedJobsQuery, retryJobsBody } from './schemas.ts';
@@ -34,12 +34,12 @@ function retry({ pool, producer, ids }: GatewayDeps): RequestHandler {
       else errors.push({ ...job, error: outcome === 'unknown_job' ? 'UNKNOWN_JOB' : 'NOT_FAILED' });
     }
     if (retried.length > 0) {
-      const { adminUserId } = adminPrincipal(res);
+      const actor = actingKey(adminPrincipal(res));
       await recordAudit(
         pool,
         ids,
         retried.map((job) => ({
-          adminUserId,
+          ...actor,
           targetType: TARGET_TYPE,
           targetId: `${job.queue}:${job.id}`,
           action: 'retry_job',
