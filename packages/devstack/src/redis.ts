@@ -52,6 +52,8 @@ export interface EmbeddedRedisOptions {
    * survive stopping the stack. Tests leave it off: a throwaway store, nothing written to disk.
    */
   persistent?: boolean;
+  /** The port to listen on (a restart on the port its clients know); a free one by default. */
+  port?: number;
 }
 
 const PERSISTENCE_FLAGS = {
@@ -63,7 +65,7 @@ const PERSISTENCE_FLAGS = {
 export async function startEmbeddedRedis(supervisor: Supervisor, options: EmbeddedRedisOptions): Promise<EmbeddedRedis> {
   const { binary, dir, persistent = false } = options;
   await mkdir(dir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const persistence = PERSISTENCE_FLAGS[persistent ? 'persistent' : 'throwaway'];
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir];
   const child = supervisor.spawnStore({ name: 'redis', command: process.execPath, args: [GUARD, binary, ...args] });

@@ -59,7 +59,7 @@ async function runOne(scenario: Scenario): Promise<ScenarioResult> {
   incidents.length = 0;
   let result: ScenarioResult;
   try {
-    result = await scenario.run({ environment, log });
+    result = await scenario.run({ environment, services: started.services, template: template.name, log });
   } catch (error) {
     result = { scenario: scenario.name, load: '', fault: '', figures: [], problems: [`did not finish: ${(error as Error).message.split('\n')[0]}`] };
   } finally {

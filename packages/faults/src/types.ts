@@ -1,4 +1,4 @@
-import type { TestEnvironment } from '@switchboard/testkit';
+import type { TestEnvironment, TestServices } from '@switchboard/testkit';
 
 /** What a scenario measured, one row of the table. */
 export interface ScenarioResult {
@@ -16,6 +16,9 @@ export interface ScenarioResult {
 /** What a scenario runs against: its own database, Redis prefix and bucket. */
 export interface ScenarioContext {
   environment: TestEnvironment;
+  /** The run's shared services and migrated template, for a scenario that swaps in a store of its own. */
+  services: TestServices;
+  template: string;
   /** Progress for the person watching, on stderr: the table is the result. */
   log(message: string): void;
 }

@@ -130,9 +130,7 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
       const { deduplication, jobId } = prepared.options;
       return { jobId: job.id, deduplicated: deduplication !== undefined && job.id !== jobId };
     } catch (error) {
-      const connected = connection.status === 'ready';
-      if (connected && !isRedisUnavailable(error)) throw error;
-      if (!connected) cache.evict(contract.queue);
+      if (connection.status === 'ready' && !isRedisUnavailable(error)) throw error;
       // Sent, then the connection dropped or the answer timed out: Redis may have added it.
       throw new QueueUnavailableError(contract.queue, error, { jobMayExist: true });
     }

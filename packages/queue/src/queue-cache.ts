@@ -7,8 +7,6 @@ import { closeRedis, duplicateRedis, whenRedisReady } from '@switchboard/redis';
 export interface QueueCache {
   /** One BullMQ Queue per queue name, on the producer's connection. */
   queueFor(name: QueueName): Queue;
-  /** Drops a Queue that failed (its first connection attempt failed: it stays broken). */
-  evict(name: QueueName): void;
   /** One event listener per queue name, created on first use. */
   eventsFor(name: QueueName): Promise<QueueEvents>;
   close(): Promise<void>;
@@ -24,21 +22,28 @@ export function createQueueCache(connection: Redis, prefix: string, logger?: Log
   const listeners = new Map<QueueName, EventsEntry>();
   const warn = (queue: QueueName, what: string) => (error: Error) => logger?.warn({ queue, reason: error.message }, what);
 
+  /**
+   * BullMQ keeps the outcome of a Queue's start (its INFO version check) for good: a Queue made
+   * while Redis was silent (frozen, partitioned) fails every later call with that timeout, even
+   * once the connection is back, until the process restarts. So a Queue whose start failed is
+   * dropped at once, and the next call makes a fresh one on the (by then replaced) connection.
+   */
   function queueFor(name: QueueName): Queue {
     let queue = queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection, prefix });
+      const made = new Queue(name, { connection, prefix });
       // An EventEmitter without an error listener would crash the process.
-      queue.on('error', warn(name, 'queue error'));
-      queues.set(name, queue);
+      made.on('error', warn(name, 'queue error'));
+      made.waitUntilReady().catch((error: Error) => {
+        if (queues.get(name) !== made) return;
+        logger?.warn({ queue: name, reason: error.message }, 'queue did not start, replacing it');
+        queues.delete(name);
+        void made.close().catch(() => {});
+      });
+      queues.set(name, made);
+      queue = made;
     }
     return queue;
-  }
-
-  function evict(name: QueueName): void {
-    const queue = queues.get(name);
-    queues.delete(name);
-    void queue?.close().catch(() => {});
   }
 
   /**
@@ -85,5 +90,5 @@ export function createQueueCache(connection: Redis, prefix: string, logger?: Log
     await Promise.allSettled(closing);
   }
 
-  return { queueFor, evict, eventsFor, close };
+  return { queueFor, eventsFor, close };
 }

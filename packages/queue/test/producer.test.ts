@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, QUEUES } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
-import { closeRedis, createRedis } from '@switchboard/redis';
+import { startOwnedStore, useTestEnvironment, waitFor, type OwnedStore } from '@switchboard/testkit';
+import { closeRedis, createRedis, redisReadyWithin } from '@switchboard/redis';
 import {
   createProducer,
   InvalidJobPayloadError,
@@ -94,6 +94,38 @@ describe('enqueue', () => {
       await closeRedis(dead);
     }
   });
+});
+
+describe('a frozen Redis', () => {
+  let store: OwnedStore;
+  beforeAll(async () => {
+    store = await startOwnedStore('redis');
+  }, 60_000);
+  afterAll(async () => {
+    await store?.stop();
+  });
+
+  // A Redis process stopped (SIGSTOP) still accepts connections and answers nothing. A queue
+  // first used then used to stay broken after the thaw: BullMQ keeps its failed start for good.
+  it('enqueues again within 5 s of its thaw when its first enqueue met the freeze', async () => {
+    const connection = createRedis(store.address, { role: 'producer', name: 'frozen', commandTimeoutMs: 500 });
+    const producer = createProducer({ connection, redisPrefix: testPrefix(environment.redisPrefix) });
+    try {
+      await redisReadyWithin(connection, 10_000);
+      await store.freeze();
+      const during = await producer.enqueue(echo, { id: 'during', value: 1 }).catch((error: unknown) => error);
+      expect(during).toBeInstanceOf(QueueUnavailableError);
+      await store.thaw();
+      const thawedAt = Date.now();
+      const added = await waitFor(() => producer.enqueue(echo, { id: 'after', value: 2 }).catch(() => undefined), 15_000, 100);
+      expect(added.jobId).toContain('after');
+      expect(Date.now() - thawedAt).toBeLessThan(5_000);
+    } finally {
+      await store.thaw();
+      await producer.close();
+      await closeRedis(connection);
+    }
+  }, 60_000);
 });
 
 describe('enqueueAndWait', () => {

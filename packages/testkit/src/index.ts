@@ -28,3 +28,4 @@ export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './opera
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
+export { startOwnedStore, type OwnedStore, type StoreKind } from './owned-store/index.ts';

@@ -19,6 +19,8 @@ export interface DeliveryWatch {
 export function watchDeliveries(environment: TestEnvironment): DeliveryWatch {
   const redis = createRedis(environment.redisUrl, { role: 'worker', name: 'faults-deliveries' });
   const queue = new Queue(QUEUES.webhookDeliveries, { connection: redis, prefix: bullPrefix(environment.redisPrefix) });
+  // A scenario that stops Redis makes this connection fail too; without a listener BullMQ prints each error.
+  queue.on('error', () => {});
   return {
     queue,
     redis,

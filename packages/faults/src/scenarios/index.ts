@@ -23,6 +23,15 @@ export function faultScenarios(scale: Scale): Scenario[] {
     dependencyOutage({ name: 's3-blackhole', dependency: 's3', mode: 'blackhole', outageMs: seconds(30) }),
     dependencyOutage({ name: 'postgres-stop', dependency: 'postgres', mode: 'cut', outageMs: seconds(10) }),
     dependencyOutage({ name: 's3-stop', dependency: 's3', mode: 'cut', outageMs: seconds(10) }),
+    // Issue 50: the real store process frozen (SIGSTOP) 10 s and 60 s, then continued, and
+    // Redis and PostgreSQL restarted (quick: frozen 5 s, restarted after 5 s).
+    ...(['redis', 'postgres', 's3'] as const).flatMap((dependency) =>
+      (full ? [10, 60] : [5]).map((freezeSeconds) =>
+        dependencyOutage({ name: `${dependency}-freeze`, dependency, mode: 'freeze', outageMs: freezeSeconds * 1000 }),
+      ),
+    ),
+    dependencyOutage({ name: 'redis-restart', dependency: 'redis', mode: 'restart', outageMs: seconds(5) }),
+    dependencyOutage({ name: 'postgres-restart', dependency: 'postgres', mode: 'restart', outageMs: seconds(5) }),
     // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has; then the same at a real
     // webhook, where every body is read and parsed.
     ...(['unknown', 'known'] as const).map((target) =>

@@ -1,23 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
-import { createPool } from '@switchboard/db';
+import { createPool, insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode, type FaultProxy } from '@switchboard/testkit';
+import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode } from '@switchboard/testkit';
 import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
 import { INLINE_BODY_MAX_BYTES, mixedTraffic } from './mixed.ts';
-import { proxyDependency, type Dependency } from './proxied.ts';
+import { ownedStoreFault, type StoreFault } from './owned.ts';
+import { proxiedFault, type Dependency, type FaultSetup } from './proxied.ts';
 import { startTraffic, type RequestKind } from './traffic.ts';
 
 export interface OutageOptions {
   /** `redis-stop`, `postgres-blackhole`, … */
   name: string;
   dependency: Dependency;
-  /** `cut`: the dependency is stopped; `blackhole`: it is unreachable and silent. */
-  mode: Exclude<FaultMode, 'pass'>;
+  /**
+   * Through a fault proxy, `cut`: the dependency is stopped; `blackhole`: it is unreachable and
+   * silent. On a store process of the scenario's own: `freeze` or `restart` (StoreFault).
+   */
+  mode: Exclude<FaultMode, 'pass'> | StoreFault;
   outageMs: number;
   /** Wider bounds for runs on a machine busy with other work (the bounded run in npm test). */
   bounds?: Partial<OutageBounds>;
@@ -38,43 +42,77 @@ const TRAFFIC = { clients: 6, paceMs: 50 };
 /** Deliveries accepted during the run must all be stored afterwards, within this. */
 const SETTLE_TIMEOUT_MS = 60_000;
 
-const ADMIN_ACLS = [ACL.authenticate, ACL.auditLogView, ACL.archiveViewAll, ACL.banEmailCheck];
+const ADMIN_ACLS = [ACL.authenticate, ACL.auditLogView, ACL.archiveViewAll, ACL.banEmailCheck, ACL.assetPurge, ACL.bulkAddGuildMembers];
+/** The workers besides the webhook worker: every job family runs while the dependency fails. */
+const OTHER_WORKERS = ['archive-worker', 'asset-purge-worker', 'bulk-worker'];
+/**
+ * A purge or bulk add is waited for this long before the gateway answers 202 (default 10 s):
+ * within the answer bound, so a job its worker cannot reach the dependency for is not late.
+ */
+const ADMIN_JOB_WAIT_MS = '3000';
+
+/** A guild with an owner and three users to bulk add, for the job traffic. */
+async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string[] }> {
+  const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+  const [ownerId, guildId] = [ids.next(), ids.next()];
+  const userIds = [ids.next(), ids.next(), ids.next()];
+  await withTransaction(pool, async (db) => {
+    await insertUsers(db, [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertGuild(db, { id: guildId, name: 'fault outage', ownerId });
+    await insertMembers(db, guildId, [{ userId: ownerId }]);
+  });
+  return { guildId, userIds };
+}
 
 /**
  * Mixed traffic before, during and after the outage; answers every request and when the
  * dependency was away, on the traffic's clock. The sleeps shape the load (how long each phase
  * lasts): nothing waits on them for a result.
  */
-async function trafficThroughOutage(kinds: RequestKind[], proxy: FaultProxy, options: OutageOptions, log: (message: string) => void) {
+async function trafficThroughOutage(kinds: RequestKind[], fault: FaultSetup, options: OutageOptions, log: (message: string) => void) {
   let stopped = false;
-  const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped });
+  let begun = false;
+  const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped, outageBegun: () => begun });
   await sleep(BEFORE_MS);
-  log(`${options.name}: ${options.dependency} ${options.mode} for ${options.outageMs / 1000} s`);
+  log(`${options.name}: ${fault.describe(options.outageMs)}`);
   const startMs = traffic.clock();
-  proxy.setMode(options.mode);
+  await fault.begin();
+  begun = true;
   await sleep(options.outageMs);
-  proxy.setMode('pass');
+  // The dependency is back once it is started again (a restart), not when the restart began.
+  await fault.end();
   const endMs = traffic.clock();
   await sleep(AFTER_MS);
   stopped = true;
   return { samples: await traffic.done, window: { startMs, endMs } };
 }
 
-async function runOutage({ environment, log }: ScenarioContext, options: OutageOptions): Promise<ScenarioResult> {
-  const proxied = await proxyDependency(environment, options.dependency);
-  const processes = new ScenarioProcesses(proxied.processEnv);
+function faultFor(context: ScenarioContext, { dependency, mode }: OutageOptions): Promise<FaultSetup> {
+  return mode === 'freeze' || mode === 'restart' ? ownedStoreFault(context, dependency, mode) : proxiedFault(context, dependency, mode);
+}
+
+async function runOutage(context: ScenarioContext, options: OutageOptions): Promise<ScenarioResult> {
+  const fault = await faultFor(context, options);
+  const { environment } = fault;
+  const { log } = context;
+  const processes = new ScenarioProcesses(fault.processEnv);
   // The scenario's own connections go direct: it observes the fault, it does not suffer it.
   const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
   const watch = watchDeliveries(environment);
   try {
     const hook = await createWebhookFixture(pool);
     const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), { name: 'fault-outage', acls: ADMIN_ACLS });
-    const gateway = await processes.gateway({ RATE_LIMITS_ENABLED: 'false', WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES) });
-    await processes.worker('webhook-worker', QUICK_TAKEOVER);
+    const guild = await seedGuild(pool);
+    const gateway = await processes.gateway({
+      RATE_LIMITS_ENABLED: 'false',
+      WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES),
+      ADMIN_JOB_WAIT_MS,
+    });
+    await Promise.all([processes.worker('webhook-worker', QUICK_TAKEOVER), ...OTHER_WORKERS.map((worker) => processes.worker(worker))]);
 
     const accepted: string[] = [];
-    const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, accepted });
-    const { samples, window } = await trafficThroughOutage(kinds, proxied.proxy, options, log);
+    const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, guild, accepted });
+    const { samples, window } = await trafficThroughOutage(kinds, fault, options, log);
     const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
     const judgement = judgeOutage(samples, expected, window, { ...BOUNDS, ...options.bounds });
     const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
@@ -88,7 +126,7 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
     return {
       scenario: options.name,
       load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,
-      fault: `${options.dependency} ${options.mode === 'cut' ? 'stopped (connections reset)' : 'blackholed'} ${options.outageMs / 1000} s, through a fault proxy`,
+      fault: fault.describe(options.outageMs),
       figures: [
         ['requests', samples.length],
         ['during outage', judgement.outageStatuses],
@@ -107,9 +145,9 @@ async function runOutage({ environment, log }: ScenarioContext, options: OutageO
     };
   } finally {
     await processes.stopAll();
-    await proxied.proxy.close();
     await watch.close();
     await pool.end();
+    await fault.close();
   }
 }
 

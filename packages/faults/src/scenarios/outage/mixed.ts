@@ -8,6 +8,8 @@ export interface MixedTrafficTargets {
   gatewayUrl: string;
   hook: { webhookId: string; token: string };
   adminKey: string;
+  /** A guild whose assets are purged and to which users are bulk added, again and again. */
+  guild: { guildId: string; userIds: string[] };
   /** Content of every execute answered 204, for the lost/duplicated count afterwards. */
   accepted: string[];
 }
@@ -15,9 +17,12 @@ export interface MixedTrafficTargets {
 /**
  * Execute and admin traffic that between them touch every dependency of the request path:
  * `execute` (webhook lookup in PostgreSQL, enqueue in Redis), `execute-s3` (its body stored in
- * S3 first), and admin reads and checks in PostgreSQL behind an admin key.
+ * S3 first), admin reads and checks in PostgreSQL behind an admin key, and a guild asset purge
+ * and a bulk member add, each waited for until its worker has done it (200). Those two start
+ * with the outage: a queue the gateway first uses while the dependency is away must work again
+ * after it, as well as one it was using all along.
  */
-export function mixedTraffic({ gatewayUrl, hook, adminKey, accepted }: MixedTrafficTargets): RequestKind[] {
+export function mixedTraffic({ gatewayUrl, hook, adminKey, guild, accepted }: MixedTrafficTargets): RequestKind[] {
   let sent = 0;
   const execute = (padding: number) => async (timeoutMs: number) => {
     const content = `outage ${sent++} ${'x'.repeat(padding)}`.trimEnd();
@@ -33,5 +38,12 @@ export function mixedTraffic({ gatewayUrl, hook, adminKey, accepted }: MixedTraf
     { name: 'audit-logs', expected: 200, send: admin('/v1/admin/audit-logs', {}) },
     { name: 'archives-list', expected: 200, send: admin('/v1/admin/archives/list', {}) },
     { name: 'email-ban-check', expected: 200, send: admin('/v1/admin/bans/email/check', { email: 'someone@example.com' }) },
+    { name: 'asset-purge', expected: 200, sinceOutage: true, send: admin('/v1/admin/assets/purge', { guild_id: guild.guildId }) },
+    {
+      name: 'bulk-add',
+      expected: 200,
+      sinceOutage: true,
+      send: admin('/v1/admin/bulk/add-guild-members', { guild_id: guild.guildId, user_ids: guild.userIds }),
+    },
   ];
 }

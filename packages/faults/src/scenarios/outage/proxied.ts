@@ -1,6 +1,21 @@
-import { startFaultProxy, type FaultProxy, type TestEnvironment } from '@switchboard/testkit';
+import { startFaultProxy, type FaultMode, type TestEnvironment } from '@switchboard/testkit';
+import type { ScenarioContext } from '../../types.ts';
 
 export type Dependency = 'postgres' | 'redis' | 's3';
+
+/**
+ * How one outage is made: the environment the scenario observes directly, the variables its
+ * processes get (perhaps through a proxy), and what starts and ends the fault.
+ */
+export interface FaultSetup {
+  environment: TestEnvironment;
+  processEnv(extra?: Record<string, string>): Record<string, string>;
+  begin(): Promise<void>;
+  end(): Promise<void>;
+  /** The fault column: what was done, for how long. */
+  describe(outageMs: number): string;
+  close(): Promise<void>;
+}
 
 /** The variable through which our processes find each dependency. */
 const VARIABLE: Record<Dependency, string> = { postgres: 'DATABASE_URL', redis: 'REDIS_URL', s3: 'S3_ENDPOINT' };
@@ -14,16 +29,20 @@ function hostAndPort(url: string): { host: string; port: number } {
   return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-export interface ProxiedEnvironment {
-  proxy: FaultProxy;
-  /** The scenario's variables with `dependency` reached through the proxy. */
-  processEnv(extra?: Record<string, string>): Record<string, string>;
-}
-
-/** A fault proxy in front of one dependency of the scenario; the processes given processEnv see its faults. */
-export async function proxyDependency(environment: TestEnvironment, dependency: Dependency): Promise<ProxiedEnvironment> {
+/**
+ * A fault proxy in front of one dependency of the scenario's environment: the processes given
+ * processEnv reach it through the proxy and see its `mode` while the fault lasts.
+ */
+export async function proxiedFault({ environment }: ScenarioContext, dependency: Dependency, mode: Exclude<FaultMode, 'pass'>): Promise<FaultSetup> {
   const variable = VARIABLE[dependency];
   const url = environment.processEnv()[variable]!;
   const proxy = await startFaultProxy(hostAndPort(url));
-  return { proxy, processEnv: (extra = {}) => ({ ...environment.processEnv(extra), [variable]: proxy.urlFor(url) }) };
+  return {
+    environment,
+    processEnv: (extra = {}) => ({ ...environment.processEnv(extra), [variable]: proxy.urlFor(url) }),
+    begin: async () => proxy.setMode(mode),
+    end: async () => proxy.setMode('pass'),
+    describe: (outageMs) => `${dependency} ${mode === 'cut' ? 'stopped (connections reset)' : 'blackholed'} ${outageMs / 1000} s, through a fault proxy`,
+    close: () => proxy.close(),
+  };
 }

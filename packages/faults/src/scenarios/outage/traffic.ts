@@ -7,6 +7,8 @@ export interface RequestKind {
   expected: number;
   /** Sends one request, abandoned after `timeoutMs`; answers its status. */
   send(timeoutMs: number): Promise<number>;
+  /** Sent only once the outage has begun (TrafficOptions.outageBegun). */
+  sinceOutage?: boolean;
 }
 
 /** One request as the client saw it; times in ms from the start of the traffic. */
@@ -27,6 +29,8 @@ export interface TrafficOptions {
   abandonAfterMs: number;
   /** Traffic stops once this says so (requests in flight still finish). */
   stop(): boolean;
+  /** Kinds `sinceOutage` are sent once this says so. */
+  outageBegun(): boolean;
 }
 
 /** The traffic's clock: ms since it started. */
@@ -44,6 +48,7 @@ export function startTraffic(kinds: readonly RequestKind[], options: TrafficOpti
   const client = async () => {
     while (!options.stop()) {
       const kind = kinds[next++ % kinds.length]!;
+      if (kind.sinceOutage && !options.outageBegun()) continue;
       const startedAt = clock();
       const status = await kind.send(options.abandonAfterMs).catch(() => 'none' as const);
       samples.push({ kind: kind.name, startedAt, latencyMs: clock() - startedAt, status });
