@@ -48,12 +48,13 @@ export const archiveCase: JobKillCase = {
       status: (first) => archiveStatus(context, guildId, first),
       ...context.worker,
     });
+    // The gateway audits the trigger, about the archive row; the worker writes none. Counted
+    // before the download, which is audited too.
+    const audit = await auditEntries(context.pool, accepted.body.archive_id);
     const files = await downloadArchive(context, guildId, accepted.body.archive_id);
     const json = (path: string) => JSON.parse(files.get(path)?.toString('utf8') ?? 'null');
     const exported = (json(`channels/${channelId}/messages.json`) as unknown[] | null)?.length ?? 0;
     const members = (json('guild.json')?.members as unknown[] | undefined)?.length ?? 0;
-    // The gateway audits the trigger, about the archive row; the worker writes none.
-    const audit = await auditEntries(context.pool, accepted.body.archive_id);
     return {
       figures: `completed, ${exported}/${MESSAGES} messages and ${members}/3 members in the ZIP, audit ${audit}`,
       problems: [

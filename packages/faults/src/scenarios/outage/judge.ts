@@ -66,6 +66,11 @@ export function judgeOutage(samples: readonly Sample[], expected: Map<string, nu
   }
   if (serverErrors.length > 0) problems.push(`${serverErrors.length} answers 5xx other than 503 (${tally(serverErrors, (sample) => `${sample.kind} ${sample.status}`)})`);
   if (recoveryMs === null) problems.push('not every kind of request succeeded again after the dependency returned');
-  else if (recoveryMs > bounds.recoveryMs) problems.push(`recovered ${Math.round(recoveryMs)} ms after the dependency returned (bound ${bounds.recoveryMs} ms)`);
+  else if (recoveryMs > bounds.recoveryMs) {
+    const slow = failedAfter.filter((sample) => sample.startedAt + sample.latencyMs - window.endMs > bounds.recoveryMs);
+    problems.push(
+      `recovered ${Math.round(recoveryMs)} ms after the dependency returned (bound ${bounds.recoveryMs} ms; failing past it: ${tally(slow, (sample) => `${sample.kind} ${sample.status}`)})`,
+    );
+  }
   return { outageStatuses: histogram(during), maxLatencyMs, late: late.length, serverErrors: serverErrors.length, recoveryMs, problems };
 }
