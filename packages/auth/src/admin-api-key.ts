@@ -4,7 +4,7 @@ import { randomBase62 } from './random.ts';
 const SECRET_LENGTH = 32;
 const ADMIN_API_KEY = /^fa_(0|[1-9][0-9]{0,18})_([A-Za-z0-9]{32})$/;
 
-/** `fa_<keyId>_<32 base62 chars>` (decisions §2); the key id is the row's snowflake. */
+/** `fa_<keyId>_<32 base62 chars>` (docs/decisions.md#admin-keys); the key id is the row's snowflake. */
 export function generateAdminApiKey(keyId: string | bigint): string {
   const id = parseSnowflake(String(keyId));
   if (id === null) throw new RangeError('admin API key id must be a snowflake');

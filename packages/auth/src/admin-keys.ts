@@ -34,7 +34,7 @@ export interface IssuedAdminApiKey {
 
 /**
  * Mints a key for an existing admin and stores its hash. Callers check beforehand that the
- * creator may grant `acls` (decisions §2); this only stores what it is given.
+ * creator may grant `acls` (docs/decisions.md#acls); this only stores what it is given.
  */
 export async function issueAdminApiKey(
   db: Queryable,

@@ -2,7 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * SHA-256 of the whole credential string. Our credentials carry at least 190 bits of CSPRNG
- * entropy, so a fast hash is enough (decisions §2): nothing is gained by a slow one.
+ * entropy, so a fast hash is enough (docs/decisions.md#admin-keys): nothing is gained by a slow one.
  */
 export function hashCredential(raw: string): Buffer {
   return digest(raw);

@@ -3,10 +3,10 @@ import { defineJob, QUEUES } from './jobs.ts';
 import { snowflakeSchema } from './primitives.ts';
 
 /**
- * The admin operations that run on workers (decisions §7, §8, §13). A payload carries only the
- * operation's row id: the validated request, the state and the outcome live in that row, and
- * the BullMQ job id is the row id, so enqueueing the same operation twice adds one job.
- * Renaming a job strands waiting jobs.
+ * The admin operations that run on workers (docs/decisions.md#asset-purges, #bulk-add-outcomes,
+ * #job-ids). A payload carries only the operation's row id: the validated request, the state and
+ * the outcome live in that row, and the BullMQ job id is the row id, so enqueueing the same
+ * operation twice adds one job. Renaming a job strands waiting jobs.
  */
 const operationPayload = z.object({ operationId: snowflakeSchema });
 export type OperationPayload = z.infer<typeof operationPayload>;
@@ -31,7 +31,7 @@ export const BULK_ADD_GUILD_MEMBERS_JOB = defineJob({
 export const OPERATION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
-// ---- Asset purge (reference §5, decisions §7) ----
+// ---- Asset purge (docs/decisions.md#fluxer-asset-purge-by-id, #asset-purges) ----
 
 /** One purged item, as Fluxer reports it (`guild_id` null for an id found in no table). */
 export const purgedAssetSchema = z.object({
@@ -61,7 +61,7 @@ export const assetPurgeRequestSchema = z.union([
 ]);
 export type AssetPurgeRequest = z.infer<typeof assetPurgeRequestSchema>;
 
-// ---- Bulk add guild members (reference §8, decisions §8) ----
+// ---- Bulk add guild members (docs/decisions.md#fluxer-bulk-add, #bulk-add-outcomes) ----
 
 export const BULK_ADD_ERRORS = ['UNKNOWN_USER', 'UNKNOWN_GUILD', 'MAX_GUILDS', 'MAX_GUILD_MEMBERS'] as const;
 
@@ -77,7 +77,7 @@ export type BulkAddRequest = z.infer<typeof bulkAddRequestSchema>;
 /** The contracts of jobs whose payload is an operation row's id. */
 export type OperationJobContract = typeof ASSET_PURGE_JOB | typeof BULK_ADD_GUILD_MEMBERS_JOB;
 
-// ---- Archive exports (reference §4, decisions §6) ----
+// ---- Archive exports (docs/decisions.md#fluxer-archive-routes, #archives) ----
 
 /** Builds one archive (`archives` row): a ZIP streamed into the bucket. */
 export const ARCHIVE_EXPORT_JOB = defineJob({

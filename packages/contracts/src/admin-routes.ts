@@ -1,7 +1,7 @@
 import type { RateLimitBucketName } from './rate-limits.ts';
 
 /**
- * ACL strings (Fluxer's vocabulary, admin reference §2.3). Only the literal `*` is special:
+ * ACL strings (Fluxer's vocabulary, docs/decisions.md#fluxer-acl-vocabulary). Only the literal `*` is special:
  * there is no prefix wildcard such as `ban:*`.
  */
 export const ACL = {
@@ -23,7 +23,7 @@ export const ACL = {
   banPhoneCheck: 'ban:phone:check',
   banPhoneRemove: 'ban:phone:remove',
   bulkAddGuildMembers: 'bulk:add:guild_members',
-  // Ours (decisions §13): failed jobs, visible and retried without opening Redis.
+  // Ours (docs/decisions.md#failed-jobs): failed jobs, visible and retried without opening Redis.
   jobsRead: 'jobs:read',
   jobsWrite: 'jobs:write',
 } as const;
@@ -59,8 +59,9 @@ function banRoutes(kind: 'email' | 'ip' | 'phone', acls: { add: AclName; check: 
 
 /**
  * Every admin route of the interface with the ACL it requires and its rate-limit bucket
- * (reference §1.4, §2.3). The auth middleware, the router and the 401/403 walker test all read
- * this one table, so a route cannot exist without its ACL.
+ * (docs/decisions.md#fluxer-admin-rate-limit-buckets, #fluxer-acl-vocabulary). The auth middleware,
+ * the router and the 401/403 walker test all read this one table, so a route cannot exist without
+ * its ACL.
  */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', '/v1/admin/api-keys', ACL.apiKeyManage, 'admin:code:generation'),
@@ -72,7 +73,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId', ARCHIVE_VIEW, 'admin:lookup'),
   route('GET', '/v1/admin/archives/:subjectType/:subjectId/:archiveId/download', ARCHIVE_VIEW, 'admin:lookup'),
   route('POST', '/v1/admin/assets/purge', ACL.assetPurge, 'admin:guild:modify'),
-  // The outcome of a purge that outlived the request (202): decisions §7.
+  // The outcome of a purge that outlived the request (202): docs/decisions.md#operation-rows-and-status-routes.
   route('GET', '/v1/admin/assets/purges/:purgeId', ACL.assetPurge, 'admin:lookup'),
   route('POST', '/v1/admin/audit-logs', ACL.auditLogView, 'admin:audit_log'),
   route('POST', '/v1/admin/audit-logs/search', ACL.auditLogView, 'admin:audit_log'),
@@ -80,9 +81,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...banRoutes('ip', { add: ACL.banIpAdd, check: ACL.banIpCheck, remove: ACL.banIpRemove }),
   ...banRoutes('phone', { add: ACL.banPhoneAdd, check: ACL.banPhoneCheck, remove: ACL.banPhoneRemove }),
   route('POST', '/v1/admin/bulk/add-guild-members', ACL.bulkAddGuildMembers, 'admin:bulk:operation'),
-  // The outcome of a bulk operation that outlived the request (202): decisions §8.
+  // The outcome of a bulk operation that outlived the request (202):
+  // docs/decisions.md#operation-rows-and-status-routes.
   route('GET', '/v1/admin/bulk/operations/:operationId', ACL.bulkAddGuildMembers, 'admin:lookup'),
-  // Failed jobs of every queue, and their retry (decisions §13).
+  // Failed jobs of every queue, and their retry (docs/decisions.md#failed-jobs).
   route('GET', '/v1/admin/jobs/failed', ACL.jobsRead, 'admin:lookup'),
   route('POST', '/v1/admin/jobs/retry', ACL.jobsWrite, 'admin:user:modify'),
   // The queue dashboard: a key holding jobs:read is exchanged for a short-lived session cookie.

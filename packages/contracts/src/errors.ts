@@ -3,7 +3,7 @@ import { LIMITS } from './limits.ts';
 
 /**
  * Every error the API answers with: stable code, HTTP status and English message. Codes and
- * texts follow Fluxer (reference §1.2 and the webhook reference) so its clients work unchanged;
+ * texts follow Fluxer (docs/decisions.md#fluxer-error-codes-and-texts) so its clients work unchanged;
  * clients match on `code`, never on `message`.
  */
 export const ERRORS = {
@@ -21,7 +21,7 @@ export const ERRORS = {
     status: 400,
     message: `Maximum number of webhooks per guild reached (${LIMITS.webhooks.perGuild}).`,
   },
-  // Per-user outcomes of bulk add guild members (decisions §8).
+  // Per-user outcomes of bulk add guild members (docs/decisions.md#bulk-add-outcomes).
   MAX_GUILDS: { status: 400, message: 'Maximum number of guilds reached.' },
   MAX_GUILD_MEMBERS: { status: 400, message: 'Maximum number of guild members reached.' },
   // A webhook on a channel that shows no messages (voice, category): Discord's 50024 text.
@@ -36,7 +36,8 @@ export const ERRORS = {
   // Fluxer's text reuses a guild message; kept verbatim for compatibility.
   IP_BANNED: { status: 403, message: "This user's IP is banned from this guild." },
   FORBIDDEN: { status: 403, message: 'Forbidden.' },
-  // Plain webhook execute refuses requests made by our own web app (reference §1, Fluxer's origin block).
+  // Plain webhook execute refuses requests made by our own web app (Fluxer's origin block,
+  // docs/decisions.md#fluxer-webhook-routes-and-check-order).
   INVALID_API_ORIGIN: { status: 403, message: 'Webhooks cannot be executed from this origin.' },
   // 404
   NOT_FOUND: { status: 404, message: 'Not found.' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Redis stream `events` (decisions §9): what happened in guilds, for whatever fans it out
+ * The Redis stream `events` (docs/decisions.md#events-stream): what happened in guilds, for whatever fans it out
  * to clients. Its key is exactly `events` by default, as the interface names it; a deployment
  * (or a test file) sharing a Redis server sets EVENTS_STREAM_KEY to keep its own. The stream is
  * capped (`XADD … MAXLEN ~ <cap>`): a consumer further behind than the cap misses entries.

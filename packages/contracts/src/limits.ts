@@ -14,13 +14,13 @@ export interface RangeWithDefault {
 }
 
 export const LIMITS = {
-  /** Request body sizes in bytes, per route family (decisions §1). */
+  /** Request body sizes in bytes, per route family (docs/decisions.md#body-size-limits). */
   body: {
     adminBytes: 1 * MiB,
     managementBytes: 1 * MiB,
     /**
      * Webhook create/update, which may carry an avatar: a 10 MiB image is 13.3 MiB of base64,
-     * plus the usual 1 MiB (decisions §1 gives other management routes 1 MiB).
+     * plus the usual 1 MiB (docs/decisions.md#body-size-limits gives other management routes 1 MiB).
      */
     avatarBodyBytes: Math.ceil(AVATAR_MAX_BYTES / 3) * 4 + 1 * MiB,
     /** The largest payload a code host sends. */
@@ -34,7 +34,7 @@ export const LIMITS = {
     /** Decoded avatar image size. */
     avatarMaxBytes: AVATAR_MAX_BYTES,
     tokenMaxLength: 256,
-    /** The write-only signing secret (decisions §12); GitHub and Sentry secrets are far shorter. */
+    /** The write-only signing secret (docs/decisions.md#webhook-secrets); GitHub and Sentry secrets are far shorter. */
     secretMaxLength: 256,
   },
   messages: {

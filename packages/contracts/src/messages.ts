@@ -14,7 +14,7 @@ export interface MessageRecord {
   /** The author's user row; null for webhook messages and for deleted authors. */
   author: UserPartialRecord | null;
   webhookId: string | null;
-  /** Name and avatar snapshot taken when the webhook posted (webhook reference §4). */
+  /** Name and avatar snapshot taken when the webhook posted (docs/decisions.md#fluxer-webhook-messages). */
   webhookName: string | null;
   webhookAvatarHash: string | null;
   /** A remote avatar given by the payload (avatar_url, icon_url), stored and never fetched. */
@@ -44,7 +44,7 @@ export const messageAuthorResponseSchema = z.object({
 export type MessageAuthorResponse = z.output<typeof messageAuthorResponseSchema>;
 
 /**
- * A message as Discord and Fluxer clients read it (webhook reference §4). A schema so the
+ * A message as Discord and Fluxer clients read it (docs/decisions.md#fluxer-webhook-messages). A schema so the
  * gateway's OpenAPI document shows the very type the presenter is checked against.
  */
 export const messageResponseSchema = z.object({
@@ -95,7 +95,7 @@ function authorOf(message: MessageRecord): MessageAuthorResponse {
 /**
  * The one message presenter: the gateway's GET /channels/{id}/messages and the webhook
  * worker's `wait=true` answer both use it, so the two shapes cannot drift apart.
- * Mentions are always empty: webhook messages never ping (decisions §9).
+ * Mentions are always empty: webhook messages never ping (docs/decisions.md#message-limits).
  */
 export function presentMessage(message: MessageRecord): MessageResponse {
   return {

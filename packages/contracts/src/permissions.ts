@@ -24,7 +24,7 @@ export const Permission = {
   CHANGE_NICKNAME: 1n << 26n,
   MANAGE_NICKNAMES: 1n << 27n,
   MANAGE_ROLES: 1n << 28n,
-  /** `1 << 29` = 536870912 (webhook reference §2.6). */
+  /** `1 << 29` = 536870912 (docs/decisions.md#fluxer-webhook-permission-and-limits). */
   MANAGE_WEBHOOKS: 1n << 29n,
 } as const;
 

@@ -8,7 +8,7 @@ const INVALID_SNOWFLAKE = {
 } as const;
 
 /**
- * A snowflake id (decisions §1): accepted as a decimal string or a safe integer, always
+ * A snowflake id (docs/decisions.md#snowflake-ids): accepted as a decimal string or a safe integer, always
  * produced as a decimal string. Any other value (wrong type included) fails with one issue
  * whose item code is `INVALID_SNOWFLAKE_FORMAT`.
  */

@@ -1,6 +1,7 @@
 /**
  * Every rate-limit bucket, as data: the gateway's middleware and the discovery document both
- * read this table. Numbers are Fluxer's (admin spec §1.4, webhook spec §3.5).
+ * read this table. Numbers are Fluxer's (docs/decisions.md#fluxer-admin-rate-limit-buckets,
+ * #fluxer-webhook-rate-limits).
  *
  * A bucket is shared by every route that names it, per identity (`user:<id>`, `admin:<id>`,
  * or the client IP). `:param` in a name is replaced by that route parameter's value, so

@@ -16,11 +16,11 @@ export const storageKeys = {
   guildAsset: (guildId: string, kind: string, hash: string) => `${GUILD_ASSET_FOLDER[kind] ?? kind}/${guildId}/${hash}`,
   emoji: (emojiId: string) => `emojis/${emojiId}`,
   sticker: (stickerId: string) => `stickers/${stickerId}`,
-  /** The reference's layout (§2.5) and Discord's CDN path. */
+  /** Fluxer's layout (docs/decisions.md#fluxer-webhook-avatars) and Discord's CDN path. */
   webhookAvatar: (webhookId: string, hash: string) => `avatars/${webhookId}/${hash}`,
   /** Users' avatars share the layout (ids never collide: both are snowflakes). */
   userAvatar: (userId: string, hash: string) => `avatars/${userId}/${hash}`,
-  /** An archive's ZIP (reference §4.6 layout). */
+  /** An archive's ZIP (layout: docs/decisions.md#fluxer-archive-layout). */
   archive: (subjectType: 'user' | 'guild', subjectId: string, archiveId: string) =>
     subjectType === 'guild' ? `archives/guilds/${subjectId}/${archiveId}/guild-archive.zip` : `exports/${subjectId}/${archiveId}/user-data.zip`,
 };

@@ -14,7 +14,7 @@ export interface UserPartialRecord {
 }
 
 /**
- * Webhook reference §2.3 (Fluxer's UserPartialResponse). A schema, not only a type: the
+ * Fluxer's UserPartialResponse (docs/decisions.md#fluxer-webhook-resource). A schema, not only a type: the
  * gateway's OpenAPI document describes responses from it, and the presenter is checked against
  * the same type.
  */

@@ -3,7 +3,7 @@ import { defineJob, QUEUES } from './jobs.ts';
 import { snowflakeSchema } from './primitives.ts';
 
 /**
- * The webhook execution routes (decisions §9): which transformer turns a body into a message.
+ * The webhook execution routes (docs/decisions.md#webhook-execution): which transformer turns a body into a message.
  */
 export const WEBHOOK_FORMATS = ['plain', 'codehost', 'errortracker', 'chatapp'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -60,7 +60,10 @@ const deliveryBase = z.object({
  */
 export const webhookDeliveryPayloadSchema = z.discriminatedUnion('format', [
   deliveryBase.extend({ format: z.literal('plain') }),
-  /** `event`: X-GitHub-Event, `''` when the header was missing (reference §3.2: 204, no message). */
+  /**
+   * `event`: X-GitHub-Event, `''` when the header was missing (204, no message:
+   * docs/decisions.md#fluxer-code-host-deliveries).
+   */
   deliveryBase.extend({ format: z.literal('codehost'), event: headerValue }),
   /** `resource`: Sentry-Hook-Resource (real Sentry); `fluxerEvent`: X-Sentry-Event (Fluxer's clients). */
   deliveryBase.extend({
@@ -113,7 +116,7 @@ const MESSAGE_JOB_DEFAULTS = { attempts: 8, removeOnComplete: { ageSeconds: 60 *
  * One inbound webhook request turned into one message. The job id is the message id, so
  * enqueueing the same request twice adds one job. A delivery with the sender's dedupe key is
  * claimed by the enqueue itself: while a job of that key on that webhook is unfinished, another
- * add of it adds nothing (decisions §9, dropped atomically before processing); once it is done,
+ * add of it adds nothing (docs/decisions.md#delivery-dedupe, dropped atomically before processing); once it is done,
  * the stored message holds the key (`messages.delivery_id`). Renaming the job strands waiting jobs.
  */
 export const WEBHOOK_DELIVERY_JOB = defineJob({

@@ -16,7 +16,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Drops object properties whose value is `""`, at any depth (decisions §1: `""` is absent for
+ * Drops object properties whose value is `""`, at any depth (docs/decisions.md#bad-input: `""` is absent for
  * optional fields, and a required field left empty then fails as missing), and the keys
  * `__proto__`, `constructor` and `prototype`. Strings inside arrays are kept: an array element
  * has no "absent".

@@ -10,7 +10,7 @@ const ITEM_CODES: Record<string, string> = {
   not_multiple_of: 'INVALID_VALUE',
 };
 
-/** Fluxer's catch-all item code (reference §1.2). */
+/** Fluxer's catch-all item code (docs/decisions.md#fluxer-error-codes-and-texts). */
 const DEFAULT_ITEM_CODE = 'INVALID_FORMAT';
 
 function itemCode(issue: z.core.$ZodIssue): string {

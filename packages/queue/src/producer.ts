@@ -24,7 +24,7 @@ export interface EnqueuedJob {
   deduplicated: boolean;
 }
 
-/** A job that failed for good (decisions §13: what operators see without opening Redis). */
+/** A job that failed for good (docs/decisions.md#failed-jobs: what operators see without opening Redis). */
 export interface FailedJob {
   queue: QueueName;
   id: string;

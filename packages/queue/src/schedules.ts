@@ -20,8 +20,9 @@ export interface JobSchedule<Payload = unknown, Input = Payload> {
 /**
  * Makes the queue's job schedulers exactly `schedules`: each is created or updated, and one an
  * earlier version set up but this one no longer declares is removed (it would go on adding jobs
- * that no handler takes, each a failed job). A queue has one worker service (decisions §13), so
- * its schedulers are that worker's. The worker's own connection is not used.
+ * that no handler takes, each a failed job). A queue has one worker service
+ * (docs/decisions.md#one-worker-service-per-queue, #periodic-jobs), so its schedulers are that
+ * worker's. The worker's own connection is not used.
  */
 export async function syncSchedules(
   connection: Redis,

@@ -62,7 +62,7 @@ export async function checkReadiness(checks: ReadinessChecks, timeoutMs: number,
   return { ready: !draining && coreOk, status, checks: report };
 }
 
-/** The body of an unready answer: the error body of decisions §12 plus the report. */
+/** The body of an unready answer: the error body (docs/decisions.md#health-and-readiness) plus the report. */
 function unreadyBody(readiness: Readiness): Record<string, unknown> {
   return { status: readiness.status, checks: readiness.checks, code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message };
 }

@@ -8,7 +8,7 @@ export interface OperationJob {
 }
 
 /**
- * The job-row lifecycle every admin operation shares (decisions §13): the row moves to
+ * The job-row lifecycle every admin operation shares (docs/decisions.md#jobs-and-their-rows): the row moves to
  * `running` (again, on a retry) before `run` does the work; `run` moves it to `completed`
  * itself, in the transaction of its last effects. A job whose row is already finished does
  * nothing (a duplicate or a retry after the commit); when the last attempt fails, the row

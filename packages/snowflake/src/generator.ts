@@ -1,5 +1,5 @@
 /**
- * Snowflake ids (decisions §1): 41 bits of milliseconds since 2015-01-01T00:00:00Z,
+ * Snowflake ids (docs/decisions.md#snowflake-ids): 41 bits of milliseconds since 2015-01-01T00:00:00Z,
  * 10 bits of worker id, 12 bits of sequence. Ids are bigints internally and decimal
  * strings on the wire.
  */

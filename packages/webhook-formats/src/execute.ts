@@ -27,7 +27,10 @@ const embedFieldSchema = z.object({
 
 const embedMediaSchema = z.object({ url: mediaUrlSchema });
 
-/** A rich embed as Discord and Fluxer accept it (reference §4); unknown keys are stripped. */
+/**
+ * A rich embed as Discord and Fluxer accept it (docs/decisions.md#fluxer-webhook-messages); unknown
+ * keys are stripped.
+ */
 export const embedSchema = z.object({
   title: optional(normalisedText(1, M.embedTitleMaxLength)),
   description: optional(normalisedText(1, M.embedDescriptionMaxLength)),
@@ -53,7 +56,7 @@ const snowflakeLike = z.union([z.string().regex(/^\d{1,20}$/), z.int().min(0)]);
 const contentField = optional(storableString().transform(normaliseText).pipe(z.string().max(M.maxContentLength)));
 const embedsField = optional(z.array(embedSchema).max(M.maxEmbeds));
 
-/** All embeds of a message together: at most 6000 characters (reference §4). */
+/** All embeds of a message together: at most 6000 characters (docs/decisions.md#fluxer-webhook-messages). */
 function checkEmbedTotal(body: { embeds?: Array<z.output<typeof embedSchema>> | undefined }, context: z.RefinementCtx): void {
   const total = (body.embeds ?? []).reduce((sum, embed) => sum + embedTextLength(embed), 0);
   if (total > M.maxEmbedTotalChars) {
@@ -67,7 +70,7 @@ function checkEmbedTotal(body: { embeds?: Array<z.output<typeof embedSchema>> | 
 }
 
 /**
- * Body of plain execute, Fluxer's `WebhookMessageRequest` (reference §3.1). Limits are checked
+ * Body of plain execute, Fluxer's `WebhookMessageRequest` (docs/decisions.md#fluxer-plain-execute). Limits are checked
  * here so the gateway answers 400 with field paths before enqueueing; emptiness is not (it is
  * decided after the token lookup: an empty body with a bad token is a 404).
  */
@@ -81,7 +84,7 @@ export const executeBodySchema = z
     // Accepted for compatibility, then overridden: webhook mentions never ping.
     allowed_mentions: optional(z.looseObject({})),
     flags: optional(z.int().min(0)),
-    // Accepted and unused, as Fluxer (reference §3.1).
+    // Accepted and unused, as Fluxer (docs/decisions.md#fluxer-plain-execute).
     nonce: optional(z.union([z.string().max(32), z.int()])),
     attachments: optional(z.array(z.looseObject({})).max(10)),
     sticker_ids: optional(z.array(snowflakeLike).max(3)),
@@ -92,7 +95,7 @@ export const executeBodySchema = z
 /**
  * Body of an edit through the webhook token (Discord's PATCH …/messages/{id}): content, embeds
  * and allowed_mentions, with execute's validation and limits. An absent (or `null`, `""`,
- * decisions §1) field is left as it is; `embeds: []` removes the embeds.
+ * docs/decisions.md#bad-input) field is left as it is; `embeds: []` removes the embeds.
  */
 export const editMessageBodySchema = z
   .object({ content: contentField, embeds: embedsField, allowed_mentions: optional(z.looseObject({})) })

@@ -36,7 +36,7 @@ export interface Embed {
   thumbnail?: EmbedMedia;
 }
 
-/** Mentions from webhooks never ping (reference §3.1): every message carries this. */
+/** Mentions from webhooks never ping (docs/decisions.md#fluxer-plain-execute): every message carries this. */
 export interface NoMentions {
   parse: [];
 }
@@ -94,7 +94,7 @@ export interface EmbedText {
   fields?: { name: string; value: string }[] | undefined;
 }
 
-/** Characters an embed counts against the 6000 total (reference §4). */
+/** Characters an embed counts against the 6000 total (docs/decisions.md#fluxer-webhook-messages). */
 export function embedTextLength(embed: EmbedText): number {
   let total = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
   total += (embed.footer?.text.length ?? 0) + (embed.author?.name.length ?? 0);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isStorableText, normaliseText } from './text.ts';
 import { isHttpUrl, isMediaUrl } from './urls.ts';
 
-/** `null` and `""` mean "absent" (decisions §1); Discord clients send both for unset fields. */
+/** `null` and `""` mean "absent" (docs/decisions.md#bad-input); Discord clients send both for unset fields. */
 function absentToUndefined(value: unknown): unknown {
   return value === null || value === '' ? undefined : value;
 }

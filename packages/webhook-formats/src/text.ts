@@ -53,8 +53,9 @@ export function displayText(value: string, max: number): string {
 }
 
 /**
- * Fluxer's text normalisation for names and content (reference §2.4, §2.9): the right-to-left
- * override and form feeds are removed (they are used to spoof names), then the value trimmed.
+ * Fluxer's text normalisation for names and content
+ * (docs/decisions.md#fluxer-webhook-names-and-text-normalisation): the right-to-left override and
+ * form feeds are removed (they are used to spoof names), then the value trimmed.
  */
 export function normaliseText(value: string): string {
   return value.replace(/[\u202e\f]/g, '').trim();

@@ -2,7 +2,7 @@ import { LIMITS } from '@switchboard/contracts';
 
 /**
  * Whether `value` is an absolute http(s) URL within the length limit. Fragments are allowed:
- * code hosts link to comments and reviews with `#fragment` (decisions §9).
+ * code hosts link to comments and reviews with `#fragment` (docs/decisions.md#third-party-payloads).
  */
 export function isHttpUrl(value: string): boolean {
   if (value.length > LIMITS.messages.urlMaxLength) return false;

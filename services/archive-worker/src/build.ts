@@ -14,7 +14,7 @@ export interface BuildDeps {
   pool: Pool;
   storage: Storage;
   logger: Logger;
-  /** Least time between two progress writes (decisions §6: at most once a second). */
+  /** Least time between two progress writes (docs/decisions.md#archive-exports: at most once a second). */
   progressIntervalMs: number;
   metrics?: ArchiveMetrics;
 }

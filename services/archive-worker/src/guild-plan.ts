@@ -7,7 +7,7 @@ import { messagePhase, type ProgressWriter } from './progress.ts';
 import { textStream } from './text-stream.ts';
 
 /**
- * A guild's archive (reference §4.6 layout): `guild.json` (the guild, roles, every member,
+ * A guild's archive (layout: docs/decisions.md#fluxer-archive-layout): `guild.json` (the guild, roles, every member,
  * emojis, stickers, channels), `channels/<id>/messages.json` with EVERY message of each text
  * channel, oldest first (Fluxer stops at 1000), and the guild's images under `assets/guild/`.
  * Progress follows the reference's steps, the message phase by messages written.

@@ -32,7 +32,7 @@ const HEAD_CONCURRENCY = 8;
 
 /**
  * The asset entries whose objects exist, each streamed from the bucket when reached, and a
- * `missing-assets.json` listing the others (decisions §6: a missing object is skipped, not fatal).
+ * `missing-assets.json` listing the others (docs/decisions.md#archive-exports: a missing object is skipped, not fatal).
  */
 export async function assetEntries(storage: Storage, assets: ReadonlyArray<{ path: string; key: string }>): Promise<ArchiveEntry[]> {
   const present: boolean[] = new Array<boolean>(assets.length).fill(false);

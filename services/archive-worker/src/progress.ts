@@ -1,7 +1,7 @@
 import { recordArchiveProgress, type Pool } from '@switchboard/db';
 
 /**
- * Writes an archive's progress at most once per `intervalMs` (decisions §6: at most every
+ * Writes an archive's progress at most once per `intervalMs` (docs/decisions.md#archive-exports: at most every
  * second); a report that comes sooner is dropped (a later one carries the news).
  */
 export function progressWriter(pool: Pool, archiveId: string, intervalMs: number) {

@@ -23,7 +23,7 @@ export function archiveWorkerSetup({ config, logger, resources: { pool, storage 
       [ARCHIVE_RETENTION_JOB.name]: retentionHandler({ pool, storage, logger }),
     },
     onFinalFailure: {
-      // The reason goes to the logs; the row says only that it failed (decisions §13).
+      // The reason goes to the logs; the row says only that it failed (docs/decisions.md#jobs-and-their-rows).
       [ARCHIVE_EXPORT_JOB.name]: async ({ archiveId }, reason) => {
         const missing = /^(Guild|User) \d+ not found$/.test(reason);
         await failArchive(pool, archiveId, missing ? reason : 'The archive could not be built; request it again.');

@@ -8,9 +8,9 @@ import { messagePhase, type ProgressWriter } from './progress.ts';
 import { textStream } from './text-stream.ts';
 
 /**
- * A user's archive (reference §4.6 layout, for the data this platform holds): `user.json` (the
- * user and their guild memberships), `channels/<id>/messages.json` with every message the
- * user wrote there, oldest first, and `assets/user/avatar.png`.
+ * A user's archive (layout: docs/decisions.md#fluxer-archive-layout, for the data this platform
+ * holds): `user.json` (the user and their guild memberships), `channels/<id>/messages.json` with
+ * every message the user wrote there, oldest first, and `assets/user/avatar.png`.
  */
 export async function userPlan(pool: Pool, storage: Storage, userId: string, progress: ProgressWriter): Promise<ArchivePlan> {
   await progress.report(5, 'Harvesting messages');

@@ -87,9 +87,9 @@ const AUDIT_BY_TYPE: Record<string, { targetType: string; action: string }> = {
 };
 
 /**
- * Fluxer's semantics (reference §5): items in request order, trimmed duplicates skipped (the
- * first wins), a non-numeric id an error entry; an id found in neither table still has both
- * of its possible objects deleted, and is reported `unknown`.
+ * Fluxer's semantics (docs/decisions.md#fluxer-asset-purge-by-id): items in request order, trimmed
+ * duplicates skipped (the first wins), a non-numeric id an error entry; an id found in neither
+ * table still has both of its possible objects deleted, and is reported `unknown`.
  */
 async function purgeByIds(client: PoolClient, requested: readonly string[]): Promise<Purged> {
   const errors: ItemError[] = [];
@@ -117,7 +117,7 @@ async function purgeByIds(client: PoolClient, requested: readonly string[]): Pro
   return { removal: { processed, errors }, keys, audit };
 }
 
-/** Every stored image of the guild (decisions §7), one audit entry with the counts by type. */
+/** Every stored image of the guild (docs/decisions.md#asset-purges), one audit entry with the counts by type. */
 async function purgeGuild(client: PoolClient, guildId: string): Promise<Purged> {
   const removed = await deleteGuildAssets(client, guildId);
   const processed = removed.map((row): PurgedAsset => ({ id: row.id, asset_type: row.assetType, found_in_db: true, guild_id: guildId }));

@@ -9,7 +9,7 @@ const CAP_RACE_RETRIES = 10;
 export type AddMembersDeps = { pool: Pool; ids: SnowflakeGenerator; maxGuildsPerUser: number };
 
 /**
- * One bulk add (reference §8, decisions §8), best effort per user: duplicates are reported
+ * One bulk add (docs/decisions.md#fluxer-bulk-add, #bulk-add-outcomes), best effort per user: duplicates are reported
  * once, existing members count as successful, and every other user gets UNKNOWN_USER,
  * UNKNOWN_GUILD, MAX_GUILDS or MAX_GUILD_MEMBERS. The members, the one audit entry and the
  * completed row with its result commit in one transaction, so a retry either redoes all of

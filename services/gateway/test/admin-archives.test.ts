@@ -82,7 +82,7 @@ async function completedArchive(requestedBy: string, bytes: Buffer): Promise<Arc
   return (await findArchive(gateway.pool, archive.id))!;
 }
 
-/** The export job of an archive (its id is derived from the archive id, decisions §13). */
+/** The export job of an archive (its id is derived from the archive id, docs/decisions.md#job-ids). */
 const exportJob = (archiveId: string) => exportsQueue.getJob(jobIdFor(ARCHIVE_EXPORT_JOB, { archiveId })!);
 
 const setRow = (id: string, assignments: string) => gateway.pool.query(`UPDATE archives SET ${assignments} WHERE id = $1`, [id]);
@@ -95,7 +95,7 @@ const pathOf = (archive: Pick<Archive, 'id' | 'subjectType' | 'subjectId'>) => `
 const ids = (answer: { body: { archives: Array<{ archive_id: string }> } }) => answer.body.archives.map((archive) => archive.archive_id);
 
 describe('POST /admin/archives/user and /guild', () => {
-  it('creates a queued archive (reference §4.1 plus status), enqueues its export and audits it', async () => {
+  it('creates a queued archive (docs/decisions.md#fluxer-archive-record plus status), enqueues its export and audits it', async () => {
     const userId = await newUser();
     const answer = await post('user', admins.full, { user_id: userId }, gateway, { 'X-Audit-Log-Reason': 'legal hold' });
     expect(answer.status).toBe(200);

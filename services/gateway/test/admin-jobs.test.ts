@@ -26,7 +26,7 @@ afterAll(async () => {
   await queue?.close();
 });
 
-describe('failed jobs (decisions §13)', () => {
+describe('failed jobs (docs/decisions.md#failed-jobs)', () => {
   it('lists failed jobs of every queue, newest first, and of one queue', async () => {
     const first = await failedAssetPurge('first-failure');
     const second = await failedAssetPurge('second-failure');

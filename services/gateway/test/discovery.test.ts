@@ -24,7 +24,7 @@ const gateway = useGateway(environment, CONFIG);
 // Every admin route has a handler here, so every admin feature works.
 const everyRoute = useGateway(environment, CONFIG, { adminAreas: [markerArea] });
 
-/** Reference §3, written out independently of the implementation. */
+/** docs/decisions.md#fluxer-discovery-document, written out independently of the implementation. */
 const nullableString = z.string().nullable();
 const referenceShape = z.object({
   api_code_version: z.number().int(),

@@ -17,7 +17,7 @@ function nestedObjects(depth: number): string {
 
 const TOO_DEEP = { code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] };
 
-describe('deeply nested JSON (decisions §1: bad input is a 400, never a 500)', () => {
+describe('deeply nested JSON (docs/decisions.md#bad-input: a 400, never a 500)', () => {
   it('is refused with 400 by an admin route, at any depth past the limit', async () => {
     const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
     for (const depth of [65, 10_000, 100_000]) {
@@ -81,7 +81,7 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
     expect(stored!.content).toBe('build passed \ufffd on main');
   });
 
-  it('cuts over-long third-party text to the limit (decisions §9), while plain execute refuses it', async () => {
+  it('cuts over-long third-party text to the limit (docs/decisions.md#message-limits), while plain execute refuses it', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     expect((await call('POST', executeUrl(stack.gateway, hook, '/slack'), { body: { text: 'z'.repeat(4500) } })).status).toBe(200);
     const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);

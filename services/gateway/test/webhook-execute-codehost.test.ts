@@ -62,7 +62,7 @@ function github(event: string, extra: Record<string, string> = {}): Record<strin
   return { 'X-GitHub-Event': event, 'X-GitHub-Delivery': randomUUID(), ...extra };
 }
 
-describe('the whole @octokit/webhooks-examples corpus through HTTP (decisions §9)', () => {
+describe('the whole @octokit/webhooks-examples corpus through HTTP (docs/decisions.md#third-party-payloads)', () => {
   it('answers 2xx to every example with its event name, and posts what the transformer renders', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const examples = corpus();
@@ -210,7 +210,7 @@ describe('code-host deliveries', () => {
   });
 });
 
-describe('signatures (decisions §9: optional per-webhook secret)', () => {
+describe('signatures (docs/decisions.md#webhook-secrets: optional per-webhook secret)', () => {
   const secret = 'It is a secret to everybody';
   const sign = (body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
 

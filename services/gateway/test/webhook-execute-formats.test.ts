@@ -28,7 +28,7 @@ function onlyMessage(rows: StoredRow[]): StoredRow {
   return rows[0]!;
 }
 
-describe('chat app (Slack incoming webhooks, reference §3.3, decisions §9)', () => {
+describe('chat app (Slack incoming webhooks, docs/decisions.md#fluxer-chat-app-deliveries, #third-party-payloads)', () => {
   it('answers 200 with exactly `ok` as text/html and stores the text', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     for (const suffix of ['/chatapp', '/slack']) {
@@ -139,7 +139,7 @@ function sentryHeaders(headers: ErrorTrackerHeaders): Record<string, string> {
   };
 }
 
-describe('error tracker (Sentry, reference §3.4, decisions §9)', () => {
+describe('error tracker (Sentry, docs/decisions.md#fluxer-error-tracker-deliveries, #third-party-payloads)', () => {
   it.each(SENTRY_CASES)('$name: 204, stored as the transformer renders it', async ({ headers, payload }) => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const answer = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), { body: payload, headers: sentryHeaders(headers) });

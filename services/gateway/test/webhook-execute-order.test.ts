@@ -102,7 +102,7 @@ describe('body reading', () => {
     expect(answer.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it('accepts bodies up to 25 MiB and answers 413 above (decisions §1)', async () => {
+  it('accepts bodies up to 25 MiB and answers 413 above (docs/decisions.md#body-size-limits)', async () => {
     const filler = 'x'.repeat(25 * 1024 * 1024 - 100);
     // No X-GitHub-Event: the event '', answered 204 and never posted.
     const fits = await call('POST', urlWith(webhook.token, '/codehost'), { body: JSON.stringify({ filler }), headers: { 'Content-Type': 'application/json' } });
@@ -115,7 +115,7 @@ describe('body reading', () => {
   });
 });
 
-describe('origin block (reference §1: plain execute only)', () => {
+describe('origin block (docs/decisions.md#fluxer-webhook-routes-and-check-order: plain execute only)', () => {
   it('refuses plain execute from the web app origin with 403 INVALID_API_ORIGIN, before anything else', async () => {
     const blocked = await call('POST', urlWith(BAD_TOKEN), { body: '{', headers: { 'Content-Type': 'application/json', Origin: 'https://app.switchboard.test' } });
     expect(blocked.status).toBe(403);
@@ -154,7 +154,7 @@ function send(hook: WebhookFixture, suffix: string, client: Record<string, strin
   return call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, { body, headers: { ...headers, ...client } });
 }
 
-describe('rate limits (reference §3.5)', () => {
+describe('rate limits (docs/decisions.md#fluxer-webhook-rate-limits)', () => {
   it('plain and chat app share webhook:execute (60 a minute, outside the global limit), per webhook', async () => {
     const hook = await createWebhookFixture(limited.pool);
     const client = uniqueClient();

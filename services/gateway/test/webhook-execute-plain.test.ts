@@ -11,7 +11,7 @@ function hook(): Promise<WebhookFixture> {
   return createWebhookFixture(stack.gateway.pool);
 }
 
-describe('plain execute (reference §5, TestWebhookExecution)', () => {
+describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhookExecution)', () => {
   it('answers 204 and the worker stores the message with the webhook as author', async () => {
     const webhook = await hook();
     const answer = await call('POST', executeUrl(stack.gateway, webhook), { body: { content: 'Hello from webhook!' } });

@@ -8,7 +8,7 @@ import { gatewayConfig, useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, insertWebhookRows, type GuildFixture } from './webhooks-fixtures.ts';
 
 const environment = useTestEnvironment();
-// Explicitly off (decisions §10): these tests create more webhooks per channel and minute
+// Explicitly off (docs/decisions.md#rate-limits): these tests create more webhooks per channel and minute
 // than the webhook:create bucket admits, to reach the count limits and race them.
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 

@@ -15,7 +15,7 @@ const fresh = (): Promise<GuildFixture> => createGuildFixture(gateway.pool);
 
 const UNKNOWN_ID = '999999999999999999';
 
-describe('create (reference §5, webhook_validation_test)', () => {
+describe('create (docs/decisions.md#fluxer-integration-tests, webhook_validation_test)', () => {
   it('answers 200 with the webhook: 64-character token, creator as user, type 1, no avatar', async () => {
     const guild = await fresh();
     const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
@@ -67,7 +67,7 @@ describe('create (reference §5, webhook_validation_test)', () => {
     }
   });
 
-  it('accepts names Discord forbids: no forbidden-name rule (reference §2.4)', async () => {
+  it('accepts names Discord forbids: no forbidden-name rule (docs/decisions.md#fluxer-webhook-names-and-text-normalisation)', async () => {
     const guild = await fresh();
     for (const name of ['clyde', 'discord', 'fluxer', 'everyone']) {
       expect((await createWebhook(gateway.url, guild.channelIds[1], guild.owner, { name })).name).toBe(name);

@@ -17,7 +17,7 @@ function githubDelivery(url: string, body: string, signature?: string) {
   return fetch(`${url}/github`, { method: 'POST', headers, body });
 }
 
-describe('write-only webhook secrets (decisions §12)', () => {
+describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () => {
   it('are set on create and never returned; signed code-host deliveries verify, unsigned ones are 401', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
     const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name: 'ci', secret: SECRET });

@@ -62,7 +62,10 @@ function batchedWrites(deps: DeliveryDeps): Writes {
 type RenderedDelivery = Extract<Rendering, { kind: 'message' }>;
 type RenderedEmbed = RenderedDelivery['message']['embeds'][number];
 
-/** Embeds as stored and presented: `type: 'rich'`, and colour 0 when none was set (reference §4). */
+/**
+ * Embeds as stored and presented: `type: 'rich'`, and colour 0 when none was set
+ * (docs/decisions.md#fluxer-webhook-messages).
+ */
 function storedEmbed(embed: RenderedEmbed): RenderedEmbed & { type: 'rich'; color: number } {
   return { type: 'rich', ...embed, color: embed.color ?? 0 };
 }

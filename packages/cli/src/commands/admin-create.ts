@@ -5,7 +5,7 @@ import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { withLeasedIds } from '../leased-ids.ts';
 
-// The same bounds as POST /admin/api-keys (reference §2.4).
+// The same bounds as POST /admin/api-keys (docs/decisions.md#fluxer-admin-key-routes).
 const MAX_ACLS = 100;
 const name = z.string().max(100).regex(/\S/, 'must contain a non-space character');
 const acl = z.string().regex(/^[^\s]{1,100}$/, 'an ACL is 1-100 characters without spaces');

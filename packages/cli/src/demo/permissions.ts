@@ -2,7 +2,7 @@ import { Permission } from '@switchboard/contracts';
 
 /**
  * The permission sets of the seeded roles. The @everyone role gets the ordinary member set,
- * which deliberately lacks MANAGE_WEBHOOKS (decisions §11).
+ * which deliberately lacks MANAGE_WEBHOOKS (docs/decisions.md#domain-data).
  */
 const P = Permission;
 

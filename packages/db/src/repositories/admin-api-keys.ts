@@ -54,7 +54,7 @@ export async function deleteAdminApiKey(db: Queryable, key: { id: string; adminU
 }
 
 /**
- * Records a use of the key, at most once per `minIntervalSeconds` (decisions §2: once a
+ * Records a use of the key, at most once per `minIntervalSeconds` (docs/decisions.md#admin-keys: once a
  * minute), so a busy key does not turn every request into a write. True when it wrote.
  */
 export async function touchAdminApiKeyLastUsed(db: Queryable, id: string, minIntervalSeconds = 60): Promise<boolean> {

@@ -3,7 +3,7 @@ import type { Queryable } from '../pool.ts';
 
 /**
  * Admin operations run by workers (asset purges, bulk operations): one row each, the job's
- * state (decisions §13). The row is inserted before the job is enqueued, and its status moves
+ * state (docs/decisions.md#jobs-and-their-rows). The row is inserted before the job is enqueued, and its status moves
  * only by conditional updates, so a retried or duplicated job cannot move it backwards.
  */
 export type OperationTable = 'asset_purges' | 'bulk_operations';

@@ -3,7 +3,7 @@ import { bigintLiteral, copyBinaryRows, copyJsonRows } from '../copy-out.ts';
 import type { Pool, Queryable } from '../pool.ts';
 
 /**
- * The reads an archive export streams (decisions §6): every row in keyset pages, read with
+ * The reads an archive export streams (docs/decisions.md#archive-exports): every row in keyset pages, read with
  * COPY so that memory stays a page or two whatever the guild's size. Messages, nearly all of
  * an archive, come in COPY's binary format and are written as JSON here (`binary-json.ts`);
  * members are rendered by PostgreSQL and read as JSON bytes (`copyJsonRows`).
@@ -104,7 +104,10 @@ export function guildMembersPage(pool: Pool, guildId: string, after: string, lim
   );
 }
 
-/** The small parts of guild.json (reference §4.6), each already JSON; null when the guild is gone. */
+/**
+ * The small parts of guild.json (docs/decisions.md#fluxer-archive-layout), each already JSON; null
+ * when the guild is gone.
+ */
 export interface GuildArchiveHead {
   guild: string;
   roles: string;

@@ -2,7 +2,7 @@ import type { Queryable } from '../pool.ts';
 
 import type { ArchiveStatus, ArchiveSubjectType } from '@switchboard/contracts';
 
-/** An archive export (reference §4.1 plus `status`, decisions §6): the job's state. */
+/** An archive export (docs/decisions.md#fluxer-archive-record plus `status`, #archives): the job's state. */
 export interface Archive {
   id: string;
   subjectType: ArchiveSubjectType;

@@ -1,6 +1,9 @@
 import type { Queryable } from '../pool.ts';
 
-/** One audit entry (reference §6.1): who did what to which target, why, with string metadata. */
+/**
+ * One audit entry (docs/decisions.md#fluxer-audit-entries): who did what to which target, why, with
+ * string metadata.
+ */
 export interface AuditLog {
   id: string;
   adminUserId: string;

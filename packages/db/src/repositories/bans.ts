@@ -1,7 +1,7 @@
 import type { Queryable } from '../pool.ts';
 
 /**
- * Email, phone and IP bans (decisions §4). Values arrive canonical (email lower-cased, phone
+ * Email, phone and IP bans (docs/decisions.md#bans). Values arrive canonical (email lower-cased, phone
  * E.164, IP networks as `cidr` text), de-duplicated, and every write is one set-based
  * statement. A ban whose `expires_at` has passed no longer applies: readers filter on it, and
  * re-adding such a ban starts a new one (new creator and creation time).

@@ -1,7 +1,10 @@
 import type { Queryable } from '../pool.ts';
 import { findMessageById, type StoredMessage } from './messages.ts';
 
-/** A message a webhook delivery posts: the author is the webhook, snapshotted as it is stored (reference §4). */
+/**
+ * A message a webhook delivery posts: the author is the webhook, snapshotted as it is stored
+ * (docs/decisions.md#fluxer-webhook-messages).
+ */
 export interface WebhookDeliveryMessage {
   /** Fixed when the request was accepted; the same id on every retry of the delivery. */
   id: string;

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { RateLimitDecision } from './limiter.ts';
 
-/** The 429 body (interface.md, Errors). */
+/** The 429 body (docs/decisions.md#rate-limits). */
 export interface RateLimitedBody {
   code: 'RATE_LIMITED';
   message: string;

@@ -1,4 +1,7 @@
-/** Slack's named attachment colours, with the hex Slack itself shows for them (decisions §9). */
+/**
+ * Slack's named attachment colours, with the hex Slack itself shows for them
+ * (docs/decisions.md#third-party-payloads).
+ */
 export const SLACK_PRESET_COLORS: Readonly<Record<string, number>> = {
   good: 0x2eb886,
   warning: 0xdaa038,

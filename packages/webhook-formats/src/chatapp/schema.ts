@@ -30,9 +30,10 @@ const attachmentSchema = z.object({
 });
 
 /**
- * A Slack incoming-webhook body (reference §3.3). Lengths are not limited here: the message is
- * cut to the limits when rendered, so a long Slack payload still posts. Everything Slack-only
- * (`blocks`, `channel`, `icon_emoji`, `mrkdwn`, `actions`, …) is stripped and ignored.
+ * A Slack incoming-webhook body (docs/decisions.md#fluxer-chat-app-deliveries). Lengths are not
+ * limited here: the message is cut to the limits when rendered, so a long Slack payload still
+ * posts. Everything Slack-only (`blocks`, `channel`, `icon_emoji`, `mrkdwn`, `actions`, …) is
+ * stripped and ignored.
  */
 export const chatAppBodySchema = z.object({
   text,

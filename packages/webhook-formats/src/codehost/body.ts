@@ -5,7 +5,7 @@ import { z } from 'zod';
  * What the gateway requires of a code-host body before it answers 2xx: a JSON object whose
  * common keys, when present, have the type GitHub always sends. Nothing else is required:
  * real payloads omit `sender` (security_advisory, some code_scanning_alert deliveries), ids
- * exceed int32 and URLs carry fragments (decisions §9), so `{}` is accepted and ignored.
+ * exceed int32 and URLs carry fragments (docs/decisions.md#third-party-payloads), so `{}` is accepted and ignored.
  * A bad body (a 400) is a JSON value that is not an object, or a common key of the wrong type.
  *
  * A gate, not a reader: the gateway enqueues the body as received and discards this output,

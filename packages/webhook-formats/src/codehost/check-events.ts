@@ -14,7 +14,7 @@ interface CheckSummary {
   url: string | null | undefined;
 }
 
-/** Completed checks post their outcome; skipped ones post nothing (reference §3.2). */
+/** Completed checks post their outcome; skipped ones post nothing (docs/decisions.md#fluxer-code-host-deliveries). */
 function checkMessage(event: string, action: string, check: CheckSummary) {
   if (action !== 'completed') return ignoredAction(event, action);
   if (check.conclusion === 'skipped') return ignored(`${event} was skipped`);

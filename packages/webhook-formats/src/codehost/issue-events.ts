@@ -34,7 +34,8 @@ export const renderIssues = withSchema(
       title: `[${repository.full_name}] Issue ${action}: #${issue.number} ${issue.title}`,
       url: issue.html_url,
       description: action === 'opened' ? issue.body : undefined,
-      // Reference §3.2: issue and pull request messages credit the item's author, not the sender.
+      // docs/decisions.md#fluxer-code-host-deliveries: issue and pull request messages credit the
+      // item's author, not the sender.
       author: issue.user,
       color,
     });

@@ -4,10 +4,16 @@ import { truncateToLimits } from '../limits/truncate.ts';
 import { displayText } from '../text.ts';
 import { httpUrlOrUndefined } from '../urls.ts';
 
-/** Who GitHub messages are from (reference §3.2: the author name is the fixed string). */
+/**
+ * Who GitHub messages are from (docs/decisions.md#fluxer-code-host-deliveries: the author name is
+ * the fixed string).
+ */
 export const CODE_HOST_USERNAME = 'GitHub';
 
-/** Reference §3.2: most titles are cut to 70 characters, push and check titles to 256. */
+/**
+ * docs/decisions.md#fluxer-code-host-deliveries: most titles are cut to 70 characters, push and
+ * check titles to 256.
+ */
 export const TITLE_MAX = 70;
 export const LONG_TITLE_MAX = 256;
 export const DESCRIPTION_MAX = 350;

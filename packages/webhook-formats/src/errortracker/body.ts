@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * What the gateway requires of an error-tracker body: a JSON object whose common keys, when
- * present, have Sentry's types. `{}` is valid and posts nothing (reference §3.4); resource
- * shapes are read leniently by the renderers, so a new Sentry field never causes a 400.
- * A gate, not a reader (the body is enqueued as received): unknown keys are stripped from the
- * discarded output rather than copied.
+ * present, have Sentry's types. `{}` is valid and posts nothing
+ * (docs/decisions.md#fluxer-error-tracker-deliveries); resource shapes are read leniently by the
+ * renderers, so a new Sentry field never causes a 400. A gate, not a reader (the body is enqueued
+ * as received): unknown keys are stripped from the discarded output rather than copied.
  */
 export const errorTrackerBodySchema = z.object({
   action: z.string().nullish(),

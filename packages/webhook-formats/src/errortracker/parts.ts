@@ -4,7 +4,7 @@ import { truncateToLimits } from '../limits/truncate.ts';
 import { displayText } from '../text.ts';
 import { httpUrlOrUndefined } from '../urls.ts';
 
-/** Who error-tracker messages are from (reference §3.4). */
+/** Who error-tracker messages are from (docs/decisions.md#fluxer-error-tracker-deliveries). */
 export const ERROR_TRACKER_USERNAME = 'Sentry';
 
 export const SENTRY_COLORS = {

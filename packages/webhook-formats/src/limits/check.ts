@@ -50,8 +50,9 @@ function checkEmbed(report: Report, embed: Embed, path: string): void {
 }
 
 /**
- * Every message limit of the reference (§4) that `message` breaks, with field paths; empty when
- * the message may be stored. Checked on every delivery path, whatever produced the message.
+ * Every message limit of Fluxer's (docs/decisions.md#fluxer-webhook-messages) that `message`
+ * breaks, with field paths; empty when the message may be stored. Checked on every delivery path,
+ * whatever produced the message.
  */
 export function findLimitViolations(message: RenderedMessage): LimitViolation[] {
   const violations: LimitViolation[] = [];

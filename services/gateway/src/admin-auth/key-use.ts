@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { touchAdminApiKeyLastUsed, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 
-/** `last_used_at` is written at most once per this interval per key (decisions §2). */
+/** `last_used_at` is written at most once per this interval per key (docs/decisions.md#admin-keys). */
 export const KEY_USE_INTERVAL_MS = 60_000;
 /** Keys one replica remembers markers of before sweeping out the lapsed ones. */
 const MAX_REMEMBERED_MARKERS = 10_000;

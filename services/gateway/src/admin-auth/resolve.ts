@@ -23,7 +23,8 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  * of an admin's keys), or nothing, and the rate limiter then the ACL check decide. The key
  * and its owner come from `keys` (never stale: key-cache.ts); expiry and the hash are checked
  * on every request. A key that matches nothing spends one unit of the client IP's failure
- * budget, whose guard runs before this (decisions §12: limit, then authenticate).
+ * budget, whose guard runs before this (docs/decisions.md#admin-check-order, #auth-failure-budget:
+ * limit, then authenticate).
  */
 export function resolveAdminPrincipal(options: { pool: Pool; keys: AdminKeys; recordUse: KeyUseRecorder; failures: FailureBudget }): RequestHandler {
   const { pool, keys, recordUse, failures } = options;

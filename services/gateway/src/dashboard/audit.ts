@@ -15,8 +15,8 @@ const WRITE_ROUTES: ReadonlyArray<readonly [method: string, pattern: string, act
   ['PUT', '/api/queues/pause', 'pause_all_queues'],
   ['PUT', '/api/queues/resume', 'resume_all_queues'],
   // Jobs are created with their row by the route that owns them, their payload parsed by the
-  // producer (decisions §13): a job added or edited by hand would have no row and no checked
-  // payload.
+  // producer (docs/decisions.md#dashboard-session, #jobs-and-their-rows): a job added or edited by
+  // hand would have no row and no checked payload.
   ['POST', '/api/queues/:queueName/add', REFUSED],
   ['PUT', '/api/queues/:queueName/retry/:queueStatus', 'retry_all_jobs'],
   ['PUT', '/api/queues/:queueName/promote', 'promote_all_jobs'],
@@ -86,7 +86,7 @@ function auditEntry(actor: Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'>, re
 }
 
 /**
- * Audits every change made through the dashboard (decisions §2: every admin write), as POST
+ * Audits every change made through the dashboard (docs/decisions.md#every-admin-write-is-audited), as POST
  * /v1/admin/jobs/retry does: once bull-board answers with success, the entry is written
  * before the answer leaves, so an operator never sees a change succeed that left no entry.
  * Runs after the write ACL check; bull-board answers every API call with `res.json`.

@@ -1,6 +1,6 @@
 // The queue dashboard: bull-board over every queue of QUEUES, for admins holding `jobs:read`.
 //
-// Decisions (Operability; decisions §2 and §13 extended here):
+// Decisions (recorded in docs/decisions.md#dashboard-session):
 // - A browser cannot send `Authorization: Admin <key>` on page loads, so the key is exchanged
 //   for a session once: POST /v1/admin/dashboard/session is an ordinary ADMIN_ROUTES entry
 //   (routes/admin/dashboard), so rate limits, 401/403, the walker test and auditing apply to it.
@@ -15,7 +15,7 @@
 //   per board, hence two boards). Every change is audited from a table of bull-board's write
 //   routes; a change missing from it is refused, so an upgrade cannot add an unaudited one.
 // - Adding jobs and editing their data are refused even to writers: a job is created with its
-//   row and its payload parsed by the route that owns it (§13), never by hand.
+//   row and its payload parsed by the route that owns it (docs/decisions.md#jobs-and-their-rows), never by hand.
 // - CSRF: SameSite=Strict plus an Origin check on every change; pages are never framed.
 import { Router, type RequestHandler } from 'express';
 import { ACL } from '@switchboard/contracts';

@@ -16,10 +16,11 @@ export interface OperationSpec extends Omit<NewOperation, 'id'> {
 }
 
 /**
- * An enqueue-and-wait admin operation (decisions §13): insert the row (its id is the job id),
- * enqueue the job (enqueueForRow: Redis away is a 503 and a failed row), wait for it up to
- * ADMIN_JOB_WAIT_MS, then read the row: completed is the outcome, failed (or a job that failed
- * for good within the wait) a 503, anything else the answer's status (202 by the caller).
+ * An enqueue-and-wait admin operation (docs/decisions.md#operation-rows-and-status-routes): insert
+ * the row (its id is the job id), enqueue the job (enqueueForRow: Redis away is a 503 and a failed
+ * row), wait for it up to ADMIN_JOB_WAIT_MS, then read the row: completed is the outcome, failed
+ * (or a job that failed for good within the wait) a 503, anything else the answer's status (202 by
+ * the caller).
  */
 export async function runOperation(
   { pool, producer, ids, config }: Pick<GatewayDeps, 'pool' | 'producer' | 'ids' | 'config'>,

@@ -27,7 +27,10 @@ type AdminDoc = Pick<OperationSpec, 'summary' | 'description' | 'params' | 'quer
 const ADMIN_CHAIN: readonly ErrorCode[] = [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'MISSING_PERMISSIONS', 'MISSING_ACL', ...BODY_READ];
 
 
-/** 202 of an enqueue-and-wait route (decisions §13): the operation's id and status, read back by its status route. */
+/**
+ * 202 of an enqueue-and-wait route (docs/decisions.md#operation-rows-and-status-routes): the
+ * operation's id and status, read back by its status route.
+ */
 function running(idField: string): SuccessSpec {
   return {
     status: 202,

@@ -5,7 +5,7 @@ import { openApiPath, operationObject, type OperationSpec } from './operation.ts
 import { publicOperations } from './public.ts';
 import { executeOperations, webhookOperations } from './webhooks.ts';
 
-/** The interface's version (interface.md, Versioning). */
+/** The interface's version (docs/decisions.md#public-api-description). */
 const API_VERSION = '1.0.0';
 
 /** Every operation the gateway serves; the route-walk test checks this against the mounted app. */
@@ -14,7 +14,7 @@ export function gatewayOperations(config: GatewayConfig): OperationSpec[] {
 }
 
 /**
- * Both schemes use `Authorization`, told apart by its value (decisions §2, §9). An admin key
+ * Both schemes use `Authorization`, told apart by its value (docs/decisions.md#admin-keys, #webhooks). An admin key
  * is sent as `Admin <key>`; a user token bare or as `Bot`/`Bearer <token>`.
  */
 const SECURITY_SCHEMES = {

@@ -25,7 +25,7 @@ const RATE_LIMITED_BODY: JsonSchema = {
   required: ['code', 'message', 'retry_after'],
 };
 
-/** `components` shared by every operation: the error body (decisions §1) and the 429. */
+/** `components` shared by every operation: the error body (docs/decisions.md#error-bodies) and the 429. */
 export function errorComponents(): { schemas: Record<string, JsonSchema>; responses: Record<string, unknown> } {
   return {
     schemas: { Error: responseJsonSchema(errorBodySchema), RateLimited: RATE_LIMITED_BODY },

@@ -5,7 +5,7 @@ import { snowflakeSchema } from '@switchboard/contracts';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * What snowflakeSchema accepts (decisions §1). It validates in a transform, which JSON Schema
+ * What snowflakeSchema accepts (docs/decisions.md#snowflake-ids). It validates in a transform, which JSON Schema
  * cannot see into, so its input is described here: a decimal string or a non-negative integer.
  */
 const SNOWFLAKE_INPUT: JsonSchema = {

@@ -11,7 +11,7 @@ export const DOCS_PATH = '/docs';
 
 const notModified: SuccessSpec = { status: 304, description: 'The copy named by `If-None-Match` is current.' };
 
-/** The discovery document at each of its paths (decisions §3): GET, and CORS preflights. */
+/** The discovery document at each of its paths (docs/decisions.md#discovery-document): GET, and CORS preflights. */
 function discoveryOperations(): OperationSpec[] {
   return DISCOVERY_PATHS.flatMap((path): OperationSpec[] => [
     {

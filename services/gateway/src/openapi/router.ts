@@ -8,9 +8,9 @@ import { DOCS_PATH, OPENAPI_PATH } from './public.ts';
 const READ_METHODS = ['GET', 'HEAD'];
 
 /**
- * `GET /v1/openapi.json` and the reference page `/docs`, both public (decisions §1: a public
- * API description). The document is built once, here at start-up; requests only compare the
- * strong ETag and write the bytes, as for discovery.
+ * `GET /v1/openapi.json` and the reference page `/docs`, both public
+ * (docs/decisions.md#public-api-description: a public API description). The document is built once,
+ * here at start-up; requests only compare the strong ETag and write the bytes, as for discovery.
  */
 export function openApiRouter(config: GatewayConfig): RequestHandler {
   const document = createCachedEntity(JSON.stringify(buildOpenApiDocument(config)), {

@@ -35,7 +35,10 @@ const SIGNED_ONLY =
   'A webhook with a `secret` is signed-only: its code-host and error-tracker routes need a valid signature, and plain execute, ' +
   'the chat-app routes and message edits and deletes by token answer 401 INVALID_WEBHOOK_SIGNATURE, so the token alone cannot post as the signed sender.';
 
-/** Webhook management by id (user token) and by token (reference §1, §2). */
+/**
+ * Webhook management by id (user token) and by token
+ * (docs/decisions.md#fluxer-webhook-routes-and-check-order, #fluxer-webhook-resource).
+ */
 export function webhookOperations(): OperationSpec[] {
   const channel = '/v1/channels/:channel_id/webhooks';
   const webhook = '/v1/webhooks/:webhook_id';

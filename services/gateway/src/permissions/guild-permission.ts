@@ -24,11 +24,11 @@ const UNKNOWN: Record<AccessSubject, ErrorCode> = {
 
 /**
  * The caller's access to the guild of `subjectId`, or the error Fluxer answers (webhook
- * reference §2.6, §2.8): an unknown subject or a channel outside any guild is 404 (before any
- * permission is considered), a non-member 403 `MISSING_ACCESS`, a member lacking any bit of
- * `permission` 403 `MISSING_PERMISSIONS`. `permission: null` only requires membership. The
- * permissions are the channel's when the subject is a channel or a webhook (overwrites apply),
- * the guild's otherwise.
+ * docs/decisions.md#fluxer-webhook-permission-and-limits): an unknown subject or a channel outside
+ * any guild is 404 (before any permission is considered), a non-member 403 `MISSING_ACCESS`, a
+ * member lacking any bit of `permission` 403 `MISSING_PERMISSIONS`. `permission: null` only
+ * requires membership. The permissions are the channel's when the subject is a channel or a webhook
+ * (overwrites apply), the guild's otherwise.
  */
 export async function checkGuildPermission(
   db: Queryable,

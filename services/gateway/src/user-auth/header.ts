@@ -1,5 +1,5 @@
 /**
- * `Authorization: <token>`, `Bot <token>` or `Bearer <token>` (decisions §9): Fluxer's
+ * `Authorization: <token>`, `Bot <token>` or `Bearer <token>` (docs/decisions.md#webhooks): Fluxer's
  * clients send the bare token, Discord libraries send `Bot …`, OAuth-style clients `Bearer …`.
  * The scheme is matched case-insensitively (RFC 9110 §11.1). Anything else is no user token;
  * in particular `Admin <key>` is never one.

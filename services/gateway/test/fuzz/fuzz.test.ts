@@ -228,7 +228,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   return { status: response.status, body: await response.text(), elapsedMs: performance.now() - started };
 }
 
-/** The error-body shape of decisions §1 (429s add retry_after and global). */
+/** The error-body shape of docs/decisions.md#error-bodies (429s add retry_after and global). */
 function isErrorBody(text: string): boolean {
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };

@@ -2,7 +2,7 @@ import { ADMIN_ROUTES } from '@switchboard/contracts';
 import { routeKey, type AdminHandlerMap } from './handlers.ts';
 
 /**
- * The admin features the discovery document lists (decisions §3, §12), each with the path
+ * The admin features the discovery document lists (docs/decisions.md#published-limits-and-features), each with the path
  * prefix of its ADMIN_ROUTES entries. Taking the routes from the table means a route added to
  * a feature later must be served too before the feature is reported.
  */

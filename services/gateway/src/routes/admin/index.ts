@@ -32,7 +32,7 @@ export interface AdminRouting {
 }
 
 /**
- * Every route of ADMIN_ROUTES, each through the same chain (decisions §2, §12): the client
+ * Every route of ADMIN_ROUTES, each through the same chain (docs/decisions.md#admin-check-order): the client
  * IP's failure budget (429 once its bad keys used it up, before any lookup) → principal
  * resolution → a deferred IP ban (ban-removal routes only: 403 IP_BANNED unless the key holds
  * the route's ACL) → rate limit (the route's bucket, per admin or per client IP) → 401 → 403

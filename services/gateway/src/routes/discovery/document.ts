@@ -13,8 +13,9 @@ export const FEDERATION_PROTOCOL_VERSION = 1;
 export const WEBHOOK_FORMATS = ['codehost', 'errortracker', 'chatapp'] as const;
 
 /**
- * The limits every client shares, under Fluxer's limit keys (reference §3): the values this
- * service enforces, from the limits table. No traits exist here, so there is one `default` rule.
+ * The limits every client shares, under Fluxer's limit keys
+ * (docs/decisions.md#fluxer-discovery-document): the values this service enforces, from the limits
+ * table. No traits exist here, so there is one `default` rule.
  */
 function limitOverrides(): Record<string, number> {
   return {
@@ -63,7 +64,7 @@ function featuresBlock(config: GatewayConfig, adminFeatures: AdminFeatures) {
     self_hosted: config.SELF_HOSTED,
     manual_review_enabled: config.MANUAL_REVIEW_ENABLED,
     webhook_formats: [...WEBHOOK_FORMATS],
-    // What the admin router serves on this instance (decisions §12), never a literal.
+    // What the admin router serves on this instance (docs/decisions.md#published-limits-and-features), never a literal.
     archives: adminFeatures.archives,
     asset_purge: adminFeatures.asset_purge,
     bulk_operations: adminFeatures.bulk_operations,
@@ -71,9 +72,9 @@ function featuresBlock(config: GatewayConfig, adminFeatures: AdminFeatures) {
 }
 
 /**
- * The discovery document (decisions §3, reference §3), built from configuration, the admin
- * features the app mounts (adminFeatures()) and the limits and rate-limit tables. Pure: the
- * same inputs always give the same document.
+ * The discovery document (docs/decisions.md#discovery-document, #fluxer-discovery-document), built
+ * from configuration, the admin features the app mounts (adminFeatures()) and the limits and
+ * rate-limit tables. Pure: the same inputs always give the same document.
  */
 export function buildDiscoveryDocument(
   config: GatewayConfig,

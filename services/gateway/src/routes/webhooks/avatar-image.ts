@@ -20,7 +20,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export class AvatarError extends Error {}
 
 /**
- * The base64 payload of a data URI or bare base64 string (webhook reference §2.5): everything
+ * The base64 payload of a data URI or bare base64 string (docs/decisions.md#fluxer-webhook-avatars): everything
  * up to the first comma is dropped, so the declared MIME type is never trusted. It must be
  * canonical base64 (length a multiple of 4, standard alphabet, round-trips exactly).
  */

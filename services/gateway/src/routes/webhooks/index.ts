@@ -23,10 +23,11 @@ const PATHS = {
 } as const;
 
 /**
- * Webhook management (reference §1, §2). The id-addressed routes run: user resolution →
- * rate limit (per user, else per IP) → 401 → path id (400) → the subject's guild and
- * MANAGE_WEBHOOKS (404 unknown, 403 MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler.
- * Execution (POST on the token path and its format suffixes) lives in ./execute/.
+ * Webhook management (docs/decisions.md#fluxer-webhook-routes-and-check-order,
+ * #fluxer-webhook-resource). The id-addressed routes run: user resolution → rate limit (per user,
+ * else per IP) → 401 → path id (400) → the subject's guild and MANAGE_WEBHOOKS (404 unknown, 403
+ * MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler. Execution (POST on the token path and its
+ * format suffixes) lives in ./execute/.
  */
 export function webhooksRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger, pool, redis } = deps;

@@ -6,7 +6,7 @@ import type { Webhook, WebhookWithCreator } from '@switchboard/db';
 export const webhookTokenResponseSchema = z.object({
   id: z.string(),
   /**
-   * Not in Fluxer's response (reference §2.1), but Discord's has it and discord.py reads
+   * Not in Fluxer's response (docs/decisions.md#fluxer-webhook-resource), but Discord's has it and discord.py reads
    * `data['type']` unconditionally; an extra key costs Fluxer clients nothing.
    */
   type: z.number().int(),

@@ -7,8 +7,9 @@ const { nameMinLength, nameMaxLength, tokenMaxLength } = LIMITS.webhooks;
 const NAME_LENGTH_MESSAGE = `Webhook name length must be between ${nameMinLength} and ${nameMaxLength} characters`;
 
 /**
- * A webhook name: storable, normalised (reference §2.4: U+202E and form feeds removed, then
- * trimmed), then 1–80 characters counted in code points, as the database counts them. There
+ * A webhook name: storable, normalised
+ * (docs/decisions.md#fluxer-webhook-names-and-text-normalisation: U+202E and form feeds removed,
+ * then trimmed), then 1–80 characters counted in code points, as the database counts them. There
  * are no forbidden names.
  */
 export const webhookNameSchema = storableString()
@@ -29,11 +30,11 @@ export const avatarSchema = z.string().transform((input, ctx): AvatarImage => {
   }
 });
 
-/** `null` clears the avatar; absent (or `""`, decisions §1) leaves it as it is. */
+/** `null` clears the avatar; absent (or `""`, docs/decisions.md#bad-input) leaves it as it is. */
 const avatarChange = avatarSchema.nullable().optional();
 
 /**
- * The write-only shared secret of decisions §12: code-host (`X-Hub-Signature-256`) and
+ * The write-only shared secret (docs/decisions.md#webhook-secrets): code-host (`X-Hub-Signature-256`) and
  * error-tracker (`Sentry-Hook-Signature`) deliveries must then carry its HMAC. Never returned
  * or logged. `null` clears it; absent (or `""`) leaves it.
  */
@@ -49,9 +50,10 @@ export const updateWebhookBody = z.object({
 });
 
 /**
- * Token PATCH changes only name and avatar (later Fluxer, reference §1). A `channel_id` or a
- * `secret` is an unknown key here and, like every unknown key (decisions §1), ignored: the
- * webhook stays put, and whoever holds only the token cannot unset the secret that guards it.
+ * Token PATCH changes only name and avatar (later Fluxer,
+ * docs/decisions.md#fluxer-webhook-routes-and-check-order). A `channel_id` or a `secret` is an
+ * unknown key here and, like every unknown key (docs/decisions.md#bad-input), ignored: the webhook
+ * stays put, and whoever holds only the token cannot unset the secret that guards it.
  */
 export const tokenUpdateWebhookBody = z.object({ name: webhookNameSchema.optional(), avatar: avatarChange });
 

@@ -10,9 +10,9 @@ import { nameAndAvatarChanges } from './update.ts';
 
 /**
  * The token-addressed routes: no user auth, the path token is the credential. Checks run in
- * the reference's order (§1): rate limit, path parameters, body, then the token lookup, so a
- * bad body with a bad token is 400 and an unknown id or wrong token is 404 `UNKNOWN_WEBHOOK`.
- * Responses carry no `user`.
+ * Fluxer's order (docs/decisions.md#fluxer-webhook-routes-and-check-order): rate limit, path
+ * parameters, body, then the token lookup, so a bad body with a bad token is 400 and an unknown id
+ * or wrong token is 404 `UNKNOWN_WEBHOOK`. Responses carry no `user`.
  */
 
 /** The webhook the validated path names, or 404 `UNKNOWN_WEBHOOK`. */

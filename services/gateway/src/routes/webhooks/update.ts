@@ -42,8 +42,8 @@ export async function nameAndAvatarChanges(
 
 /**
  * A move target must be a channel of the webhook's own guild (else 404 `UNKNOWN_CHANNEL`,
- * reference §2.7) that can hold one (400 `INVALID_CHANNEL_TYPE`), and the caller's permission
- * is checked on it as on the source.
+ * docs/decisions.md#fluxer-moving-a-webhook) that can hold one (400 `INVALID_CHANNEL_TYPE`), and
+ * the caller's permission is checked on it as on the source.
  */
 async function checkMoveTarget(pool: Pool, webhook: Webhook, channelId: string, userId: string): Promise<void> {
   const channel = await findChannelById(pool, channelId);
@@ -84,7 +84,7 @@ export function updateWebhookById(deps: GatewayDeps): RequestHandler {
     const body = validate(updateWebhookBody, req.body);
     const webhook = await findWebhookById(pool, guildAccess(res).subjectId);
     if (!webhook) throw new ApiError('UNKNOWN_WEBHOOK');
-    // Only a different channel is acted on (reference §2.7).
+    // Only a different channel is acted on (docs/decisions.md#fluxer-moving-a-webhook).
     const target = body.channel_id !== undefined && body.channel_id !== webhook.channelId ? body.channel_id : null;
     if (target !== null) await checkMoveTarget(pool, webhook, target, userPrincipal(res).userId);
     const changes = await nameAndAvatarChanges(storage, webhook, body);

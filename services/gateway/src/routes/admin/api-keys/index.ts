@@ -10,7 +10,7 @@ import { presentApiKey, presentCreatedApiKey } from './presenter.ts';
 import { snowflakeFromPath } from '../path-id.ts';
 import { createApiKeySchema } from './schemas.ts';
 
-/** Audit vocabulary for key management (decisions §2: every admin write is audited). */
+/** Audit vocabulary for key management (docs/decisions.md#every-admin-write-is-audited). */
 const TARGET_TYPE = 'admin_api_key';
 
 /** The first requested ACL the caller does not hold through both its owner and its key. */
@@ -80,7 +80,7 @@ function listKeys({ pool }: GatewayDeps): RequestHandler {
 
 /**
  * Unknown, malformed, expired and other admins' keys are all 404: none of them is yours. The
- * answer waits until no gateway process can still accept the key (decisions §2).
+ * answer waits until no gateway process can still accept the key (docs/decisions.md#admin-key-management).
  */
 function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
   return async (req, res) => {

@@ -5,7 +5,7 @@ const { apiKeys } = LIMITS;
 /** ACL strings are free-form (a `*` holder may grant any); bounded so a row stays small. */
 const ACL_MAX_LENGTH = 100;
 
-/** `CreateAdminApiKeyRequest` (reference §2.4). */
+/** `CreateAdminApiKeyRequest` (docs/decisions.md#fluxer-admin-key-routes). */
 export const createApiKeySchema = z.object({
   // Stored as sent (not trimmed), but a name of only white space is no name.
   name: z

@@ -8,7 +8,7 @@ const TYPE_ACL = {
 } as const satisfies Record<ArchiveSubjectType, string>;
 
 /**
- * Which archives the caller may see (reference §4.3), checked after the router's any-of gate:
+ * Which archives the caller may see (docs/decisions.md#fluxer-archive-routes), checked after the router's any-of gate:
  * `all` needs `archive:view_all` (403 naming it); one type needs `archive:view_all` or that
  * type's trigger ACL (403 naming the trigger ACL). Owner and key must both grant it.
  */

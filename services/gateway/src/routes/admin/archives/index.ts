@@ -10,7 +10,7 @@ import { archivePathSchema, listArchivesSchema } from './schemas.ts';
 import { triggerArchive } from './trigger.ts';
 
 /**
- * POST /admin/archives/list (reference §4.3, decisions §6). The requested type is gated by
+ * POST /admin/archives/list (docs/decisions.md#fluxer-archive-routes, #archives). The requested type is gated by
  * the caller's ACLs, and every filter narrows within it: `requested_by` never brings in
  * archives of a type the caller may not see. Newest first; `next_cursor` (the last id) when
  * the page is full, passed back as `before` for the next one.
@@ -20,7 +20,7 @@ function list({ pool }: GatewayDeps): RequestHandler {
     const body = validate(listArchivesSchema, req.body);
     requireArchiveView(adminPrincipal(res), body.subject_type);
     if (body.subject_type === 'all' && body.subject_id !== undefined) {
-      // Fluxer answers 500 here (reference §4.3); a subject id names a subject of one type.
+      // Fluxer answers 500 here (docs/decisions.md#fluxer-archive-routes); a subject id names a subject of one type.
       throw new ApiError('INVALID_FORM_BODY', {
         errors: [{ path: 'subject_id', message: 'subject_id needs subject_type "user" or "guild".', code: 'INVALID_VALUE' }],
       });
@@ -50,7 +50,10 @@ async function archiveAtPath(pool: Pool, req: Request, res: Response): Promise<A
   return matches ? archive : null;
 }
 
-/** GET /admin/archives/{type}/{subject}/{id} (reference §4.4): a missing one is `200 {archive: null}`. */
+/**
+ * GET /admin/archives/{type}/{subject}/{id} (docs/decisions.md#fluxer-archive-routes): a missing
+ * one is `200 {archive: null}`.
+ */
 function getOne({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const archive = await archiveAtPath(pool, req, res);
@@ -59,8 +62,8 @@ function getOne({ pool }: GatewayDeps): RequestHandler {
 }
 
 /**
- * The object key of an archive that can be downloaded now, else why not, in decisions §6's
- * order: still being built, failed, past its retention.
+ * The object key of an archive that can be downloaded now, else why not, in the order of
+ * docs/decisions.md#archive-triggers-and-download-links: still being built, failed, past its retention.
  */
 function downloadableKey(archive: Archive, now: number): string {
   if (archive.status === 'queued' || archive.status === 'running') throw new ApiError('HARVEST_NOT_READY');
@@ -72,11 +75,11 @@ function downloadableKey(archive: Archive, now: number): string {
 }
 
 /**
- * GET …/download (reference §4.5, decisions §6): a fresh presigned GET of the ZIP, saved as an
- * attachment, living ARCHIVE_LINK_TTL_SECONDS; minted per request and never stored. The body
- * is camelCase, as the panels read it. Handing out a user's data is audited
- * (`download_archive`): the entry is written before the link leaves, so no link goes out
- * unrecorded.
+ * GET …/download (docs/decisions.md#fluxer-archive-routes, #archive-triggers-and-download-links): a
+ * fresh presigned GET of the ZIP, saved as an attachment, living ARCHIVE_LINK_TTL_SECONDS; minted
+ * per request and never stored. The body is camelCase, as the panels read it. Handing out a user's
+ * data is audited (`download_archive`): the entry is written before the link leaves, so no link
+ * goes out unrecorded.
  */
 function download({ pool, storage, config, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {

@@ -3,7 +3,7 @@ import type { Archive } from '@switchboard/db';
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 /**
- * `AdminArchiveResponseSchema` (reference §4.1) plus `status` (decisions §6). Every field is
+ * `AdminArchiveResponseSchema` (docs/decisions.md#fluxer-archive-record) plus `status` (#archives). Every field is
  * always present, nullable ones as null. `download_url_expires_at` is always null: links are
  * minted per download request and never stored.
  */

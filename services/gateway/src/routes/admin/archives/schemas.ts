@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { ARCHIVE_SUBJECT_TYPES, snowflakeSchema, type RangeWithDefault } from '@switchboard/contracts';
 
-/** Page size of POST /admin/archives/list (reference §4.3). */
+/** Page size of POST /admin/archives/list (docs/decisions.md#fluxer-archive-routes). */
 export const ARCHIVE_LIST_LIMIT: RangeWithDefault = { min: 1, max: 200, default: 50 };
 
-/** `TriggerUserArchiveRequest` (reference §4.2). */
+/** `TriggerUserArchiveRequest` (docs/decisions.md#fluxer-archive-routes). */
 export const triggerUserSchema = z.object({ user_id: snowflakeSchema });
 
-/** `TriggerGuildArchiveRequest` (reference §4.2). */
+/** `TriggerGuildArchiveRequest` (docs/decisions.md#fluxer-archive-routes). */
 export const triggerGuildSchema = z.object({ guild_id: snowflakeSchema });
 
 /**
- * `ListArchivesRequest` (reference §4.3) plus `before`, the keyset cursor (an archive id: the
+ * `ListArchivesRequest` (docs/decisions.md#fluxer-archive-routes) plus `before`, the keyset cursor (an archive id: the
  * page holds older ones). Fluxer does not require `limit` to be an integer; a fraction is
  * rounded down.
  */
@@ -26,7 +26,10 @@ export const listArchivesSchema = z.object({
 
 export type ListArchivesBody = z.output<typeof listArchivesSchema>;
 
-/** `/archives/{subjectType}/{subjectId}/{archiveId}[/download]`: anything else is a 400 (reference §4.4). */
+/**
+ * `/archives/{subjectType}/{subjectId}/{archiveId}[/download]`: anything else is a 400
+ * (docs/decisions.md#fluxer-archive-routes).
+ */
 export const archivePathSchema = z.object({
   subjectType: z.enum(ARCHIVE_SUBJECT_TYPES),
   subjectId: snowflakeSchema,

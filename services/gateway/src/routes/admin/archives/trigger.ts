@@ -8,7 +8,7 @@ import { enqueueForRow } from '../../../jobs/enqueue.ts';
 import { presentArchive } from './presenter.ts';
 import { triggerGuildSchema, triggerUserSchema } from './schemas.ts';
 
-/** Audit vocabulary of archive triggers (decisions §2: every admin write is audited). */
+/** Audit vocabulary of archive triggers (docs/decisions.md#every-admin-write-is-audited). */
 const TARGET_TYPE = 'archive';
 
 interface SubjectKind {
@@ -35,9 +35,10 @@ const SUBJECTS: Record<ArchiveSubjectType, SubjectKind> = {
 };
 
 /**
- * POST /admin/archives/user and /guild (reference §4.2, decisions §6): the subject must exist
- * (404); the row and its audit entry commit together, then the export job is enqueued. 200
- * with the new record (`status: queued`, `progress_step: "Queued"`).
+ * POST /admin/archives/user and /guild (docs/decisions.md#fluxer-archive-routes,
+ * #archive-triggers-and-download-links): the subject must exist (404); the row and its audit entry
+ * commit together, then the export job is enqueued. 200 with the new record (`status: queued`,
+ * `progress_step: "Queued"`).
  */
 export function triggerArchive(deps: GatewayDeps, subjectType: ArchiveSubjectType): RequestHandler {
   const { pool, ids, config } = deps;

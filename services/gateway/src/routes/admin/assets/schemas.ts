@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { LIMITS, snowflakeSchema } from '@switchboard/contracts';
 
-/** One emoji or sticker id as Fluxer takes it: 1–64 characters once trimmed (reference §5). */
+/**
+ * One emoji or sticker id as Fluxer takes it: 1–64 characters once trimmed
+ * (docs/decisions.md#fluxer-asset-purge-by-id).
+ */
 const assetId = z
   .string()
   .transform((value) => value.trim())
@@ -9,7 +12,7 @@ const assetId = z
 
 /**
  * `PurgeGuildAssetsRequest`: `{ids}` (Fluxer's per-item purge of emoji and sticker ids), or
- * `{guild_id}`, every asset of a guild (decisions §7). Exactly one of the two.
+ * `{guild_id}`, every asset of a guild (docs/decisions.md#asset-purges). Exactly one of the two.
  */
 export const purgeRequestSchema = z
   .object({

@@ -1,6 +1,9 @@
 import type { AuditLog, AuditLogResult } from '@switchboard/db';
 
-/** `AdminAuditLogResponseSchema` (reference §6.1): every field present, metadata a flat string map. */
+/**
+ * `AdminAuditLogResponseSchema` (docs/decisions.md#fluxer-audit-entries): every field present,
+ * metadata a flat string map.
+ */
 export function presentAuditLog(log: AuditLog) {
   return {
     log_id: log.id,

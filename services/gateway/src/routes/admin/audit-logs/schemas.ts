@@ -15,7 +15,7 @@ function integer(min: number, max: number) {
 /** `2024-05-01` (the whole day) or a date-time with an offset (`…Z`, `…+02:00`). */
 const dateBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
-/** Exact-match filters and the date range of list and search (decisions §5). */
+/** Exact-match filters and the date range of list and search (docs/decisions.md#audit-logs). */
 const filterFields = {
   admin_user_id: snowflakeSchema.optional(),
   target_type: z.string().min(1).max(64).optional(),

@@ -2,7 +2,7 @@ import type { IpBan, ValueBan, ValueBanKind } from '@switchboard/db';
 import { parseIpNetwork } from '@switchboard/ip';
 import type { IpBanEntry } from '../../../ip-bans/index.ts';
 
-/** Answer of every check route (decisions §4): metadata only when banned. */
+/** Answer of every check route (docs/decisions.md#bans): metadata only when banned. */
 export type BanCheckResponse =
   | { banned: false }
   | { banned: true; reason: string | null; expires_at: string | null; created_at: string; matched: string };

@@ -10,7 +10,7 @@ export function normalizeText(raw: string): string {
 }
 
 const EMAIL_MAX_LENGTH = 254;
-/** The local part may only use letters, digits and the RFC 5322 atext symbols (reference §7.1). */
+/** The local part may only use letters, digits and the RFC 5322 atext symbols (docs/decisions.md#fluxer-ban-values). */
 const EMAIL_LOCAL_PART = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+$/;
 const emailSyntax = z.email();
 /** Strict E.164: a plus, no leading zero, at most 15 digits; nothing is reformatted. */

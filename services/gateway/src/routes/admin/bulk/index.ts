@@ -10,7 +10,7 @@ import { bulkAddSchema } from './schemas.ts';
  * POST /admin/bulk/add-guild-members: validated here, run by the bulk worker. 200 with
  * `{successful, failed}` when it finishes within ADMIN_JOB_WAIT_MS, else 202
  * `{operation_id, status}`; GET /admin/bulk/operations/{id} then reports the same body. An
- * unknown guild is not a 404: every user fails with UNKNOWN_GUILD (reference §8).
+ * unknown guild is not a 404: every user fails with UNKNOWN_GUILD (docs/decisions.md#fluxer-bulk-add).
  */
 function addGuildMembers(deps: GatewayDeps): RequestHandler {
   const schema = bulkAddSchema(deps.config.BULK_MAX_USER_IDS);

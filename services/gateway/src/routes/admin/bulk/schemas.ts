@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { snowflakeSchema } from '@switchboard/contracts';
 
-/** `BulkAddGuildMembersRequest` (reference §8), up to BULK_MAX_USER_IDS users (decisions §8). */
+/**
+ * `BulkAddGuildMembersRequest` (docs/decisions.md#fluxer-bulk-add), up to BULK_MAX_USER_IDS users
+ * (#bulk-add-outcomes).
+ */
 export function bulkAddSchema(maxUserIds: number) {
   return z.object({
     guild_id: snowflakeSchema,

@@ -13,7 +13,7 @@ function presentFailedJob(job: FailedJob) {
   return { queue: job.queue, id: job.id, name: job.name, attempts: job.attempts, last_error: job.lastError, failed_at: new Date(job.failedAt).toISOString() };
 }
 
-/** GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (decisions §13). */
+/** GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (docs/decisions.md#failed-jobs). */
 function listFailed({ producer }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const query = validate(listFailedJobsQuery, req.query);

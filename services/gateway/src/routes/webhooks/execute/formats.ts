@@ -106,7 +106,7 @@ export const codeHostFormat: ExecutionFormat = {
   verify: (secret, raw, req) => verifyGitHubSignature(secret, raw, req.get('x-hub-signature-256')),
   readPart: (value, fields) => codeHostReadPart(fields.format === 'codehost' ? fields.event : undefined, value),
   deliveryId: (req) => header(req, 'x-github-delivery') || undefined,
-  // A missing X-GitHub-Event is the event '' (reference §3.2): 204 and no message.
+  // A missing X-GitHub-Event is the event '' (docs/decisions.md#fluxer-code-host-deliveries): 204 and no message.
   fields: (req) => ({ format: 'codehost', event: header(req, 'x-github-event') ?? '' }),
   respond: noContent,
 };
@@ -134,7 +134,7 @@ export const chatAppFormat: ExecutionFormat<ReturnType<typeof chatAppBodySchema.
   ...bodyParsedBy(chatAppBodySchema),
   accept: (parsed) => requireMessage(renderChatApp(parsed)),
   fields: () => ({ format: 'chatapp' }),
-  // Slack's answer, byte for byte (reference §3.3).
+  // Slack's answer, byte for byte (docs/decisions.md#fluxer-chat-app-deliveries).
   respond: (res) => void res.status(200).type('text/html; charset=utf-8').send('ok'),
 };
 

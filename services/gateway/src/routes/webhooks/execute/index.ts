@@ -53,10 +53,10 @@ function isClientError(error: unknown): boolean {
 }
 
 /**
- * Webhook execution (decisions §9): plain execute on the token path, and the code-host,
+ * Webhook execution (docs/decisions.md#webhook-execution): plain execute on the token path, and the code-host,
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget, then its budget for this webhook (429 before anything is
- * read, decisions §12) → rate limit (per client IP and webhook) → origin block (plain only) →
+ * read, docs/decisions.md#auth-failure-budget) → rate limit (per client IP and webhook) → origin block (plain only) →
  * path → the webhook and token (404 unread, whatever the body) → the process's body budget
  * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB,
  * 413/415/400, 408 past the read timeouts) → the format's handler; a refusal (a timeout

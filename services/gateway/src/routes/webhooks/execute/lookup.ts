@@ -58,7 +58,7 @@ function tokenHashOf(webhook: ExecutionWebhook): Buffer {
 
 /**
  * Whether a lookup found the webhook of the path and the token hashing to `tokenHash` is its
- * own, compared in constant time (decisions §9): unknown id and wrong token are the same 404.
+ * own, compared in constant time (docs/decisions.md#webhook-tokens): unknown id and wrong token are the same 404.
  */
 export function isWebhookOfToken(webhook: ExecutionWebhook | null, tokenHash: Buffer): webhook is ExecutionWebhook {
   return webhook !== null && digestsEqual(tokenHash, tokenHashOf(webhook));

@@ -7,7 +7,10 @@ export type TokenParams = z.output<typeof webhookTokenParams>;
 
 const paramsSlot = responseLocal<TokenParams>('executeParams', 'checkParams must run before the execute handler');
 
-/** 400 on a bad id or token before the body is read (reference §1: params, then body). */
+/**
+ * 400 on a bad id or token before the body is read
+ * (docs/decisions.md#fluxer-webhook-routes-and-check-order: params, then body).
+ */
 export const checkParams: RequestHandler = (req, res, next) => {
   paramsSlot.set(res, validate(webhookTokenParams, req.params));
   next();
