@@ -53,7 +53,8 @@ export async function issueAdminApiKey(
     name: input.name,
     keyHash: hashCredential(key),
     acls: input.acls,
-    expiresAt: days === null ? null : new Date(Math.min(Date.now() + days * DAY_MS, input.notAfter?.getTime() ?? Infinity)),
+    expiresAt:
+      days === null ? null : new Date(Math.min(Date.now() + days * DAY_MS, input.notAfter?.getTime() ?? Infinity)),
   });
   return { key, record };
 }
@@ -75,7 +76,11 @@ export async function createAdminWithKey(
   input: CreateAdminWithKeyInput,
 ): Promise<{ admin: AdminUser; adminCreated: boolean } & IssuedAdminApiKey> {
   return withTransaction(pool, async (client) => {
-    const { created, ...admin } = await upsertAdminUserByName(client, { id: ids.next(), name: input.name, acls: input.acls });
+    const { created, ...admin } = await upsertAdminUserByName(client, {
+      id: ids.next(),
+      name: input.name,
+      acls: input.acls,
+    });
     const issued = await issueAdminApiKey(client, ids, {
       adminUserId: admin.id,
       name: input.keyName ?? input.name,

@@ -10,7 +10,10 @@ const pool = useTestPool(environment);
 
 describe('createAdminWithKey', () => {
   it('creates the admin and a key whose hash is stored, not the key', async () => {
-    const result = await createAdminWithKey(pool(), ids, { name: 'ops-create', acls: ['audit_log:view', 'ban:ip:add'] });
+    const result = await createAdminWithKey(pool(), ids, {
+      name: 'ops-create',
+      acls: ['audit_log:view', 'ban:ip:add'],
+    });
     expect(result.adminCreated).toBe(true);
     expect(result.admin.acls).toEqual(['audit_log:view', 'ban:ip:add']);
     expect(result.key).toMatch(new RegExp(`^fa_${result.record.id}_[A-Za-z0-9]{32}$`));
@@ -22,7 +25,11 @@ describe('createAdminWithKey', () => {
 
   it('reuses an admin by name and only ever adds ACLs to it', async () => {
     const first = await createAdminWithKey(pool(), ids, { name: 'ops-reuse', acls: ['audit_log:view'] });
-    const second = await createAdminWithKey(pool(), ids, { name: 'ops-reuse', acls: ['ban:email:add'], expiresInDays: 2 });
+    const second = await createAdminWithKey(pool(), ids, {
+      name: 'ops-reuse',
+      acls: ['ban:email:add'],
+      expiresInDays: 2,
+    });
     expect(second.adminCreated).toBe(false);
     expect(second.admin.id).toBe(first.admin.id);
     expect(second.admin.acls).toEqual(['audit_log:view', 'ban:email:add']);
@@ -34,7 +41,9 @@ describe('createAdminWithKey', () => {
   });
 
   it('refuses a lifetime outside 1..365 days and stores nothing', async () => {
-    await expect(createAdminWithKey(pool(), ids, { name: 'ops-bad', acls: [], expiresInDays: 366 })).rejects.toThrow(RangeError);
+    await expect(createAdminWithKey(pool(), ids, { name: 'ops-bad', acls: [], expiresInDays: 366 })).rejects.toThrow(
+      RangeError,
+    );
     const { rows } = await pool().query("SELECT 1 FROM admin_users WHERE name = 'ops-bad'");
     expect(rows).toHaveLength(0);
   });
@@ -59,7 +68,12 @@ describe('authenticateAdminApiKey', () => {
     expect(await authenticateAdminApiKey(pool(), `fa_${ids.next()}_${'a'.repeat(32)}`)).toBeNull();
     expect(await authenticateAdminApiKey(pool(), 'Admin nonsense')).toBeNull();
 
-    const expiring = await issueAdminApiKey(pool(), ids, { adminUserId: admin.id, name: 'short', acls: [], expiresInDays: 1 });
+    const expiring = await issueAdminApiKey(pool(), ids, {
+      adminUserId: admin.id,
+      name: 'short',
+      acls: [],
+      expiresInDays: 1,
+    });
     expect(await authenticateAdminApiKey(pool(), expiring.key)).not.toBeNull();
     const later = new Date(Date.now() + 86_400_000 + 1_000);
     expect(await authenticateAdminApiKey(pool(), expiring.key, { now: later })).toBeNull();

@@ -109,7 +109,9 @@ describe('webhook tokens', () => {
 
 describe('hashing and comparison', () => {
   it('hashes the whole string with SHA-256', () => {
-    expect(hashCredential('abc').toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashCredential('abc').toString('hex')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     expect(hashCredential('abc')).toHaveLength(32);
   });
 

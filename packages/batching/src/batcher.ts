@@ -28,7 +28,10 @@ interface Waiting<In, Out> {
  * failure (a timeout, a lost connection) fails every item at once: replaying a hundred single
  * statements against a struggling database would only multiply its load.
  */
-export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions): (item: In) => Promise<Out> {
+export function createBatcher<In, Out>(
+  run: (items: In[]) => Promise<Out[]>,
+  options: BatcherOptions,
+): (item: In) => Promise<Out> {
   const isItemError = options.isItemError ?? (() => false);
   let waiting: Waiting<In, Out>[] = [];
   let inFlight = 0;

@@ -6,7 +6,12 @@ const item = (name: string) => ({ name });
 describe('InFlight', () => {
   it('holds what was added until it is deleted, in any order', () => {
     const inFlight = new InFlight<{ name: string }>();
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(item) as [ReturnType<typeof item>, ReturnType<typeof item>, ReturnType<typeof item>, ReturnType<typeof item>];
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(item) as [
+      ReturnType<typeof item>,
+      ReturnType<typeof item>,
+      ReturnType<typeof item>,
+      ReturnType<typeof item>,
+    ];
     for (const entry of [a, b, c, d]) inFlight.add(entry);
     expect(inFlight.delete(b)).toBe(true);
     expect(inFlight.delete(a)).toBe(true);
@@ -59,7 +64,7 @@ describe('InFlight', () => {
     const reference = new Set<{ name: string }>();
     const pool = Array.from({ length: 50 }, (_, index) => item(String(index)));
     let seed = 7;
-    const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647);
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
     for (let step = 0; step < 5_000; step++) {
       const entry = pool[Math.floor(random() * pool.length)]!;
       if (random() < 0.5) {

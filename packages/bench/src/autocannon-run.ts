@@ -30,7 +30,16 @@ function autocannonOptions(run: AutocannonRun): autocannon.Options {
     ...(run.durationSeconds === undefined ? {} : { duration: run.durationSeconds }),
     ...(run.amount === undefined ? {} : { amount: run.amount }),
     ...(uniqueHeader
-      ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, [uniqueHeader]: randomUUID() } }) }] }
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                headers: { ...request.headers, [uniqueHeader]: randomUUID() },
+              }),
+            },
+          ],
+        }
       : {}),
   };
 }

@@ -43,5 +43,10 @@ export function parseCli(argv: string[]): CliOptions {
     throw new Error(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   }
   const { duration, connections, warmup, rounds, list } = parsed.data;
-  return { benchmarks: positionals, load: { durationSeconds: duration, connections, warmupSeconds: warmup }, rounds, list };
+  return {
+    benchmarks: positionals,
+    load: { durationSeconds: duration, connections, warmupSeconds: warmup },
+    rounds,
+    list,
+  };
 }

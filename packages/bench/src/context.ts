@@ -37,7 +37,11 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
     async startGateway(env = {}) {
       // As on a machine serving the gateway alone: one process per core (GATEWAY_PROCESSES=auto),
       // unless a benchmark says otherwise (delivery-latency runs the system as `npm start` does).
-      const processEnv = (await services()).processEnv({ SHUTDOWN_TIMEOUT_MS: '2000', GATEWAY_PROCESSES: 'auto', ...env });
+      const processEnv = (await services()).processEnv({
+        SHUTDOWN_TIMEOUT_MS: '2000',
+        GATEWAY_PROCESSES: 'auto',
+        ...env,
+      });
       log('starting the gateway');
       return spawnService({ name: 'gateway', entry: GATEWAY_ENTRY, env: processEnv }, register);
     },
@@ -45,7 +49,11 @@ function benchContext(load: LoadOptions, cleanup: CleanupStack, services: () => 
       return (await services()).processEnv();
     },
     async startStaticBaseline(response: CapturedResponse) {
-      const message = { status: response.status, headers: response.headers, bodyBase64: response.body.toString('base64') };
+      const message = {
+        status: response.status,
+        headers: response.headers,
+        bodyBase64: response.body.toString('base64'),
+      };
       return forkHelper('baseline', BASELINE_ENTRY, message, { NODE_ENV: 'production' }, register);
     },
   };

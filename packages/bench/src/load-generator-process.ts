@@ -15,7 +15,8 @@ process.on('message', (message) => {
   const reply = (answer: LoadAnswer) => process.send?.(answer);
   generate(message).then(
     (measurement) => reply({ id: message.id, measurement }),
-    (error: unknown) => reply({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    (error: unknown) =>
+      reply({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -3,7 +3,9 @@ import type { Measurement } from './measure.ts';
 import type { PacedOptions, PacedRequest } from './paced-load.ts';
 
 /** A load the generator's process runs: an autocannon run, or a paced (open-loop) one. */
-export type Load = { kind: 'autocannon'; run: AutocannonRun } | { kind: 'paced'; target: PacedRequest; options: PacedOptions };
+export type Load =
+  | { kind: 'autocannon'; run: AutocannonRun }
+  | { kind: 'paced'; target: PacedRequest; options: PacedOptions };
 
 export type LoadRequest = Load & { id: number };
 

@@ -37,7 +37,10 @@ class GeneratorProcess {
   private readonly child: ChildProcess;
   private readonly output: () => string;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (measurement: Measurement) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (measurement: Measurement) => void; reject: (error: Error) => void }
+  >();
 
   /** Called once this process takes no more loads. */
   private readonly retired: (process: GeneratorProcess) => void;

@@ -8,7 +8,9 @@ import { CLOCK_TICKS_PER_SECOND, processCpuTicks } from './process-cpu.ts';
  */
 const SERVICE_COMMANDS = { postgres: 'postgres', redis: 'redis-server' } as const;
 export type ServiceName = keyof typeof SERVICE_COMMANDS;
-const SERVICE_OF_COMMAND = new Map<string, ServiceName>(Object.entries(SERVICE_COMMANDS).map(([name, command]) => [command, name as ServiceName]));
+const SERVICE_OF_COMMAND = new Map<string, ServiceName>(
+  Object.entries(SERVICE_COMMANDS).map(([name, command]) => [command, name as ServiceName]),
+);
 
 /** CPU milliseconds per unit of work over one measured run, on the whole machine. */
 export interface MachineCpu {
@@ -57,7 +59,10 @@ function serviceTicks(before: Map<number, number>, after: Map<number, number>): 
  * against a baseline that writes nothing is bounded by it. A service process that exits during
  * the run loses its ticks (pooled connections do not exit), so the services' share is a floor.
  */
-export async function machineCpuPerUnit<T>(work: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; machine: MachineCpu }> {
+export async function machineCpuPerUnit<T>(
+  work: () => Promise<T>,
+  units: (result: T) => number,
+): Promise<{ result: T; machine: MachineCpu }> {
   const before = await snapshot();
   const result = await work();
   const after = await snapshot();

@@ -56,7 +56,10 @@ export async function measure(
 }
 
 /** `run` (its connections and request) for `load`'s warm-up, discarded, then for its measured duration. */
-export async function measureRun(run: Omit<AutocannonRun, 'durationSeconds' | 'amount'>, load: LoadOptions): Promise<Measurement> {
+export async function measureRun(
+  run: Omit<AutocannonRun, 'durationSeconds' | 'amount'>,
+  load: LoadOptions,
+): Promise<Measurement> {
   if (load.warmupSeconds > 0) await autocannonLoad({ ...run, durationSeconds: load.warmupSeconds });
   return autocannonLoad({ ...run, durationSeconds: load.durationSeconds });
 }
@@ -72,7 +75,11 @@ export async function measureWithCpu(
   drive: (load: LoadOptions) => Promise<Measurement>,
 ): Promise<{ measurement: Measurement; cpuMsPerRequest: number; machine: MachineCpu }> {
   if (load.warmupSeconds > 0) await drive({ ...load, durationSeconds: load.warmupSeconds, warmupSeconds: 0 });
-  const { result, cpuMsPerUnit, machine } = await cpuPerUnit(pid, () => drive({ ...load, warmupSeconds: 0 }), (m) => m.requests);
+  const { result, cpuMsPerUnit, machine } = await cpuPerUnit(
+    pid,
+    () => drive({ ...load, warmupSeconds: 0 }),
+    (m) => m.requests,
+  );
   return { measurement: result, cpuMsPerRequest: cpuMsPerUnit, machine };
 }
 

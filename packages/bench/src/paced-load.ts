@@ -104,7 +104,10 @@ export async function measurePaced(target: PacedRequest, options: PacedOptions):
   for (const connection of all) connection.destroy();
 
   const answered = latencies.length;
-  const non2xx = Object.entries(statusCodes).reduce((sum, [status, count]) => (status.startsWith('2') ? sum : sum + count), 0);
+  const non2xx = Object.entries(statusCodes).reduce(
+    (sum, [status, count]) => (status.startsWith('2') ? sum : sum + count),
+    0,
+  );
   return {
     requestsPerSecond: answered / sentFor,
     latencyMs: latencySummary(latencies),

@@ -68,7 +68,10 @@ export interface SpawnReadyOptions {
  */
 export async function spawnReady(options: SpawnReadyOptions, register: RegisterStop): Promise<ChildProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, options.entry], { env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, options.entry], {
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   register(`${options.name} (pid ${child.pid})`, () => stopChild(child));
   const output = captureOutput(child);
   let timer: NodeJS.Timeout | undefined;
@@ -85,7 +88,10 @@ export async function spawnReady(options: SpawnReadyOptions, register: RegisterS
         throw new Error(`${options.name} exited (${code ?? signal}) before it was ready:\n${output()}`);
       }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${options.name} was not ready within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`${options.name} was not ready within ${timeoutMs} ms:\n${output()}`)),
+          timeoutMs,
+        );
       }),
     ]);
   } catch (error) {
@@ -101,7 +107,10 @@ export async function spawnReady(options: SpawnReadyOptions, register: RegisterS
 /** Starts one of our HTTP services on a free loopback port; resolves once all its processes listen. */
 export async function spawnService(options: SpawnReadyOptions, register: RegisterStop): Promise<RunningService> {
   const port = await freePort();
-  const child = await spawnReady({ ...options, env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' } }, register);
+  const child = await spawnReady(
+    { ...options, env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' } },
+    register,
+  );
   return { name: options.name, url: `http://127.0.0.1:${port}`, pid: child.pid ?? -1, stop: () => stopChild(child) };
 }
 

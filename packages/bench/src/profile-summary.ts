@@ -55,7 +55,10 @@ function summarise(profile: Profile, top: number): string {
     [...totals]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, us]) => `  ${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+      .map(
+        ([name, us]) =>
+          `  ${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`,
+      );
   return [
     `busy ${(busy / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms`,
     'by area (self time):',
@@ -70,7 +73,10 @@ async function profileFiles(path: string): Promise<string[]> {
   return (await readdir(path)).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(path, name));
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+});
 if (positionals.length === 0) {
   process.stderr.write('usage: npm run bench:profile -- <file.cpuprofile | dir> [--top N]\n');
   process.exit(2);

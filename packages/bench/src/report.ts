@@ -9,7 +9,16 @@ const number = (value: number, digits = 0) =>
 /** The human table: one row per target, then the ratios and notes. */
 export function formatReport(report: BenchReport, load: LoadOptions): string {
   const withP95 = report.targets.some(({ measurement }) => measurement.latencyMs.p95 !== undefined);
-  const header = ['target', 'req/s', 'p50 ms', ...(withP95 ? ['p95 ms'] : []), 'p99 ms', 'requests', 'non-2xx', 'errors'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    ...(withP95 ? ['p95 ms'] : []),
+    'p99 ms',
+    'requests',
+    'non-2xx',
+    'errors',
+  ];
   const rows = report.targets.map(({ target, measurement: m }) => [
     target,
     number(m.requestsPerSecond),
@@ -22,13 +31,17 @@ export function formatReport(report: BenchReport, load: LoadOptions): string {
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   return [
     `${report.benchmark}: ${load.connections} connections, ${load.durationSeconds} s measured after ${load.warmupSeconds} s warm-up`,
     line(header),
     line(widths.map((width) => '-'.repeat(width))),
     ...rows.map(line),
-    ...Object.entries(report.ratios).map(([name, value]) => `${name}: ${Number.isNaN(value) ? 'n/a' : number(value, 3)}`),
+    ...Object.entries(report.ratios).map(
+      ([name, value]) => `${name}: ${Number.isNaN(value) ? 'n/a' : number(value, 3)}`,
+    ),
     ...report.notes.map((note) => `note: ${note}`),
     ...warnings(report),
   ].join('\n');
@@ -40,7 +53,9 @@ function warnings(report: BenchReport): string[] {
     const failed = Object.entries(m.statusCodes).filter(([code]) => !code.startsWith('2'));
     if (m.non2xx === 0 && m.errors === 0 && m.timeouts === 0) return [];
     const codes = failed.map(([code, count]) => `${count}× ${code}`).join(', ');
-    return [`WARNING: ${target} had ${m.non2xx} non-2xx responses (${codes || 'none'}), ${m.errors} errors, ${m.timeouts} timeouts`];
+    return [
+      `WARNING: ${target} had ${m.non2xx} non-2xx responses (${codes || 'none'}), ${m.errors} errors, ${m.timeouts} timeouts`,
+    ];
   });
 }
 

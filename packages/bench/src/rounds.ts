@@ -27,14 +27,26 @@ export function median(values: readonly number[]): number {
 
 function spreadOf(values: number[]): Spread {
   const empty = values.length === 0;
-  return { values, median: median(values), min: empty ? Number.NaN : Math.min(...values), max: empty ? Number.NaN : Math.max(...values) };
+  return {
+    values,
+    median: median(values),
+    min: empty ? Number.NaN : Math.min(...values),
+    max: empty ? Number.NaN : Math.max(...values),
+  };
 }
 
 /** Each name's figure over the rounds, in round order; a round without it, or with NaN, is left out. */
 function spreads(rounds: ReadonlyArray<Record<string, number>>): Record<string, Spread> {
   const names = [...new Set(rounds.flatMap((round) => Object.keys(round)))];
   return Object.fromEntries(
-    names.map((name) => [name, spreadOf(rounds.map((round) => round[name]).filter((value): value is number => value !== undefined && !Number.isNaN(value)))]),
+    names.map((name) => [
+      name,
+      spreadOf(
+        rounds
+          .map((round) => round[name])
+          .filter((value): value is number => value !== undefined && !Number.isNaN(value)),
+      ),
+    ]),
   );
 }
 
@@ -47,7 +59,9 @@ export function summariseRounds(reports: readonly BenchReport[]): RoundsSummary 
   const first = reports[0];
   if (!first) throw new Error('no rounds to summarise');
   const perTarget = (figure: (report: BenchReport['targets'][number]) => number) =>
-    spreads(reports.map((report) => Object.fromEntries(report.targets.map((target) => [target.target, figure(target)]))));
+    spreads(
+      reports.map((report) => Object.fromEntries(report.targets.map((target) => [target.target, figure(target)]))),
+    );
   return {
     benchmark: first.benchmark,
     rounds: reports.length,

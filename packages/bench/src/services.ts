@@ -33,9 +33,13 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
   // Benchmarks that write objects delete them; a bucket left non-empty is reported, not emptied blindly.
   cleanup.defer('bench bucket', async () => {
     await storage.client.send(new DeleteBucketCommand({ Bucket: bucket })).catch(async (error: Error) => {
-      const left = await storage.client.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 5 })).catch(() => undefined);
+      const left = await storage.client
+        .send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 5 }))
+        .catch(() => undefined);
       const keys = left?.Contents?.map((object) => object.Key).join(', ');
-      process.stderr.write(`bench: bucket ${bucket} left behind: ${error.message}${keys ? ` (holds ${keys}${left?.IsTruncated ? ', …' : ''})` : ''}\n`);
+      process.stderr.write(
+        `bench: bucket ${bucket} left behind: ${error.message}${keys ? ` (holds ${keys}${left?.IsTruncated ? ', …' : ''})` : ''}\n`,
+      );
     });
     storage.close();
   });

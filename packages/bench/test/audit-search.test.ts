@@ -10,10 +10,15 @@ const pool = useTestPool(environment);
 
 describe('audit-search benchmark', () => {
   it('seeds entries set-based with the documented mix, unique time-ordered ids and searchable text', async () => {
-    const admins = [await insertAdminUser(pool(), { id: '101', name: 'a', acls: [] }), await insertAdminUser(pool(), { id: '102', name: 'b', acls: [] })];
+    const admins = [
+      await insertAdminUser(pool(), { id: '101', name: 'a', acls: [] }),
+      await insertAdminUser(pool(), { id: '102', name: 'b', acls: [] }),
+    ];
     await seedAuditLogs(pool(), { entries: 2_000, adminIds: admins.map((admin) => admin.id), days: 10, chunk: 700 });
 
-    const { rows } = await pool().query<{ action: string; n: number }>('SELECT action, count(*)::int AS n FROM audit_logs GROUP BY action');
+    const { rows } = await pool().query<{ action: string; n: number }>(
+      'SELECT action, count(*)::int AS n FROM audit_logs GROUP BY action',
+    );
     const byAction = Object.fromEntries(rows.map((row) => [row.action, row.n]));
     expect(byAction['ban_ip']! + byAction['unban_ip']!).toBe(800);
     expect(byAction['bulk_add_guild_members']).toBe(300);
@@ -24,10 +29,18 @@ describe('audit-search benchmark', () => {
     );
     expect(order[0]).toEqual({ disordered: 0, distinct_ids: 2_000, admins: 2 });
 
-    const spam = await searchAuditLogs(pool(), {}, { query: 'spam', sortBy: 'relevance', sortOrder: 'desc', limit: 5, offset: 0 });
+    const spam = await searchAuditLogs(
+      pool(),
+      {},
+      { query: 'spam', sortBy: 'relevance', sortOrder: 'desc', limit: 5, offset: 0 },
+    );
     expect(spam.total).toBeGreaterThan(50);
     expect(spam.logs).toHaveLength(5);
-    const needle = await searchAuditLogs(pool(), {}, { query: 'user48@example.com', sortBy: 'createdAt', sortOrder: 'desc', limit: 5, offset: 0 });
+    const needle = await searchAuditLogs(
+      pool(),
+      {},
+      { query: 'user48@example.com', sortBy: 'createdAt', sortOrder: 'desc', limit: 5, offset: 0 },
+    );
     expect(needle.logs.map((log) => log.metadata['email'])).toEqual(Array(needle.total).fill('user48@example.com'));
     expect(needle.total).toBeGreaterThan(0);
   });
@@ -35,6 +48,8 @@ describe('audit-search benchmark', () => {
   it('has valid request bodies and computes nearest-rank percentiles', () => {
     expect(auditBenchCases({ adminUserId: '1', now: new Date() }).length).toBeGreaterThan(8);
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([percentile(values, 50), percentile(values, 95), percentile(values, 99), percentile([7], 95)]).toEqual([50, 95, 99, 7]);
+    expect([percentile(values, 50), percentile(values, 95), percentile(values, 99), percentile([7], 95)]).toEqual([
+      50, 95, 99, 7,
+    ]);
   });
 });

@@ -51,12 +51,13 @@ describe('alternate', () => {
     ]);
     for (const variants of [2, 3, 4, 5]) {
       const timesAt = Array.from({ length: variants }, () => Array<number>(variants).fill(0));
-      for (let round = 0; round < 2 * variants; round++) roundOrder(variants, round).forEach((variant, position) => timesAt[variant]![position]!++);
+      for (let round = 0; round < 2 * variants; round++)
+        roundOrder(variants, round).forEach((variant, position) => timesAt[variant]![position]!++);
       for (const positions of timesAt) expect(positions).toEqual(Array(variants).fill(2));
     }
   });
 
-  it("measures every variant once a round and gives each variant its slices in the order they ran", async () => {
+  it('measures every variant once a round and gives each variant its slices in the order they ran', async () => {
     const ran: number[] = [];
     const slices = await alternate(2, 3, async (variant) => {
       ran.push(variant);

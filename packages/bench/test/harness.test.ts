@@ -45,13 +45,21 @@ describe('bench harness', () => {
   it('serves the captured bytes and headers from a baseline process, measures it, and stops it', async () => {
     const cleanup = new CleanupStack();
     const body = Buffer.from('{"api_code_version":1}');
-    const headers = { 'content-type': 'application/json; charset=utf-8', etag: '"abc"', 'cache-control': 'public, max-age=60' };
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      etag: '"abc"',
+      'cache-control': 'public, max-age=60',
+    };
     const message = { status: 200, headers, bodyBase64: body.toString('base64') };
-    const baseline = await forkHelper('baseline', BASELINE_ENTRY, message, {}, (name, stop) => cleanup.defer(name, stop));
+    const baseline = await forkHelper('baseline', BASELINE_ENTRY, message, {}, (name, stop) =>
+      cleanup.defer(name, stop),
+    );
     try {
       const response = await fetch(`${baseline.url}/v1/.well-known/service`);
       expect(Buffer.from(await response.arrayBuffer())).toEqual(body);
-      expect(Object.fromEntries(Object.keys(headers).map((name) => [name, response.headers.get(name)]))).toEqual(headers);
+      expect(Object.fromEntries(Object.keys(headers).map((name) => [name, response.headers.get(name)]))).toEqual(
+        headers,
+      );
       expect(response.headers.get('x-powered-by')).toBeNull();
 
       const load = { connections: 2, durationSeconds: 1, warmupSeconds: 0 };

@@ -26,7 +26,9 @@ function ownsClientSocket(clientPort: number, serverPort: number): boolean {
   const row = readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .find((fields) => fields[1] === procAddress(clientPort) && fields[2] === procAddress(serverPort) && fields[3] === '01');
+    .find(
+      (fields) => fields[1] === procAddress(clientPort) && fields[2] === procAddress(serverPort) && fields[3] === '01',
+    );
   if (!row) throw new Error(`no established connection from port ${clientPort} to ${serverPort}`);
   const socket = `socket:[${row[9]}]`;
   return readdirSync('/proc/self/fd').some((fd) => {
@@ -53,7 +55,13 @@ async function recordingServer(seen: Seen[]): Promise<string> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, delivery: req.headers['x-delivery'] as string, body: Buffer.concat(chunks).toString(), sentFromHere: ownsClientSocket(req.socket.remotePort!, req.socket.localPort!) });
+      seen.push({
+        method: req.method,
+        url: req.url,
+        delivery: req.headers['x-delivery'] as string,
+        body: Buffer.concat(chunks).toString(),
+        sentFromHere: ownsClientSocket(req.socket.remotePort!, req.socket.localPort!),
+      });
       res.writeHead(204).end();
     });
   });
@@ -67,7 +75,14 @@ describe('the load generator', () => {
     const seen: Seen[] = [];
     const base = await recordingServer(seen);
     const body = JSON.stringify({ text: 'é'.repeat(2000) });
-    const run = { url: `${base}/hooks/1`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body, uniqueHeader: 'x-delivery', connections: 3 };
+    const run = {
+      url: `${base}/hooks/1`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body,
+      uniqueHeader: 'x-delivery',
+      connections: 3,
+    };
 
     const measurement = await autocannonLoad({ ...run, amount: 150 });
 
@@ -76,7 +91,8 @@ describe('the load generator', () => {
     expect(measurement.non2xx).toBe(0);
     expect(seen).toHaveLength(150);
     expect(new Set(seen.map((request) => request.delivery)).size).toBe(150);
-    for (const request of seen) expect(request).toMatchObject({ method: 'POST', url: '/hooks/1', body, sentFromHere: false });
+    for (const request of seen)
+      expect(request).toMatchObject({ method: 'POST', url: '/hooks/1', body, sentFromHere: false });
     // The check tells the two apart: a request from this process is seen as one.
     await fetch(`${base}/hooks/2`, { method: 'POST', body });
     expect(seen.at(-1)).toMatchObject({ url: '/hooks/2', sentFromHere: true });
@@ -86,12 +102,18 @@ describe('the load generator', () => {
     const seen: Seen[] = [];
     const base = await recordingServer(seen);
 
-    const measurement = await pacedLoad({ url: `${base}/`, method: 'GET', headers: {} }, { requestsPerSecond: 100, durationSeconds: 0.5, connections: 2 });
+    const measurement = await pacedLoad(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 100, durationSeconds: 0.5, connections: 2 },
+    );
 
     expect(measurement.requests).toBe(50);
     expect(seen).toHaveLength(50);
     expect(seen.every((request) => !request.sentFromHere)).toBe(true);
-    const https = pacedLoad({ url: base.replace('http:', 'https:'), method: 'GET', headers: {} }, { requestsPerSecond: 10, durationSeconds: 0.1, connections: 1 });
+    const https = pacedLoad(
+      { url: base.replace('http:', 'https:'), method: 'GET', headers: {} },
+      { requestsPerSecond: 10, durationSeconds: 0.1, connections: 1 },
+    );
     await expect(https).rejects.toThrow(/load generator: Error: measurePaced sends plain HTTP only, not https:/);
   });
 

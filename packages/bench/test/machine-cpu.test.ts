@@ -16,7 +16,10 @@ function spin(ms: number): number {
 // Lower bounds only: whatever else runs on the machine meanwhile (other test files) adds to both.
 describe.skipIf(process.platform !== 'linux')('machine CPU per unit of work', () => {
   it("counts any process's busy time, per unit", async () => {
-    const { result, machine } = await machineCpuPerUnit(async () => spin(400), () => 2);
+    const { result, machine } = await machineCpuPerUnit(
+      async () => spin(400),
+      () => 2,
+    );
     expect(result).toBeGreaterThan(0);
     expect(machine.totalMs).toBeGreaterThanOrEqual(150);
   });

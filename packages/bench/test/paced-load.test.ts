@@ -26,13 +26,25 @@ describe('measurePaced', () => {
   it('sends every request whole, with its own unique header, at the rate asked', async () => {
     const seen: { method?: string; url?: string; type?: string; delivery?: string; body: string }[] = [];
     const base = await serve((req, body, res) => {
-      seen.push({ method: req.method, url: req.url, type: req.headers['content-type'], delivery: req.headers['x-delivery'] as string, body });
+      seen.push({
+        method: req.method,
+        url: req.url,
+        type: req.headers['content-type'],
+        delivery: req.headers['x-delivery'] as string,
+        body,
+      });
       res.writeHead(204).end();
     });
     const body = JSON.stringify({ text: 'é'.repeat(3000) });
     const started = performance.now();
     const result = await measurePaced(
-      { url: `${base}/hooks/1?wait=false`, method: 'POST', body, headers: { 'content-type': 'application/json' }, uniqueHeader: 'x-delivery' },
+      {
+        url: `${base}/hooks/1?wait=false`,
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        uniqueHeader: 'x-delivery',
+      },
       { requestsPerSecond: 200, durationSeconds: 1, connections: 4 },
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
@@ -57,7 +69,10 @@ describe('measurePaced', () => {
       if (count % 3 === 0) res.writeHead(404, { 'content-length': notFound.length, connection: 'close' }).end(notFound);
       else res.writeHead(200, { 'content-length': found.length }).end(found);
     });
-    const result = await measurePaced({ url: `${base}/`, method: 'GET', headers: {} }, { requestsPerSecond: 300, durationSeconds: 0.5, connections: 2 });
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 300, durationSeconds: 0.5, connections: 2 },
+    );
     expect(result.statusCodes).toEqual({ 200: 100, 404: 50 });
     expect(result.non2xx).toBe(50);
     expect(result.errors).toBe(0);
@@ -65,7 +80,10 @@ describe('measurePaced', () => {
 
   it('charges a request the time it waited for a connection', async () => {
     const base = await serve((_req, _body, res) => setTimeout(() => res.writeHead(204).end(), 50));
-    const result = await measurePaced({ url: `${base}/`, method: 'GET', headers: {} }, { requestsPerSecond: 100, durationSeconds: 0.5, connections: 1 });
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 100, durationSeconds: 0.5, connections: 1 },
+    );
     expect(result.requests).toBe(50);
     // One connection answers every 50 ms while requests fall due every 10 ms: they queue.
     expect(result.latencyMs.max).toBeGreaterThan(1000);
@@ -74,7 +92,10 @@ describe('measurePaced', () => {
   it('counts a refused connection as an error, not an answer', async () => {
     const base = await serve((_req, _body, res) => res.end());
     await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-    const result = await measurePaced({ url: `${base}/`, method: 'GET', headers: {} }, { requestsPerSecond: 50, durationSeconds: 0.2, connections: 2 });
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 50, durationSeconds: 0.2, connections: 2 },
+    );
     expect(result.requests).toBe(0);
     expect(result.errorCodes).toEqual({ ECONNREFUSED: 10 });
   });
@@ -84,7 +105,10 @@ describe('measurePaced', () => {
       res.write('part');
       res.end();
     });
-    const result = await measurePaced({ url: `${base}/`, method: 'GET', headers: {} }, { requestsPerSecond: 20, durationSeconds: 0.1, connections: 1 });
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 20, durationSeconds: 0.1, connections: 1 },
+    );
     expect(result.errorCodes).toEqual({ CHUNKED_ANSWER: 2 });
   });
 });

@@ -21,7 +21,11 @@ function report(ratios: Record<string, number>, targets: Array<[string, number, 
   return {
     benchmark: 'ban-check',
     notes: [],
-    targets: targets.map(([target, rps, p99]) => ({ target, url: 'http://127.0.0.1/', measurement: measured(rps, p99) })),
+    targets: targets.map(([target, rps, p99]) => ({
+      target,
+      url: 'http://127.0.0.1/',
+      measurement: measured(rps, p99),
+    })),
     ratios,
   };
 }
@@ -34,7 +38,11 @@ describe('bench rounds', () => {
   });
 
   it('summarises each ratio over the rounds: values in round order, median, range', () => {
-    const summary = summariseRounds([report({ rps: 0.43, p99: 2 }), report({ rps: 0.55, p99: 3.25 }), report({ rps: 0.37, p99: 2.5 })]);
+    const summary = summariseRounds([
+      report({ rps: 0.43, p99: 2 }),
+      report({ rps: 0.55, p99: 3.25 }),
+      report({ rps: 0.37, p99: 2.5 }),
+    ]);
     expect(summary.benchmark).toBe('ban-check');
     expect(summary.rounds).toBe(3);
     expect(summary.ratios['rps']).toEqual({ values: [0.43, 0.55, 0.37], median: 0.43, min: 0.37, max: 0.55 });
@@ -58,10 +66,17 @@ describe('bench rounds', () => {
   });
 
   it('leaves out a round whose ratio was to nothing, and a ratio no round had stays n/a', () => {
-    const summary = summariseRounds([report({ rps: Number.NaN, cpu: Number.NaN }), report({ rps: 0.5, cpu: Number.NaN })]);
+    const summary = summariseRounds([
+      report({ rps: Number.NaN, cpu: Number.NaN }),
+      report({ rps: 0.5, cpu: Number.NaN }),
+    ]);
     expect(summary.ratios['rps']).toEqual({ values: [0.5], median: 0.5, min: 0.5, max: 0.5 });
     expect(formatRoundsSummary(summary)).toBe(
-      ['ban-check: 2 rounds', 'rps: median 0.500 (min 0.500, max 0.500; 0.500)', 'cpu: median n/a (min n/a, max n/a; )'].join('\n'),
+      [
+        'ban-check: 2 rounds',
+        'rps: median 0.500 (min 0.500, max 0.500; 0.500)',
+        'cpu: median n/a (min n/a, max n/a; )',
+      ].join('\n'),
     );
   });
 

@@ -35,7 +35,13 @@ export interface CircuitBreaker {
  * the circuit, its outage keeps it open for another `openMs`. Calls that fail for other reasons
  * (a constraint, a bad request) say the dependency answered, and close it too.
  */
-export function createCircuitBreaker({ name, isOutage, openMs, onChange, now = () => performance.now() }: CircuitBreakerOptions): CircuitBreaker {
+export function createCircuitBreaker({
+  name,
+  isOutage,
+  openMs,
+  onChange,
+  now = () => performance.now(),
+}: CircuitBreakerOptions): CircuitBreaker {
   let state: CircuitState = 'closed';
   let openedAt = 0;
   let probing = false;

@@ -17,7 +17,8 @@ export function parseOptions<Schema extends z.ZodType>(
   let values: Record<string, unknown>;
   try {
     const parsed = parseArgs({ args, options, strict: true, allowPositionals: positionals.length > 0 });
-    if (parsed.positionals.length > positionals.length) throw new Error(`Unexpected argument "${parsed.positionals[positionals.length]}".`);
+    if (parsed.positionals.length > positionals.length)
+      throw new Error(`Unexpected argument "${parsed.positionals[positionals.length]}".`);
     values = { ...parsed.values, ...Object.fromEntries(parsed.positionals.map((word, i) => [positionals[i]!, word])) };
   } catch (error) {
     throw new CliError('INVALID_ARGUMENTS', (error as Error).message, { exitCode: EXIT.usage });

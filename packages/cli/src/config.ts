@@ -49,7 +49,9 @@ export function mergeDevstackEnv(processEnv: Env, filePath = devstackEnvPath(pro
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return processEnv;
     throw error;
   }
-  const fromEnv = Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''));
+  const fromEnv = Object.fromEntries(
+    Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''),
+  );
   return { ...fileEnv, ...fromEnv };
 }
 

@@ -27,7 +27,10 @@ function findCommand(args: string[]): { command: RegisteredCommand; rest: string
     const words = command.name.split(' ');
     if (words.every((word, i) => args[i] === word)) return { command, rest: args.slice(words.length) };
   }
-  const given = args.filter((arg) => !arg.startsWith('-')).slice(0, 2).join(' ');
+  const given = args
+    .filter((arg) => !arg.startsWith('-'))
+    .slice(0, 2)
+    .join(' ');
   throw new CliError('UNKNOWN_COMMAND', given ? `Unknown command "${given}".` : 'No command given.', {
     exitCode: EXIT.usage,
     details: COMMANDS.map((c) => c.usage),
@@ -49,7 +52,10 @@ export async function runCli(args: string[]): Promise<number> {
     const prepared = command.prepare(rest);
     const config = loadCliConfig();
     if (!config.ok) {
-      throw new CliError('INVALID_CONFIG', 'Invalid configuration.', { exitCode: EXIT.config, details: config.problems });
+      throw new CliError('INVALID_CONFIG', 'Invalid configuration.', {
+        exitCode: EXIT.config,
+        details: config.problems,
+      });
     }
     writeResult(await prepared.run(config.config));
     return 0;

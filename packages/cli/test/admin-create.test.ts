@@ -50,8 +50,14 @@ describe('cli admin create', () => {
   });
 
   it('reuses an admin by name, adding the new ACLs, with a new key', async () => {
-    const first = JSON.parse((await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check'], environment.processEnv())).stdout);
-    const run = await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:email:check'], environment.processEnv());
+    const first = JSON.parse(
+      (await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check'], environment.processEnv()))
+        .stdout,
+    );
+    const run = await runCli(
+      ['admin', 'create', '--name', 'support', '--acl', 'ban:email:check'],
+      environment.processEnv(),
+    );
     const second = JSON.parse(run.stdout);
     expect(second.admin_user_id).toBe(first.admin_user_id);
     expect(second.admin_created).toBe(false);
@@ -85,13 +91,23 @@ describe('cli admin create', () => {
   });
 
   it('makes its ids under a leased worker id: SNOWFLAKE_WORKER_ID when free, another when not, released at exit', async () => {
-    const free = JSON.parse((await runCli(['admin', 'create', '--name', 'lease-a', '--acl', '*'], environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }))).stdout);
+    const free = JSON.parse(
+      (
+        await runCli(
+          ['admin', 'create', '--name', 'lease-a', '--acl', '*'],
+          environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }),
+        )
+      ).stdout,
+    );
     expect(snowflakeWorkerId(free.admin_user_id)).toBe(600);
     expect(await redis.exists(workerIdLeaseKey(environment.redisPrefix, 600))).toBe(0);
 
     await redis.set(workerIdLeaseKey(environment.redisPrefix, 600), 'a-running-gateway', 'PX', 60_000);
     try {
-      const run = await runCli(['admin', 'create', '--name', 'lease-b', '--acl', '*'], environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }));
+      const run = await runCli(
+        ['admin', 'create', '--name', 'lease-b', '--acl', '*'],
+        environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }),
+      );
       expect(run.code, run.stderr).toBe(0);
       const taken = JSON.parse(run.stdout);
       expect(snowflakeWorkerId(taken.admin_user_id)).not.toBe(600);
@@ -105,7 +121,10 @@ describe('cli admin create', () => {
   it('needs REDIS_URL to make ids, and says so with exit 78', async () => {
     const { REDIS_URL: _unused, ...withoutRedis } = environment.processEnv();
     // No dev stack file to fall back on either.
-    const run = await runCli(['admin', 'create', '--name', 'x', '--acl', '*'], { ...withoutRedis, DEVSTACK_DATA_DIR: '/nonexistent/devstack' });
+    const run = await runCli(['admin', 'create', '--name', 'x', '--acl', '*'], {
+      ...withoutRedis,
+      DEVSTACK_DATA_DIR: '/nonexistent/devstack',
+    });
     expect(run.code).toBe(78);
     const line = errorLine(run);
     expect(line.error).toBe('INVALID_CONFIG');

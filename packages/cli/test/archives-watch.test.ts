@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, spawnService, startFaultProxy, useTestEnvironment, useTestPool, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import {
+  call,
+  spawnService,
+  startFaultProxy,
+  useTestEnvironment,
+  useTestPool,
+  waitFor,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { runCli, startCli } from './run-cli.ts';
 
 // Real processes throughout: the gateway takes the request, an archive worker builds the ZIP into
@@ -12,11 +20,17 @@ let adminKey: string;
 let guildIds: string[];
 
 beforeAll(async () => {
-  gateway = await spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }));
+  gateway = await spawnService(
+    'gateway',
+    environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }),
+  );
   const admin = await runCli(['admin', 'create', '--name', 'archive-watcher', '--acl', '*'], environment.processEnv());
   if (admin.code !== 0) throw new Error(`admin create failed: ${admin.stderr}`);
   adminKey = JSON.parse(admin.stdout).key;
-  const seed = await runCli(['demo', 'seed', '--guilds', '4', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'], environment.processEnv());
+  const seed = await runCli(
+    ['demo', 'seed', '--guilds', '4', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'],
+    environment.processEnv(),
+  );
   if (seed.code !== 0) throw new Error(`demo seed failed: ${seed.stderr}`);
   guildIds = JSON.parse(seed.stdout).guilds.map((guild: { id: string }) => guild.id);
 }, 60_000);
@@ -29,7 +43,11 @@ const api = (path: string) => `http://127.0.0.1:${String(gateway.ready['port'])}
 
 /** Requests a guild archive through the API; nothing builds it until a worker runs. */
 async function requestArchive(guildId: string): Promise<string> {
-  const answer = await call('POST', api('/v1/admin/archives/guild'), { token: adminKey, scheme: 'Admin', body: { guild_id: guildId } });
+  const answer = await call('POST', api('/v1/admin/archives/guild'), {
+    token: adminKey,
+    scheme: 'Admin',
+    body: { guild_id: guildId },
+  });
   expect(answer.status).toBe(200);
   return answer.body.archive_id;
 }
@@ -65,7 +83,13 @@ describe('cli archives watch', () => {
 
     const result = JSON.parse(watching.stdout());
     const downloadPath = `/v1/admin/archives/guild/${guildId}/${archiveId}/download`;
-    expect(result).toMatchObject({ archive_id: archiveId, subject_type: 'guild', subject_id: guildId, status: 'completed', download_path: downloadPath });
+    expect(result).toMatchObject({
+      archive_id: archiveId,
+      subject_type: 'guild',
+      subject_id: guildId,
+      status: 'completed',
+      download_path: downloadPath,
+    });
     expect(Number(result.file_size)).toBeGreaterThan(0);
     // The printed path is the one that hands out the ZIP.
     const link = await call('GET', api(downloadPath), { token: adminKey, scheme: 'Admin' });
@@ -100,7 +124,10 @@ describe('cli archives watch', () => {
     const archiveId = await requestArchive(guildIds[2]!);
     const watching = await watchQueued(archiveId, ['--timeout-seconds', '1']);
     expect((await watching.exit).code).toBe(124);
-    expect(JSON.parse(lines(watching.stderr()).at(-1)!)).toMatchObject({ error: 'WATCH_TIMEOUT', details: { archive_id: archiveId, status: 'queued' } });
+    expect(JSON.parse(lines(watching.stderr()).at(-1)!)).toMatchObject({
+      error: 'WATCH_TIMEOUT',
+      details: { archive_id: archiveId, status: 'queued' },
+    });
   });
 
   it('keeps watching through a database outage, saying so once, and still ends with the completed archive', async () => {
@@ -115,7 +142,11 @@ describe('cli archives watch', () => {
       await waitFor(async () => watching.stderr().includes('database unavailable, retrying'), 10_000);
       // The archive is built meanwhile (the worker reaches the database directly).
       worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
-      await waitFor(async () => (await db().query('SELECT status FROM archives WHERE id = $1', [archiveId])).rows[0]?.status === 'completed', 15_000);
+      await waitFor(
+        async () =>
+          (await db().query('SELECT status FROM archives WHERE id = $1', [archiveId])).rows[0]?.status === 'completed',
+        15_000,
+      );
       proxy.setMode('pass');
       expect((await watching.exit).code, watching.stderr()).toBe(0);
       const progress = lines(watching.stderr());

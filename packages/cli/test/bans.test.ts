@@ -30,7 +30,10 @@ describe('cli bans ip remove', () => {
   });
 
   it('refuses what is no address or range with a usage error', async () => {
-    for (const args of [['bans', 'ip', 'remove', '300.1.1.1'], ['bans', 'ip', 'remove']]) {
+    for (const args of [
+      ['bans', 'ip', 'remove', '300.1.1.1'],
+      ['bans', 'ip', 'remove'],
+    ]) {
       const run = await runCli(args, environment.processEnv());
       expect([run.code, errorLine(run).error]).toEqual([2, 'INVALID_ARGUMENTS']);
     }

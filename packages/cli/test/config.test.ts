@@ -20,7 +20,10 @@ afterAll(async () => {
 
 describe('devstack.env fallback', () => {
   it('fills what the environment lacks from the file; the environment wins', async () => {
-    await writeFile(file, '# written by npm start\nDATABASE_URL=postgres://file/db\nREDIS_URL=redis://file\nS3_ENDPOINT="http://file:9000"\nS3_BUCKET=from-file\n');
+    await writeFile(
+      file,
+      '# written by npm start\nDATABASE_URL=postgres://file/db\nREDIS_URL=redis://file\nS3_ENDPOINT="http://file:9000"\nS3_BUCKET=from-file\n',
+    );
     const merged = mergeDevstackEnv({ DATABASE_URL: 'postgres://env/db', S3_BUCKET: '' }, file);
     expect(merged).toMatchObject({
       DATABASE_URL: 'postgres://env/db',
@@ -41,7 +44,10 @@ describe('devstack.env fallback', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sb-devstack-data-'));
     try {
       const { DATABASE_URL, REDIS_URL, S3_ENDPOINT, ...rest } = environment.processEnv();
-      await writeFile(join(dataDir, 'devstack.env'), `DATABASE_URL=${DATABASE_URL}\nREDIS_URL=${REDIS_URL}\nS3_ENDPOINT=${S3_ENDPOINT}\n`);
+      await writeFile(
+        join(dataDir, 'devstack.env'),
+        `DATABASE_URL=${DATABASE_URL}\nREDIS_URL=${REDIS_URL}\nS3_ENDPOINT=${S3_ENDPOINT}\n`,
+      );
       const run = await runCli(['migrate'], { ...rest, DEVSTACK_DATA_DIR: dataDir });
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual({ applied: [] });

@@ -59,7 +59,9 @@ describe('cli demo seed', () => {
       expect(guild.members).toHaveLength(4);
       // owner + 4 members + the bot
       expect(await count('members WHERE guild_id = $1', [guild.id])).toBe(6);
-      const { rows } = await db().query<{ member_count: number }>('SELECT member_count FROM guilds WHERE id = $1', [guild.id]);
+      const { rows } = await db().query<{ member_count: number }>('SELECT member_count FROM guilds WHERE id = $1', [
+        guild.id,
+      ]);
       expect(rows[0]!.member_count).toBe(6);
       expect(guild.messages.count).toBe(101);
       expect(guild.messages.channels.map((c) => c.count).sort()).toEqual([50, 51]);
@@ -71,14 +73,13 @@ describe('cli demo seed', () => {
   });
 
   it('gives every printed user a working token hash, and non-members no membership', async () => {
-    const users = [
-      seeded.bot,
-      ...seeded.non_members,
-      ...seeded.guilds.flatMap((g) => [g.owner, ...g.members]),
-    ];
+    const users = [seeded.bot, ...seeded.non_members, ...seeded.guilds.flatMap((g) => [g.owner, ...g.members])];
     for (const user of users) {
       const hash = createHash('sha256').update(user.token).digest();
-      const { rows } = await db().query<{ user_id: string; kind: string }>('SELECT user_id, kind FROM user_tokens WHERE token_hash = $1', [hash]);
+      const { rows } = await db().query<{ user_id: string; kind: string }>(
+        'SELECT user_id, kind FROM user_tokens WHERE token_hash = $1',
+        [hash],
+      );
       expect(rows).toEqual([{ user_id: user.id, kind: user === seeded.bot ? 'bot' : 'user' }]);
     }
     expect(seeded.non_members).toHaveLength(3);
@@ -106,7 +107,9 @@ describe('cli demo seed', () => {
     try {
       for (const guild of seeded.guilds) {
         for (const object of [...guild.assets, ...guild.emojis, ...guild.stickers]) {
-          const response = await storage.client.send(new GetObjectCommand({ Bucket: environment.s3.bucket, Key: object.storage_key }));
+          const response = await storage.client.send(
+            new GetObjectCommand({ Bucket: environment.s3.bucket, Key: object.storage_key }),
+          );
           const bytes = Buffer.from(await response.Body!.transformToByteArray());
           expect(bytes.subarray(0, 8).toString('hex')).toBe(PNG_SIGNATURE);
           expect(response.ContentType).toBe('image/png');

@@ -13,7 +13,11 @@ describe('cli jobs', () => {
     const prefix = bullPrefix(environment.redisPrefix);
     const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
     const queue = new Queue(QUEUES.bulkOperations, { connection, prefix });
-    const worker = new Worker(QUEUES.bulkOperations, async () => Promise.reject(new UnrecoverableError('no such guild')), { connection: connection.duplicate(), prefix });
+    const worker = new Worker(
+      QUEUES.bulkOperations,
+      async () => Promise.reject(new UnrecoverableError('no such guild')),
+      { connection: connection.duplicate(), prefix },
+    );
     try {
       const job = await queue.add('cli-failure', {}, { attempts: 1 });
       await waitFor(async () => (await queue.getJobState(job.id!)) === 'failed', 10_000);
@@ -22,12 +26,25 @@ describe('cli jobs', () => {
       const listed = await runCli(['jobs', 'failed', '--queue', 'bulk-operations'], environment.processEnv());
       expect(listed.code, listed.stderr).toBe(0);
       expect(JSON.parse(listed.stdout).jobs).toEqual([
-        { queue: 'bulk-operations', id: job.id, name: 'cli-failure', attempts: 1, lastError: 'no such guild', failedAt: expect.any(String) },
+        {
+          queue: 'bulk-operations',
+          id: job.id,
+          name: 'cli-failure',
+          attempts: 1,
+          lastError: 'no such guild',
+          failedAt: expect.any(String),
+        },
       ]);
-      const retried = await runCli(['jobs', 'retry', '--queue', 'bulk-operations', '--id', job.id!], environment.processEnv());
+      const retried = await runCli(
+        ['jobs', 'retry', '--queue', 'bulk-operations', '--id', job.id!],
+        environment.processEnv(),
+      );
       expect([retried.code, JSON.parse(retried.stdout)]).toEqual([0, { outcome: 'retried' }]);
       expect(await queue.getJobState(job.id!)).toBe('waiting');
-      const again = await runCli(['jobs', 'retry', '--queue', 'bulk-operations', '--id', job.id!], environment.processEnv());
+      const again = await runCli(
+        ['jobs', 'retry', '--queue', 'bulk-operations', '--id', job.id!],
+        environment.processEnv(),
+      );
       expect([again.code, errorLine(again).error]).toEqual([1, 'NOT_FAILED']);
       const badQueue = await runCli(['jobs', 'failed', '--queue', 'nope'], environment.processEnv());
       expect(badQueue.code).toBe(2);

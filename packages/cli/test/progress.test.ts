@@ -24,12 +24,16 @@ describe('progress bar rendering', () => {
     const narrow = renderProgressLine({ status: 'running', percent: 42, step: 'Writing messages (5000/12000)' }, 50);
     expect(narrow).toHaveLength(50);
     expect(narrow.endsWith('…')).toBe(true);
-    expect(renderProgressLine({ status: 'queued', percent: 0, step: null }, 80)).toBe(`[${'.'.repeat(30)}]   0% queued`);
+    expect(renderProgressLine({ status: 'queued', percent: 0, step: null }, 80)).toBe(
+      `[${'.'.repeat(30)}]   0% queued`,
+    );
     expect(renderProgressLine({ status: 'queued', percent: 0, step: 'Queued' }, 20)).toHaveLength(20);
   });
 
   it('writes plain lines for logs: status, percent, step', () => {
-    expect(renderProgressEntry({ status: 'completed', percent: 100, step: 'Completed' })).toBe('completed 100% Completed');
+    expect(renderProgressEntry({ status: 'completed', percent: 100, step: 'Completed' })).toBe(
+      'completed 100% Completed',
+    );
     expect(renderProgressEntry({ status: 'queued', percent: 0, step: null })).toBe('queued 0%');
   });
 
@@ -45,7 +49,8 @@ describe('progress bar rendering', () => {
     expect(written[1]).toMatch(/^\r\[#{15}\.{15}\]  50% running Writing\x1b\[K$/);
     expect(written[2]).toBe('\n');
     // Each drawn line fits the terminal (one column left for the cursor).
-    for (const text of written.slice(0, 2)) expect(text.replace('\r', '').replace('\x1b[K', '').length).toBeLessThanOrEqual(59);
+    for (const text of written.slice(0, 2))
+      expect(text.replace('\r', '').replace('\x1b[K', '').length).toBeLessThanOrEqual(59);
   });
 
   it('takes 80 columns on a terminal that reports no width', () => {

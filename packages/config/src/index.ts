@@ -44,8 +44,7 @@ export const env = {
       .toLowerCase()
       .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']))
       .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
-  url: (protocols: string[]) =>
-    z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) }),
+  url: (protocols: string[]) => z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) }),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
 };
 
@@ -75,7 +74,10 @@ export const commonSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: env.int(0, 3_600_000).default(3_000),
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Prefix of every Redis key and channel, so deployments (and test files) can share a server. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('sb'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('sb'),
   /**
    * After PostgreSQL or S3 stopped answering (a connection failure, a client-side timeout),
    * calls to it fail at once for this long, then one probes: a silent dependency costs one

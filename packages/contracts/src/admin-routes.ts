@@ -42,11 +42,19 @@ export interface AdminRoute {
 
 const ARCHIVE_VIEW = [ACL.archiveViewAll, ACL.archiveTriggerUser, ACL.archiveTriggerGuild] as const;
 
-function route(method: AdminRoute['method'], path: string, anyOf: AclName | readonly AclName[], bucket: RateLimitBucketName | null): AdminRoute {
+function route(
+  method: AdminRoute['method'],
+  path: string,
+  anyOf: AclName | readonly AclName[],
+  bucket: RateLimitBucketName | null,
+): AdminRoute {
   return { method, path, anyOf: typeof anyOf === 'string' ? [anyOf] : anyOf, bucket };
 }
 
-function banRoutes(kind: 'email' | 'ip' | 'phone', acls: { add: AclName; check: AclName; remove: AclName }): AdminRoute[] {
+function banRoutes(
+  kind: 'email' | 'ip' | 'phone',
+  acls: { add: AclName; check: AclName; remove: AclName },
+): AdminRoute[] {
   const prefix = `/v1/admin/bans/${kind}`;
   return [
     route('POST', `${prefix}/add`, acls.add, 'admin:ban:operation'),

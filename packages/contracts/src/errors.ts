@@ -10,7 +10,10 @@ export const ERRORS = {
   // 400
   INVALID_FORM_BODY: { status: 400, message: 'Invalid form body.' },
   CANNOT_SEND_EMPTY_MESSAGE: { status: 400, message: 'Cannot send empty message.' },
-  HARVEST_NOT_READY: { status: 400, message: 'Your data export is still being prepared. Please check back in a few moments.' },
+  HARVEST_NOT_READY: {
+    status: 400,
+    message: 'Your data export is still being prepared. Please check back in a few moments.',
+  },
   HARVEST_FAILED: { status: 400, message: 'Your data export request failed. Please try again.' },
   HARVEST_EXPIRED: { status: 400, message: 'Your data export request has expired. Please request a new export.' },
   MAX_WEBHOOKS: {
@@ -65,7 +68,10 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable.' },
   // `?wait=true` on a webhook whose delivery did not finish within the bound: the outcome is
   // unknown (it may still be stored), as for a timed-out upstream; the body names the message id.
-  MESSAGE_DELIVERY_TIMEOUT: { status: 504, message: 'The message was accepted but not stored in time; it may still appear.' },
+  MESSAGE_DELIVERY_TIMEOUT: {
+    status: 504,
+    message: 'The message was accepted but not stored in time; it may still appear.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

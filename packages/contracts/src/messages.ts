@@ -72,7 +72,13 @@ export const messageResponseSchema = z.object({
 export type MessageResponse = z.output<typeof messageResponseSchema>;
 
 /** What Discord shows for a message whose author's account is gone. */
-const DELETED_AUTHOR: MessageAuthorResponse = { id: '0', username: 'Deleted User', discriminator: '0000', avatar: null, flags: 0 };
+const DELETED_AUTHOR: MessageAuthorResponse = {
+  id: '0',
+  username: 'Deleted User',
+  discriminator: '0000',
+  avatar: null,
+  flags: 0,
+};
 
 /** The synthetic author of a webhook message: Fluxer's `{id: webhook id, …, bot: true}`. */
 function webhookAuthor(message: MessageRecord & { webhookId: string }): MessageAuthorResponse {

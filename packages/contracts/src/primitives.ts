@@ -14,13 +14,15 @@ const INVALID_SNOWFLAKE = {
  */
 // Typed as string | number for callers, but every value reaches the transform so that a wrong
 // type gets the same snowflake issue as a malformed string.
-export const snowflakeSchema = z.custom<string | number>(() => true).transform((value, ctx) => {
-  const id = snowflakeText(value);
-  if (id === null) {
-    ctx.issues.push({ ...INVALID_SNOWFLAKE, input: value });
-    return z.NEVER;
-  }
-  return id;
-});
+export const snowflakeSchema = z
+  .custom<string | number>(() => true)
+  .transform((value, ctx) => {
+    const id = snowflakeText(value);
+    if (id === null) {
+      ctx.issues.push({ ...INVALID_SNOWFLAKE, input: value });
+      return z.NEVER;
+    }
+    return id;
+  });
 
 export type Snowflake = string;

@@ -22,5 +22,7 @@ export const storageKeys = {
   userAvatar: (userId: string, hash: string) => `avatars/${userId}/${hash}`,
   /** An archive's ZIP (layout: docs/decisions.md#fluxer-archive-layout). */
   archive: (subjectType: 'user' | 'guild', subjectId: string, archiveId: string) =>
-    subjectType === 'guild' ? `archives/guilds/${subjectId}/${archiveId}/guild-archive.zip` : `exports/${subjectId}/${archiveId}/user-data.zip`,
+    subjectType === 'guild'
+      ? `archives/guilds/${subjectId}/${archiveId}/guild-archive.zip`
+      : `exports/${subjectId}/${archiveId}/user-data.zip`,
 };

@@ -124,7 +124,8 @@ export const WEBHOOK_DELIVERY_JOB = defineJob({
   name: 'webhook-delivery',
   payload: webhookDeliveryPayloadSchema,
   jobId: (payload) => payload.messageId,
-  deduplicationId: (payload) => (payload.deliveryId === undefined ? undefined : `${payload.webhookId}-${payload.deliveryId}`),
+  deduplicationId: (payload) =>
+    payload.deliveryId === undefined ? undefined : `${payload.webhookId}-${payload.deliveryId}`,
   defaults: MESSAGE_JOB_DEFAULTS,
 });
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
-import {
-  presentMessage,
-  presentUserPartial,
-  type MessageRecord,
-  type UserPartialRecord,
-} from '../src/index.ts';
+import { presentMessage, presentUserPartial, type MessageRecord, type UserPartialRecord } from '../src/index.ts';
 
 const user: UserPartialRecord = {
   id: '175928847299117063',

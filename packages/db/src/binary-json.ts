@@ -40,7 +40,9 @@ export interface JsonShape {
 }
 
 export function jsonShape(fields: readonly JsonField[]): JsonShape {
-  const prefixes = fields.map((field, index) => Buffer.from(`${index === 0 ? ',{' : ','}${JSON.stringify(field.key)}:`));
+  const prefixes = fields.map((field, index) =>
+    Buffer.from(`${index === 0 ? ',{' : ','}${JSON.stringify(field.key)}:`),
+  );
   // Per value at most 24 bytes besides 6× its own (a quoted 20-digit bigint; `null`; a date's
   // 40 from 8), then `}\n`.
   const overhead = prefixes.reduce((sum, prefix) => sum + prefix.length, 0) + 24 * fields.length + 2;
@@ -54,7 +56,10 @@ export function jsonShape(fields: readonly JsonField[]): JsonShape {
   };
 }
 
-const KIND = { 'int8-string': 0, text: 1, jsonb: 2, int2: 3, int4: 4, timestamptz: 5 } as const satisfies Record<JsonKind, number>;
+const KIND = { 'int8-string': 0, text: 1, jsonb: 2, int2: 3, int4: 4, timestamptz: 5 } as const satisfies Record<
+  JsonKind,
+  number
+>;
 
 /** A page of binary COPY output, checked against its shape. */
 export interface BinaryRows {
@@ -78,7 +83,8 @@ const FIXED_LENGTH: Partial<Record<JsonKind, number>> = { 'int8-string': 8, int2
  * and the shape disagree, and fails the page rather than writing wrong JSON.
  */
 export function readBinaryRows(data: Buffer, shape: JsonShape): BinaryRows {
-  if (data.length < SIGNATURE.length + 8 || !data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('not COPY binary output');
+  if (data.length < SIGNATURE.length + 8 || !data.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+    throw new Error('not COPY binary output');
   const start = SIGNATURE.length + 8 + data.readInt32BE(SIGNATURE.length + 4);
   const { codes, fixedLengths } = shape;
   const fields = codes.length;
@@ -107,9 +113,10 @@ export function readBinaryRows(data: Buffer, shape: JsonShape): BinaryRows {
     rows += 1;
   }
   if (position + 2 !== data.length) throw new Error('COPY binary output continues past its trailer');
-  const lastKey = lastRow === -1 || shape.kinds[0] !== 'int8-string' || data.readInt32BE(lastRow + 2) !== 8
-    ? null
-    : data.readBigInt64BE(lastRow + 6).toString();
+  const lastKey =
+    lastRow === -1 || shape.kinds[0] !== 'int8-string' || data.readInt32BE(lastRow + 2) !== 8
+      ? null
+      : data.readBigInt64BE(lastRow + 6).toString();
   return { data, start, rows, lastKey, largestRow };
 }
 
@@ -238,7 +245,10 @@ function writeInt8(data: Buffer, position: number, out: Buffer, at: number): num
   if (leading === 0) return writeDigits(lastFour, digitCount(lastFour), out, at);
   const top = Math.floor(leading / 100000000);
   const middleEight = leading - top * 100000000;
-  at = top === 0 ? writeDigits(middleEight, digitCount(middleEight), out, at) : writeDigits(middleEight, 8, out, writeDigits(top, digitCount(top), out, at));
+  at =
+    top === 0
+      ? writeDigits(middleEight, digitCount(middleEight), out, at)
+      : writeDigits(middleEight, 8, out, writeDigits(top, digitCount(top), out, at));
   return writeDigits(lastFour, 4, out, at);
 }
 
@@ -252,7 +262,8 @@ function writeJsonString(data: Buffer, from: number, to: number, out: Buffer, at
   out[at++] = QUOTE;
   for (let index = from; index < to; index += 1) {
     const byte = data[index]!;
-    if (byte < 0x20 || byte === QUOTE || byte === 0x5c) return start + out.write(JSON.stringify(data.toString('utf8', from, to)), start);
+    if (byte < 0x20 || byte === QUOTE || byte === 0x5c)
+      return start + out.write(JSON.stringify(data.toString('utf8', from, to)), start);
     out[at++] = byte;
   }
   out[at++] = QUOTE;

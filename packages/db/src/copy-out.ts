@@ -21,7 +21,8 @@ const UNUSED_QUOTE = 0x01;
  */
 export async function copyJsonRows(pool: Pool, select: string): Promise<CopiedRows> {
   const copied = await copyOut(pool, `COPY (${select}) TO STDOUT (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`);
-  if (copied.data.includes(UNUSED_QUOTE) || copied.data.includes(UNUSED_DELIMITER)) throw new Error('COPY quoted a JSON value');
+  if (copied.data.includes(UNUSED_QUOTE) || copied.data.includes(UNUSED_DELIMITER))
+    throw new Error('COPY quoted a JSON value');
   return copied;
 }
 

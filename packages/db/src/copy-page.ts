@@ -49,7 +49,8 @@ export class CopyOutPage implements Submittable {
     const stream = connection.stream;
     const listeners = stream.listeners('data') as Array<(chunk: Buffer) => void>;
     // pg's parser is the only reader; anything else means pg changed how it reads.
-    if (listeners.length !== 1) throw new Error(`the connection has ${listeners.length} data listeners, expected pg's parser alone`);
+    if (listeners.length !== 1)
+      throw new Error(`the connection has ${listeners.length} data listeners, expected pg's parser alone`);
     this.parserListener = listeners[0]!;
     stream.removeListener('data', this.parserListener);
     stream.on('data', this.onData);
@@ -66,7 +67,8 @@ export class CopyOutPage implements Submittable {
       if (missing > chunk.length) return void (this.partial = Buffer.concat([this.partial, chunk]));
       const message = Buffer.concat([this.partial, chunk.subarray(0, missing)]);
       this.partial = null;
-      if (!this.read(message, 0, message.length)) return this.handBack(Buffer.concat([message, chunk.subarray(missing)]));
+      if (!this.read(message, 0, message.length))
+        return this.handBack(Buffer.concat([message, chunk.subarray(missing)]));
       offset = missing;
     }
     while (offset + HEADER_BYTES <= chunk.length) {

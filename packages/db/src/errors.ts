@@ -13,7 +13,16 @@ export function isRowError(error: unknown): boolean {
   return typeof code === 'string' && /^(22|23|40)[0-9A-Z]{3}$/.test(code);
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** pg's own messages for a connection it lost, could not open or stopped waiting on. */
 const LOST_CONNECTION =

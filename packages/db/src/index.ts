@@ -1,4 +1,14 @@
-export { createPool, createSessionClient, currentTransactionId, releaseAfter, withTransaction, type Pool, type PoolClient, type Queryable, type SessionClient } from './pool.ts';
+export {
+  createPool,
+  createSessionClient,
+  currentTransactionId,
+  releaseAfter,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+  type Queryable,
+  type SessionClient,
+} from './pool.ts';
 export { isConnectionFailure, isDatabaseUnavailable, isRowError } from './errors.ts';
 export { migrate, readMigrations, type MigrationFile } from './migrate.ts';
 export * from './repositories/admin-users.ts';

@@ -47,7 +47,12 @@ function sessionSettings(connectionString: string, applicationName: string, conn
  * connects it, and replaces it when it fails: nothing reconnects it. `queryTimeoutMs` bounds
  * each statement on the client side only.
  */
-export function createSessionClient(options: { connectionString: string; applicationName: string; connectTimeoutMs: number; queryTimeoutMs: number }): pg.Client {
+export function createSessionClient(options: {
+  connectionString: string;
+  applicationName: string;
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}): pg.Client {
   return new pg.Client({
     ...sessionSettings(options.connectionString, options.applicationName, options.connectTimeoutMs),
     query_timeout: options.queryTimeoutMs,
@@ -100,8 +105,10 @@ function failFastWhenUnreachable(pool: pg.Pool, name: string, openMs: number): v
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
   const hasCallback = (args: unknown[]) => typeof args[args.length - 1] === 'function';
-  pool.query = ((...args: unknown[]) => (hasCallback(args) ? query(...args) : breaker.run(() => query(...args)))) as typeof pool.query;
-  pool.connect = ((...args: unknown[]) => (hasCallback(args) ? connect(...args) : breaker.run(() => connect()!))) as typeof pool.connect;
+  pool.query = ((...args: unknown[]) =>
+    hasCallback(args) ? query(...args) : breaker.run(() => query(...args))) as typeof pool.query;
+  pool.connect = ((...args: unknown[]) =>
+    hasCallback(args) ? connect(...args) : breaker.run(() => connect()!)) as typeof pool.connect;
 }
 
 /**

@@ -3,7 +3,17 @@ import { testSnowflakeWorkerId, useTestEnvironment } from '@switchboard/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/binary-json.ts';
 import { copyBinaryRows, copyJsonRows } from '../src/copy-out.ts';
-import { channelMessagesPage, ChannelType, createPool, insertChannels, insertGuild, insertUsers, userChannelMessagesPage, type JsonPage, type Pool } from '../src/index.ts';
+import {
+  channelMessagesPage,
+  ChannelType,
+  createPool,
+  insertChannels,
+  insertGuild,
+  insertUsers,
+  userChannelMessagesPage,
+  type JsonPage,
+  type Pool,
+} from '../src/index.ts';
 
 const environment = useTestEnvironment();
 /** Sessions in UTC, whatever the server's default: the reference row_to_json then writes dates as the binary path does. */
@@ -29,7 +39,11 @@ async function bothWays(rows: string, columns: Array<JsonField & { column: strin
   const shape = jsonShape(columns);
   const { data } = await copyBinaryRows(pool(), `SELECT ${columns.map((c) => c.column).join(', ')} FROM ${rows}`);
   const page = readBinaryRows(data, shape);
-  return { expected: reference.data.toString('utf8'), actual: Buffer.concat([...jsonObjects(page, shape)]).toString('utf8'), page };
+  return {
+    expected: reference.data.toString('utf8'),
+    actual: Buffer.concat([...jsonObjects(page, shape)]).toString('utf8'),
+    page,
+  };
 }
 
 describe('JSON objects from binary COPY', () => {
@@ -63,14 +77,30 @@ describe('JSON objects from binary COPY', () => {
     expect(page.lastKey).toBeNull();
   });
 
-  it('writes dates across PostgreSQL\'s whole range as its JSON does: BC, leap days, past 9999, fractions, infinities', async () => {
+  it("writes dates across PostgreSQL's whole range as its JSON does: BC, leap days, past 9999, fractions, infinities", async () => {
     const fixed = [
-      '4713-11-24 00:00:00+00 BC', '0001-12-31 23:59:59.999999+00 BC', '0001-01-01 00:00:00+00', '0400-02-29 12:00:00+00',
-      '1582-10-04 00:00:00+00', '1714-12-31 23:59:59.5+00', '1899-12-31 23:59:59+00', '1900-03-01 00:00:00+00',
-      '1969-12-31 23:59:59.999999+00', '1970-01-01 00:00:00+00', '1999-12-31 23:59:59.999999+00', '2000-01-01 00:00:00+00',
-      '2000-01-01 00:00:00.000001+00', '2000-02-29 23:59:59.12345+00', '2100-02-28 00:00:00.1+00', '2285-06-01 00:00:00+00',
-      '2286-01-01 00:00:00+00', '9999-12-31 23:59:59.999999+00', '10000-01-01 00:00:00+00', '294276-12-31 23:59:59.999999+00',
-      'infinity', '-infinity',
+      '4713-11-24 00:00:00+00 BC',
+      '0001-12-31 23:59:59.999999+00 BC',
+      '0001-01-01 00:00:00+00',
+      '0400-02-29 12:00:00+00',
+      '1582-10-04 00:00:00+00',
+      '1714-12-31 23:59:59.5+00',
+      '1899-12-31 23:59:59+00',
+      '1900-03-01 00:00:00+00',
+      '1969-12-31 23:59:59.999999+00',
+      '1970-01-01 00:00:00+00',
+      '1999-12-31 23:59:59.999999+00',
+      '2000-01-01 00:00:00+00',
+      '2000-01-01 00:00:00.000001+00',
+      '2000-02-29 23:59:59.12345+00',
+      '2100-02-28 00:00:00.1+00',
+      '2285-06-01 00:00:00+00',
+      '2286-01-01 00:00:00+00',
+      '9999-12-31 23:59:59.999999+00',
+      '10000-01-01 00:00:00+00',
+      '294276-12-31 23:59:59.999999+00',
+      'infinity',
+      '-infinity',
     ];
     // And 20,000 instants spread over 4000 BC – 6000 AD with every kind of fraction.
     const { expected, actual, page } = await bothWays(
@@ -84,11 +114,16 @@ describe('JSON objects from binary COPY', () => {
     expect(actual).toBe(expected);
   });
 
-  it('answers the last row\'s key and writes many rows across slices', async () => {
+  it("answers the last row's key and writes many rows across slices", async () => {
     const { expected, actual, page } = await bothWays(`generate_series(1, 3000) AS n`, [
       { key: 'id', column: '(n * 4294967311)::bigint', reference: '(n * 4294967311)::text', kind: 'int8-string' },
       // Every fourth with a control character as its only one to escape.
-      { key: 'content', column: `'message ' || n || ' «ü» ' || repeat(chr(1 + n % 31), (n % 4 = 0)::int)`, reference: `'message ' || n || ' «ü» ' || repeat(chr(1 + n % 31), (n % 4 = 0)::int)`, kind: 'text' },
+      {
+        key: 'content',
+        column: `'message ' || n || ' «ü» ' || repeat(chr(1 + n % 31), (n % 4 = 0)::int)`,
+        reference: `'message ' || n || ' «ü» ' || repeat(chr(1 + n % 31), (n % 4 = 0)::int)`,
+        kind: 'text',
+      },
     ]);
     expect(actual).toBe(expected);
     expect(page.lastKey).toBe(String(3000n * 4294967311n));
@@ -97,14 +132,24 @@ describe('JSON objects from binary COPY', () => {
   it('refuses output whose layout does not match the shape', async () => {
     const { data } = await copyBinaryRows(pool(), `SELECT 1::integer AS n`);
     expect(() => readBinaryRows(data, jsonShape([{ key: 'n', kind: 'int8-string' }]))).toThrow(/binary int8-string/);
-    expect(() => readBinaryRows(data, jsonShape([{ key: 'n', kind: 'int4' }, { key: 'm', kind: 'int4' }]))).toThrow(/1 fields/);
+    expect(() =>
+      readBinaryRows(
+        data,
+        jsonShape([
+          { key: 'n', kind: 'int4' },
+          { key: 'm', kind: 'int4' },
+        ]),
+      ),
+    ).toThrow(/1 fields/);
     expect(() => readBinaryRows(Buffer.from('not copy output'), jsonShape([]))).toThrow(/not COPY binary/);
   });
 });
 
 describe('COPY pages', () => {
-  it('fail with the server\'s error when a row fails midway, and the pool goes on serving', async () => {
-    const failed = await copyBinaryRows(pool(), 'SELECT n, 1 / (n - 4000) FROM generate_series(1, 5000) AS n').catch((error: unknown) => error);
+  it("fail with the server's error when a row fails midway, and the pool goes on serving", async () => {
+    const failed = await copyBinaryRows(pool(), 'SELECT n, 1 / (n - 4000) FROM generate_series(1, 5000) AS n').catch(
+      (error: unknown) => error,
+    );
     expect((failed as { code?: string }).code).toBe('22012');
     expect((await copyBinaryRows(pool(), 'SELECT n FROM generate_series(1, 3) AS n')).rows).toBe(3);
     expect((await pool().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
@@ -128,7 +173,9 @@ describe('archive message pages', () => {
     const [authorId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
     await insertUsers(pool(), [{ id: authorId, username: 'author' }]);
     await insertGuild(pool(), { id: guildId, name: 'Binary pages', ownerId: authorId });
-    await insertChannels(pool(), [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 }]);
+    await insertChannels(pool(), [
+      { id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 },
+    ]);
     await pool().query(
       `INSERT INTO messages (id, channel_id, guild_id, author_id, webhook_id, webhook_name, type, content, embeds, flags, created_at, edited_at)
        VALUES ($1, $5, $6, $7, NULL, NULL, 0, $8, '[]', 0, '2026-03-04 05:06:07.89+00', NULL),
@@ -147,7 +194,12 @@ describe('archive message pages', () => {
       }
     };
     const reference = async (columns: string, where: string) =>
-      (await copyJsonRows(pool(), `SELECT ',' || row_to_json(m)::text FROM messages AS msg, LATERAL (SELECT ${columns}) m WHERE ${where} ORDER BY msg.id`)).data.toString('utf8');
+      (
+        await copyJsonRows(
+          pool(),
+          `SELECT ',' || row_to_json(m)::text FROM messages AS msg, LATERAL (SELECT ${columns}) m WHERE ${where} ORDER BY msg.id`,
+        )
+      ).data.toString('utf8');
 
     expect(await pages((after) => channelMessagesPage(pool(), channelId, after, 3))).toBe(
       await reference(

@@ -42,9 +42,28 @@ describe('migrate', () => {
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
     );
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['users', 'user_tokens', 'guilds', 'channels', 'roles', 'members', 'messages', 'emojis',
-        'stickers', 'guild_assets', 'webhooks', 'admin_users', 'admin_api_keys', 'email_bans',
-        'phone_bans', 'ip_bans', 'audit_logs', 'archives', 'asset_purges', 'bulk_operations']),
+      expect.arrayContaining([
+        'users',
+        'user_tokens',
+        'guilds',
+        'channels',
+        'roles',
+        'members',
+        'messages',
+        'emojis',
+        'stickers',
+        'guild_assets',
+        'webhooks',
+        'admin_users',
+        'admin_api_keys',
+        'email_bans',
+        'phone_bans',
+        'ip_bans',
+        'audit_logs',
+        'archives',
+        'asset_purges',
+        'bulk_operations',
+      ]),
     );
     expect(await migrate(url)).toEqual({ applied: [] });
     const landed = await query<{ count: number }>(url, 'SELECT count(*)::int AS count FROM schema_migrations');

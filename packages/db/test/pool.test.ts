@@ -8,7 +8,11 @@ const environment = useTestEnvironment();
 describe('createPool bounds', () => {
   it('gives up on a server that accepts connections and never answers, then fails fast while it stays silent', async () => {
     const silent = await silentServer();
-    const pool = createPool({ connectionString: `postgres://postgres@127.0.0.1:${silent.port}/none`, connectTimeoutMs: 300, circuitOpenMs: 60_000 });
+    const pool = createPool({
+      connectionString: `postgres://postgres@127.0.0.1:${silent.port}/none`,
+      connectTimeoutMs: 300,
+      circuitOpenMs: 60_000,
+    });
     try {
       const first = await pool.query('SELECT 1').catch((error: unknown) => error);
       expect(isDatabaseUnavailable(first)).toBe(true);

@@ -64,8 +64,14 @@ describe('domain tables', () => {
     const { guildId, ownerId, memberId, textA, textB } = await guildFixture();
     const start = ids.nextBigInt() >> 22n;
     const inserted = await insertGeneratedMessages(pool(), {
-      guildId, channelIds: [textA, textB], authorIds: [ownerId, memberId], phrases: ['hello', 'world'],
-      startMs: start + 1n, workerId: testSnowflakeWorkerId(), from: 0, to: 5000,
+      guildId,
+      channelIds: [textA, textB],
+      authorIds: [ownerId, memberId],
+      phrases: ['hello', 'world'],
+      startMs: start + 1n,
+      workerId: testSnowflakeWorkerId(),
+      from: 0,
+      to: 5000,
     });
     expect(inserted).toBe(5000);
     const summary = await summarizeChannelMessages(pool(), [textA, textB]);
@@ -81,7 +87,11 @@ describe('domain tables', () => {
   it('enforces foreign keys and cascades a guild deletion, but not past its owner', async () => {
     const { guildId, ownerId, textA } = await guildFixture();
     await expect(
-      pool().query("INSERT INTO messages (id, channel_id, guild_id, content) VALUES ($1, $2, $3, 'x')", [ids.next(), ids.next(), guildId]),
+      pool().query("INSERT INTO messages (id, channel_id, guild_id, content) VALUES ($1, $2, $3, 'x')", [
+        ids.next(),
+        ids.next(),
+        guildId,
+      ]),
     ).rejects.toMatchObject({ code: '23503' });
     await pool().query(
       `INSERT INTO webhooks (id, guild_id, channel_id, creator_id, name, token) VALUES ($1, $2, $3, $4, 'hook', $5)`,
@@ -104,7 +114,11 @@ describe('domain tables', () => {
          ON CONFLICT DO NOTHING RETURNING id`,
         [id, textA, guildId, hook],
       );
-    const results = await Promise.all([insert(ids.next(), webhookId), insert(ids.next(), webhookId), insert(ids.next(), webhookId)]);
+    const results = await Promise.all([
+      insert(ids.next(), webhookId),
+      insert(ids.next(), webhookId),
+      insert(ids.next(), webhookId),
+    ]);
     expect(results.map((r) => r.rowCount).sort()).toEqual([0, 0, 1]);
     expect((await insert(ids.next(), otherWebhookId)).rowCount).toBe(1);
   });
@@ -120,9 +134,10 @@ describe('domain tables', () => {
     await recordUserTokenSeen(pool(), inside!, '203.0.113.7');
     await recordUserTokenSeen(pool(), outside!, '198.51.100.1');
     expect(await revokeUserTokensInNetwork(pool(), '203.0.113.0/24')).toBe(1);
-    const { rows } = await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM user_tokens WHERE token_hash = ANY($1)', [
-      [inside, outside, unseen],
-    ]);
+    const { rows } = await pool().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM user_tokens WHERE token_hash = ANY($1)',
+      [[inside, outside, unseen]],
+    );
     expect(rows[0]!.n).toBe(2);
   });
 });
@@ -133,7 +148,12 @@ describe('admin tables', () => {
     const bob = await insertAdminUser(pool(), { id: ids.next(), name: 'bob', acls: [] });
     expect(alice.acls).toEqual(['*']);
     const key = await insertAdminApiKey(pool(), {
-      id: ids.next(), adminUserId: alice.id, name: 'k', keyHash: sha('k'), acls: ['b', 'a'], expiresAt: null,
+      id: ids.next(),
+      adminUserId: alice.id,
+      name: 'k',
+      keyHash: sha('k'),
+      acls: ['b', 'a'],
+      expiresAt: null,
     });
     expect(key.acls).toEqual(['a', 'b']);
     expect(await touchAdminApiKeyLastUsed(pool(), key.id)).toBe(true);
@@ -157,17 +177,28 @@ describe('admin tables', () => {
         "SELECT id FROM audit_logs WHERE search @@ to_tsquery('simple', $1)",
         [query],
       );
-      expect(rows.map((r) => r.id), query).toEqual([entryId]);
+      expect(
+        rows.map((r) => r.id),
+        query,
+      ).toEqual([entryId]);
     }
   });
 
   it('stores IP bans canonically so one network is one ban, and matches covering ranges', async () => {
-    await pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '2001:db8::1', '2001:0db8:0000::1')", [ids.next()]);
+    await pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '2001:db8::1', '2001:0db8:0000::1')", [
+      ids.next(),
+    ]);
     await expect(
-      pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '2001:0db8::0001', '2001:0db8::0001')", [ids.next()]),
+      pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '2001:0db8::0001', '2001:0db8::0001')", [
+        ids.next(),
+      ]),
     ).rejects.toMatchObject({ code: '23505' });
-    await pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '10.0.0.0/8', '10.0.0.0/8')", [ids.next()]);
-    const { rows } = await pool().query<{ display: string }>('SELECT display FROM ip_bans WHERE network >>= $1::inet', ['10.20.30.40']);
+    await pool().query("INSERT INTO ip_bans (id, network, display) VALUES ($1, '10.0.0.0/8', '10.0.0.0/8')", [
+      ids.next(),
+    ]);
+    const { rows } = await pool().query<{ display: string }>('SELECT display FROM ip_bans WHERE network >>= $1::inet', [
+      '10.20.30.40',
+    ]);
     expect(rows.map((r) => r.display)).toEqual(['10.0.0.0/8']);
   });
 
@@ -182,6 +213,8 @@ describe('admin tables', () => {
     await expect(insert('queued')).resolves.toBeDefined();
     await expect(insert('completed')).rejects.toMatchObject({ code: '23514' });
     await expect(insert('paused')).rejects.toMatchObject({ code: '23514' });
-    await expect(pool().query('DELETE FROM admin_users WHERE id = $1', [admin.id])).rejects.toMatchObject({ code: '23503' });
+    await expect(pool().query('DELETE FROM admin_users WHERE id = $1', [admin.id])).rejects.toMatchObject({
+      code: '23503',
+    });
   });
 });

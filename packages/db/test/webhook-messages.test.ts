@@ -38,7 +38,11 @@ describe('storeWebhookMessages', () => {
     const hook = await createWebhookFixture(pool(), { name: 'Store Hook' });
     const batch = [
       message(hook.webhookId),
-      message(hook.webhookId, { username: `named ${AWKWARD}`, avatarUrl: 'https://example.com/avatar.png?size=64&x="y"', embeds: [] }),
+      message(hook.webhookId, {
+        username: `named ${AWKWARD}`,
+        avatarUrl: 'https://example.com/avatar.png?size=64&x="y"',
+        embeds: [],
+      }),
       message(hook.webhookId, { content: '', flags: 0 }),
     ];
     const writes = await storeWebhookMessages(pool(), batch);
@@ -50,7 +54,12 @@ describe('storeWebhookMessages', () => {
       expect(write.stored).toEqual(await findMessageById(pool(), write.stored.id));
     }
     const [first, named] = writes as Array<Extract<(typeof writes)[number], { stored: unknown }>>;
-    expect(first!.stored).toMatchObject({ channelId: hook.channelId, guildId: hook.guildId, webhookName: 'Store Hook', author: null });
+    expect(first!.stored).toMatchObject({
+      channelId: hook.channelId,
+      guildId: hook.guildId,
+      webhookName: 'Store Hook',
+      author: null,
+    });
     expect(named!.stored.webhookName).toBe(`named ${AWKWARD}`);
   });
 
@@ -82,13 +91,23 @@ describe('storeWebhookMessages', () => {
     const elsewhere = message(other.webhookId, key);
     const plain = message(hook.webhookId);
     const writes = await storeWebhookMessages(pool(), [first, twin, elsewhere, plain]);
-    expect(writes.map((write) => ('stored' in write ? write.inserted : write))).toEqual([true, { duplicateOf: first.id }, true, true]);
+    expect(writes.map((write) => ('stored' in write ? write.inserted : write))).toEqual([
+      true,
+      { duplicateOf: first.id },
+      true,
+      true,
+    ]);
     expect(await findMessageById(pool(), twin.id)).toBeNull();
 
-    const [redelivery, retry] = await storeWebhookMessages(pool(), [message(hook.webhookId, key), { ...first, content: 'a re-rendering' }]);
+    const [redelivery, retry] = await storeWebhookMessages(pool(), [
+      message(hook.webhookId, key),
+      { ...first, content: 'a re-rendering' },
+    ]);
     expect(redelivery).toEqual({ duplicateOf: first.id });
     expect(retry).toEqual({ stored: await findMessageById(pool(), first.id), inserted: false });
-    const { rows } = await pool().query('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id IS NOT NULL', [hook.webhookId]);
+    const { rows } = await pool().query('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id IS NOT NULL', [
+      hook.webhookId,
+    ]);
     expect(rows).toEqual([{ id: first.id }]);
     // The key lives as long as the message it posted.
     await pool().query('DELETE FROM messages WHERE id = $1', [first.id]);

@@ -4,5 +4,11 @@ export { discoverServices, type AppService } from './services.ts';
 export { createLogSink, type LogSink } from './log.ts';
 export { createSupervisor, type Supervisor } from './supervisor.ts';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './postgres/index.ts';
-export { findRedisServer, REDIS_MISSING, startEmbeddedRedis, type EmbeddedRedis, type EmbeddedRedisOptions } from './redis.ts';
+export {
+  findRedisServer,
+  REDIS_MISSING,
+  startEmbeddedRedis,
+  type EmbeddedRedis,
+  type EmbeddedRedisOptions,
+} from './redis.ts';
 export { startEmbeddedS3, type EmbeddedS3, type EmbeddedS3Options } from './s3.ts';

@@ -62,7 +62,10 @@ const PERSISTENCE_FLAGS = {
 };
 
 /** redis-server on a free loopback port, without RDB snapshots (the append-only file is enough). */
-export async function startEmbeddedRedis(supervisor: Supervisor, options: EmbeddedRedisOptions): Promise<EmbeddedRedis> {
+export async function startEmbeddedRedis(
+  supervisor: Supervisor,
+  options: EmbeddedRedisOptions,
+): Promise<EmbeddedRedis> {
   const { binary, dir, persistent = false } = options;
   await mkdir(dir, { recursive: true });
   const port = options.port ?? (await freePort());

@@ -46,7 +46,10 @@ function signedParts(ctx: KoaContext, query: URLSearchParams): Signed | null {
   const header = ctx.headers.authorization;
   if (typeof header === 'string' && header.startsWith('AWS4-HMAC-SHA256 ')) {
     const fields = Object.fromEntries(
-      header.slice('AWS4-HMAC-SHA256 '.length).split(/,\s*/).map((field) => field.split(/=(.*)/s) as [string, string]),
+      header
+        .slice('AWS4-HMAC-SHA256 '.length)
+        .split(/,\s*/)
+        .map((field) => field.split(/=(.*)/s) as [string, string]),
     );
     return {
       credential: fields.Credential ?? '',
@@ -86,7 +89,12 @@ export function verifySigV4(secretFor: (accessKeyId: string) => string | undefin
       ctx.method,
       rawPath,
       canonicalQuery(rawQuery),
-      ...headers.map((name) => `${name}:${String(ctx.headers[name] ?? '').trim().replace(/\s+/g, ' ')}`),
+      ...headers.map(
+        (name) =>
+          `${name}:${String(ctx.headers[name] ?? '')
+            .trim()
+            .replace(/\s+/g, ' ')}`,
+      ),
       '',
       signed.signedHeaders,
       signed.payloadHash,
@@ -97,7 +105,10 @@ export function verifySigV4(secretFor: (accessKeyId: string) => string | undefin
     const expected = createHmac('sha256', key).update(stringToSign).digest();
     const given = Buffer.from(signed.signature, 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new S3Error('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+      throw new S3Error(
+        'SignatureDoesNotMatch',
+        'The request signature we calculated does not match the signature you provided.',
+      );
     }
     return next();
   };

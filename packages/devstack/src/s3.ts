@@ -36,7 +36,9 @@ interface FilesystemStore {
  */
 function keepEmptyFolders(store: FilesystemStore): void {
   store.deleteObject = async (bucket, key) => {
-    const files = ['object', 'object.md5', 'metadata.json'].map((resource) => store.getResourcePath(bucket, key, resource));
+    const files = ['object', 'object.md5', 'metadata.json'].map((resource) =>
+      store.getResourcePath(bucket, key, resource),
+    );
     const removeIfThere = (file: string) =>
       unlink(file).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
@@ -51,7 +53,11 @@ function keepEmptyFolders(store: FilesystemStore): void {
  * SigV4 signatures, which it leaves unimplemented, are checked by our middleware, so a
  * tampered or wrongly signed request fails here as it does on S3.
  */
-export async function startEmbeddedS3({ dir, buckets = [], resetOnClose = false }: EmbeddedS3Options): Promise<EmbeddedS3> {
+export async function startEmbeddedS3({
+  dir,
+  buckets = [],
+  resetOnClose = false,
+}: EmbeddedS3Options): Promise<EmbeddedS3> {
   await mkdir(dir, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',
@@ -63,7 +69,11 @@ export async function startEmbeddedS3({ dir, buckets = [], resetOnClose = false 
   });
   keepEmptyFolders(server.store);
   // Before s3rver's router, the last middleware it registers.
-  server.middleware.splice(server.middleware.length - 1, 0, verifySigV4((id) => (id === S3RVER_CREDENTIAL ? S3RVER_CREDENTIAL : undefined)));
+  server.middleware.splice(
+    server.middleware.length - 1,
+    0,
+    verifySigV4((id) => (id === S3RVER_CREDENTIAL ? S3RVER_CREDENTIAL : undefined)),
+  );
   const { port } = (await server.run()) as { port: number };
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -17,7 +17,12 @@ const LIFELINE = new URL('./lifeline.ts', import.meta.url).href;
  * once the gateway answers /readyz. Every resource is registered with the supervisor as soon
  * as it exists, so a failure or Ctrl-C at any point stops exactly what was started.
  */
-export async function bringUp(supervisor: Supervisor, config: DevstackConfig, paths: DataPaths, apps: AppService[]): Promise<void> {
+export async function bringUp(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  paths: DataPaths,
+  apps: AppService[],
+): Promise<void> {
   await mkdir(paths.root, { recursive: true });
   supervisor.onStop(await acquireLock(paths.lockFile));
   // Left behind by a run that was killed; its URLs point at stores that are gone.
@@ -36,14 +41,23 @@ export async function bringUp(supervisor: Supervisor, config: DevstackConfig, pa
     // The first app is the gateway (discoverServices); its process count is the stack's to give.
     const gatewayOnly: Record<string, string> = index === 0 ? { GATEWAY_PROCESSES: config.GATEWAY_PROCESSES } : {};
     const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1), ...gatewayOnly };
-    const running = supervisor.startApp({ name: app.name, command: process.execPath, args: [...SERVICE_NODE_FLAGS, '--import', LIFELINE, app.entry], env });
+    const running = supervisor.startApp({
+      name: app.name,
+      command: process.execPath,
+      args: [...SERVICE_NODE_FLAGS, '--import', LIFELINE, app.entry],
+      env,
+    });
     supervisor.log(`started ${app.name} (pid ${running.current().pid}, preferred snowflake worker id ${index + 1})`);
     return running;
   });
   if (!gateway) throw new Error('no gateway to start');
 
   // A gateway that exits meanwhile is restarted, so only the time limit ends the wait.
-  await waitForReady(`http://${probeHost(config.HOST)}:${config.PORT}/readyz`, config.DEVSTACK_READY_TIMEOUT_MS, supervisor.isStopping);
+  await waitForReady(
+    `http://${probeHost(config.HOST)}:${config.PORT}/readyz`,
+    config.DEVSTACK_READY_TIMEOUT_MS,
+    supervisor.isStopping,
+  );
   if (supervisor.isStopping()) return;
   const baseUrl = `http://localhost:${config.PORT}`;
   supervisor.log(`Switchboard is ready at ${baseUrl} (discovery document: ${baseUrl}/v1/.well-known/service)`);

@@ -35,7 +35,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 // adopts: a changed parent means whoever started the stack is gone, so it stops too.
 const parentPid = process.ppid;
 setInterval(() => {
-  if (process.ppid !== parentPid) void supervisor.shutdown(0, `the process that started npm start (pid ${parentPid}) went away`);
+  if (process.ppid !== parentPid)
+    void supervisor.shutdown(0, `the process that started npm start (pid ${parentPid}) went away`);
 }, PARENT_CHECK_MS).unref();
 bringUp(supervisor, config, dataPaths(config.DEVSTACK_DATA_DIR), apps).catch((error: unknown) => {
   if (supervisor.isStopping()) return;

@@ -12,7 +12,11 @@ export type StoreEnv = Record<string, string> & { DATABASE_URL: string; REDIS_UR
  * Each store named in the environment is used as is; each one left unset is started here.
  * They start in parallel: initdb alone takes seconds.
  */
-export async function resolveStores(supervisor: Supervisor, config: DevstackConfig, paths: DataPaths): Promise<StoreEnv> {
+export async function resolveStores(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  paths: DataPaths,
+): Promise<StoreEnv> {
   const redisSource = config.REDIS_URL ? { url: config.REDIS_URL } : { binary: await findRedisServer(config.PATH) };
   const [database, redis, s3] = await Promise.all([
     resolveDatabase(supervisor, config, paths),
@@ -36,7 +40,11 @@ async function resolveDatabase(supervisor: Supervisor, config: DevstackConfig, p
   return postgres.url;
 }
 
-async function resolveRedis(supervisor: Supervisor, source: { url: string } | { binary: string }, paths: DataPaths): Promise<string> {
+async function resolveRedis(
+  supervisor: Supervisor,
+  source: { url: string } | { binary: string },
+  paths: DataPaths,
+): Promise<string> {
   if ('url' in source) {
     supervisor.log(`Redis: using REDIS_URL (${new URL(source.url).host})`);
     return source.url;
@@ -47,7 +55,11 @@ async function resolveRedis(supervisor: Supervisor, source: { url: string } | { 
   return redis.url;
 }
 
-async function resolveS3(supervisor: Supervisor, config: DevstackConfig, paths: DataPaths): Promise<Record<string, string>> {
+async function resolveS3(
+  supervisor: Supervisor,
+  config: DevstackConfig,
+  paths: DataPaths,
+): Promise<Record<string, string>> {
   const common = { S3_REGION: config.S3_REGION, S3_BUCKET: config.S3_BUCKET, S3_FORCE_PATH_STYLE: 'true' };
   if (config.S3_ENDPOINT) {
     supervisor.log(`S3: using S3_ENDPOINT (${config.S3_ENDPOINT}), bucket ${config.S3_BUCKET}`);

@@ -36,7 +36,8 @@ export function superviseApp(spec: ChildSpec, logs: LogSink, policy: RestartBack
     const runNumber = restarts;
     const child = spawnChild(spec, logs);
     if (runNumber > 0) log(`restarted ${spec.name} (pid ${child.pid}, restart ${runNumber})`);
-    const readiness = runNumber > 0 ? `is back (pid ${child.pid}, restart ${runNumber})` : `is ready (pid ${child.pid})`;
+    const readiness =
+      runNumber > 0 ? `is back (pid ${child.pid}, restart ${runNumber})` : `is ready (pid ${child.pid})`;
     waitForMessage(child, (message) => (isReadyMessage(message) ? message : undefined)).then(
       () => log(`${spec.name} ${readiness}`),
       // It exited before it was ready: the exit below is logged and leads to the next restart.
@@ -47,7 +48,9 @@ export function superviseApp(spec: ChildSpec, logs: LogSink, policy: RestartBack
       const uptimeMs = Date.now() - startedAt;
       const delayMs = backoff.nextDelayMs(uptimeMs);
       restarts += 1;
-      log(`${spec.name} ${describeExit(status)} after ${uptimeMs} ms; restarting it in ${delayMs} ms (restart ${restarts})`);
+      log(
+        `${spec.name} ${describeExit(status)} after ${uptimeMs} ms; restarting it in ${delayMs} ms (restart ${restarts})`,
+      );
       pendingRestart = setTimeout(() => {
         current = run();
       }, delayMs);

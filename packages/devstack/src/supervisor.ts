@@ -83,13 +83,17 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
       // crashed backends. Stopping with its name and exit 1 says what happened, where apps
       // failing in a loop against a store that is gone would bury it.
       void child.exited.then((status) => {
-        if (!shuttingDown) void supervisor.shutdown(1, `${child.name} ${describeExit(status)} unexpectedly; a store is not restarted`);
+        if (!shuttingDown)
+          void supervisor.shutdown(1, `${child.name} ${describeExit(status)} unexpectedly; a store is not restarted`);
       });
       return child;
     },
     onStop(step) {
       // A resource that finished starting after the clean-up ran is released at once.
-      if (stepsDone) void Promise.resolve().then(step).catch(() => {});
+      if (stepsDone)
+        void Promise.resolve()
+          .then(step)
+          .catch(() => {});
       else steps.push(step);
     },
     isStopping: () => shuttingDown !== undefined,
@@ -102,7 +106,9 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
         for (let step = steps.pop(); step; step = steps.pop()) {
           await Promise.resolve()
             .then(step)
-            .catch((error: unknown) => log(`clean-up failed: ${error instanceof Error ? error.message : String(error)}`));
+            .catch((error: unknown) =>
+              log(`clean-up failed: ${error instanceof Error ? error.message : String(error)}`),
+            );
         }
         stepsDone = true;
         log(exitCode === 0 ? 'stopped' : `stopped (exit code ${exitCode})`);

@@ -56,7 +56,9 @@ describe('npm start', () => {
       process.kill(worker, 'SIGKILL');
       const isBack = async () => /webhook-worker is back \(pid \d+, restart 1\)/.test(first.stack.output());
       await waitWhileRunning(first.stack, isBack, 'webhook-worker to be back', BACK_WITHIN_MS);
-      expect(first.stack.output()).toMatch(/webhook-worker was killed by SIGKILL after \d+ ms; restarting it in \d+ ms/);
+      expect(first.stack.output()).toMatch(
+        /webhook-worker was killed by SIGKILL after \d+ ms; restarting it in \d+ ms/,
+      );
       expect(first.stack.child.exitCode).toBeNull();
       expect((await fetch(`${first.baseUrl}/readyz`)).status).toBe(200);
 
@@ -68,7 +70,12 @@ describe('npm start', () => {
       // once the stores are up, before the apps start: no need to wait for those again.
       const second = await launchStack(dataDir);
       const envFileWritten = () => readFile(envFile, 'utf8').catch(() => undefined);
-      const secondSettings = await waitWhileRunning(second.stack, envFileWritten, 'the second start\'s stores', READY_WITHIN_MS);
+      const secondSettings = await waitWhileRunning(
+        second.stack,
+        envFileWritten,
+        "the second start's stores",
+        READY_WITHIN_MS,
+      );
       const queued = await withRedis(redisUrl(secondSettings), (redis) => redis.lrange(QUEUED_KEY, 0, -1));
       expect(queued).toEqual(['job-1']);
       // Stopped while the apps may still be starting: only the stores are sure to have a pid.

@@ -140,7 +140,12 @@ describe('service discovery', () => {
   it('finds the gateway and every services/*-worker with a src/main.ts, workers in name order', async () => {
     const root = await mkdtemp(join(tmpdir(), 'sb-discovery-'));
     try {
-      for (const entry of ['gateway/src/main.ts', 'webhook-worker/src/main.ts', 'archive-worker/src/main.ts', 'tools/src/main.ts']) {
+      for (const entry of [
+        'gateway/src/main.ts',
+        'webhook-worker/src/main.ts',
+        'archive-worker/src/main.ts',
+        'tools/src/main.ts',
+      ]) {
         await mkdir(join(root, 'services', entry, '..'), { recursive: true });
         await writeFile(join(root, 'services', entry), '');
       }

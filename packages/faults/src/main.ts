@@ -1,4 +1,9 @@
-import { describeServices, prepareTemplateDatabase, provisionEnvironment, startTestServices } from '@switchboard/testkit';
+import {
+  describeServices,
+  prepareTemplateDatabase,
+  provisionEnvironment,
+  startTestServices,
+} from '@switchboard/testkit';
 import { stopEveryProcess } from './processes.ts';
 import { faultScenarios } from './scenarios/index.ts';
 import { formatTable, summaryLine } from './table.ts';
@@ -26,7 +31,11 @@ const started = await startTestServices(process.env).catch((error: Error) => {
   log(error.message);
   process.exit(1);
 });
-log(`services:\n${describeServices(started).map((line) => `  ${line}`).join('\n')}`);
+log(
+  `services:\n${describeServices(started)
+    .map((line) => `  ${line}`)
+    .join('\n')}`,
+);
 const template = await prepareTemplateDatabase(started.services.databaseUrl);
 
 async function cleanUp(): Promise<void> {
@@ -61,7 +70,13 @@ async function runOne(scenario: Scenario): Promise<ScenarioResult> {
   try {
     result = await scenario.run({ environment, services: started.services, template: template.name, log });
   } catch (error) {
-    result = { scenario: scenario.name, load: '', fault: '', figures: [], problems: [`did not finish: ${(error as Error).message.split('\n')[0]}`] };
+    result = {
+      scenario: scenario.name,
+      load: '',
+      fault: '',
+      figures: [],
+      problems: [`did not finish: ${(error as Error).message.split('\n')[0]}`],
+    };
   } finally {
     await environment.release();
   }

@@ -43,7 +43,11 @@ export class ScenarioProcesses {
 
   /** The gateway on a free loopback port, one process per two cores as `npm start` runs it (GATEWAY_PROCESSES=shared). */
   async gateway(extra: Record<string, string> = {}): Promise<RunningGateway> {
-    const process = await this.spawn('gateway', { PORT: '0', HOST: '127.0.0.1', GATEWAY_PROCESSES: 'shared', ...extra }, this.nextWorkerId++);
+    const process = await this.spawn(
+      'gateway',
+      { PORT: '0', HOST: '127.0.0.1', GATEWAY_PROCESSES: 'shared', ...extra },
+      this.nextWorkerId++,
+    );
     return { url: `http://127.0.0.1:${process.ready['port'] as number}`, process };
   }
 
@@ -79,6 +83,9 @@ export class ScenarioProcesses {
 }
 
 async function stopWithinGrace(process: ServiceProcess): Promise<void> {
-  const stopped = await Promise.race([process.stop('SIGTERM').then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+  const stopped = await Promise.race([
+    process.stop('SIGTERM').then(() => true),
+    sleep(STOP_GRACE_MS).then(() => false),
+  ]);
   if (!stopped) await process.stop('SIGKILL');
 }

@@ -5,7 +5,8 @@ const COLUMNS = ['scenario', 'load', 'fault', 'result', 'verdict'] as const;
 /** One text line per figure and problem, so that long results stay readable in a terminal. */
 function cells(result: ScenarioResult): string[][] {
   const figures = result.figures.map(([name, value]) => `${name} ${value}`);
-  const verdict = result.problems.length === 0 ? ['PASS'] : ['FAIL', ...result.problems.map((problem) => `- ${problem}`)];
+  const verdict =
+    result.problems.length === 0 ? ['PASS'] : ['FAIL', ...result.problems.map((problem) => `- ${problem}`)];
   return [[result.scenario], wrap(result.load), wrap(result.fault), figures, verdict];
 }
 
@@ -25,7 +26,9 @@ function wrap(text: string, width = 34): string[] {
 /** The results as a plain-text table: scenario | load | fault | result | verdict. */
 export function formatTable(results: ScenarioResult[]): string {
   const rows = results.map(cells);
-  const widths = COLUMNS.map((title, column) => Math.max(title.length, ...rows.flatMap((row) => row[column]!.map((line) => line.length))));
+  const widths = COLUMNS.map((title, column) =>
+    Math.max(title.length, ...rows.flatMap((row) => row[column]!.map((line) => line.length))),
+  );
   const line = (values: string[]) => `| ${values.map((value, column) => value.padEnd(widths[column]!)).join(' | ')} |`;
   const rule = `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
   const body = rows.flatMap((row) => {

@@ -5,9 +5,15 @@ import { dependencyOutage, gatewayKill, jobKill, workerKill, type ScenarioResult
 // The bounded fault suite inside `npm test`: the same scenarios as `npm run faults`, smaller.
 // Each waits on conditions (queue drained, status completed) with generous bounds, never on time.
 const environment = useTestEnvironment();
-const context = () => ({ environment, services: inject('services'), template: inject('templateDatabase'), log: () => {} });
+const context = () => ({
+  environment,
+  services: inject('services'),
+  template: inject('templateDatabase'),
+  log: () => {},
+});
 
-const figure = (result: ScenarioResult, name: string) => result.figures.find(([figureName]) => figureName === name)?.[1];
+const figure = (result: ScenarioResult, name: string) =>
+  result.figures.find(([figureName]) => figureName === name)?.[1];
 
 describe('fault suite, bounded', () => {
   it('worker-kill: 300 deliveries with the webhook worker SIGKILLed once: 0 lost, 0 duplicated messages and events', async () => {
@@ -36,12 +42,24 @@ describe('fault suite, bounded', () => {
   it.each([
     { dependency: 'postgres', named: 'PostgreSQL' },
     { dependency: 'redis', named: 'Redis' },
-  ] as const)('$dependency-blackhole: $named silent 5 s under mixed traffic: only 503s, no hang, recovery, nothing lost', async ({ dependency }) => {
-    const outage = dependencyOutage({ name: `${dependency}-blackhole`, dependency, mode: 'blackhole', outageMs: 5_000, bounds: { answerMs: 8_000 } });
-    const result = await outage.run(context());
-    expect(result.problems).toEqual([]);
-    expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([0, 0, 0]);
-  }, 180_000);
+  ] as const)(
+    '$dependency-blackhole: $named silent 5 s under mixed traffic: only 503s, no hang, recovery, nothing lost',
+    async ({ dependency }) => {
+      const outage = dependencyOutage({
+        name: `${dependency}-blackhole`,
+        dependency,
+        mode: 'blackhole',
+        outageMs: 5_000,
+        bounds: { answerMs: 8_000 },
+      });
+      const result = await outage.run(context());
+      expect(result.problems).toEqual([]);
+      expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([
+        0, 0, 0,
+      ]);
+    },
+    180_000,
+  );
 
   // The real store process of the test's own frozen (SIGSTOP) 5 s, then continued: connections
   // still open, nothing answered, then everything at once. Purges and bulk adds start with the
@@ -49,10 +67,22 @@ describe('fault suite, bounded', () => {
   it.each([
     { dependency: 'redis', named: 'Redis' },
     { dependency: 'postgres', named: 'PostgreSQL' },
-  ] as const)('$dependency-freeze: $named SIGSTOPped 5 s under mixed traffic: only 503s, every kind back within 5 s, nothing lost', async ({ dependency }) => {
-    const outage = dependencyOutage({ name: `${dependency}-freeze`, dependency, mode: 'freeze', outageMs: 5_000, bounds: { answerMs: 8_000 } });
-    const result = await outage.run(context());
-    expect(result.problems).toEqual([]);
-    expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([0, 0, 0]);
-  }, 240_000);
+  ] as const)(
+    '$dependency-freeze: $named SIGSTOPped 5 s under mixed traffic: only 503s, every kind back within 5 s, nothing lost',
+    async ({ dependency }) => {
+      const outage = dependencyOutage({
+        name: `${dependency}-freeze`,
+        dependency,
+        mode: 'freeze',
+        outageMs: 5_000,
+        bounds: { answerMs: 8_000 },
+      });
+      const result = await outage.run(context());
+      expect(result.problems).toEqual([]);
+      expect([figure(result, 'executes lost'), figure(result, 'duplicated'), figure(result, '5xx not 503')]).toEqual([
+        0, 0, 0,
+      ]);
+    },
+    240_000,
+  );
 });

@@ -6,17 +6,33 @@ describe('worker-kill ledger', () => {
   it('holds when every accepted execute is stored once and announced once', () => {
     const ledger = reconcile({
       accepted: ['a', 'b'],
-      stored: [{ id: '1', content: 'a' }, { id: '2', content: 'b' }],
+      stored: [
+        { id: '1', content: 'a' },
+        { id: '2', content: 'b' },
+      ],
       events: [{ message_id: '1' }, { message_id: '2' }],
     });
-    expect(ledger).toMatchObject({ accepted: 2, stored: 2, lost: 0, duplicated: 0, events: 2, missingEvents: 0, duplicateEvents: 0, strayEvents: 0 });
+    expect(ledger).toMatchObject({
+      accepted: 2,
+      stored: 2,
+      lost: 0,
+      duplicated: 0,
+      events: 2,
+      missingEvents: 0,
+      duplicateEvents: 0,
+      strayEvents: 0,
+    });
     expect(ledgerProblems(ledger)).toEqual([]);
   });
 
   it('counts lost and duplicated messages, and missing, duplicated and stray events', () => {
     const ledger = reconcile({
       accepted: ['a', 'b', 'c'],
-      stored: [{ id: '1', content: 'a' }, { id: '2', content: 'a' }, { id: '3', content: 'b' }],
+      stored: [
+        { id: '1', content: 'a' },
+        { id: '2', content: 'a' },
+        { id: '3', content: 'b' },
+      ],
       events: [{ message_id: '1' }, { message_id: '1' }, { message_id: '9' }],
     });
     expect(ledger).toMatchObject({ lost: 1, duplicated: 1, missingEvents: 2, duplicateEvents: 1, strayEvents: 1 });

@@ -8,7 +8,12 @@ const expected = new Map([
 ]);
 const window = { startMs: 1_000, endMs: 2_000 };
 const bounds = { answerMs: 500, recoveryMs: 300 };
-const sample = (kind: string, startedAt: number, status: Sample['status'], latencyMs = 10): Sample => ({ kind, startedAt, latencyMs, status });
+const sample = (kind: string, startedAt: number, status: Sample['status'], latencyMs = 10): Sample => ({
+  kind,
+  startedAt,
+  latencyMs,
+  status,
+});
 
 describe('outage verdict', () => {
   it('passes quick 503s during the outage and a recovery within the bound', () => {
@@ -51,7 +56,12 @@ describe('outage verdict', () => {
   });
 
   it('says when a kind never succeeds again', () => {
-    const judgement = judgeOutage([sample('execute', 2_100, 204), sample('audit-logs', 2_100, 503)], expected, window, bounds);
+    const judgement = judgeOutage(
+      [sample('execute', 2_100, 204), sample('audit-logs', 2_100, 503)],
+      expected,
+      window,
+      bounds,
+    );
     expect(judgement.recoveryMs).toBeNull();
     expect(judgement.problems).toEqual(['not every kind of request succeeded again after the dependency returned']);
   });

@@ -15,7 +15,9 @@ function isHttpLikeError(error: unknown): error is HttpLikeError {
 
 /** The 400 for a body (or a form field holding a document, at `path`) that is not JSON, wherever JSON is read. */
 export function notJsonError(path = 'root'): ApiError {
-  return new ApiError('INVALID_FORM_BODY', { errors: [{ path, message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' }] });
+  return new ApiError('INVALID_FORM_BODY', {
+    errors: [{ path, message: 'Request body is not valid JSON.', code: 'INVALID_FORMAT' }],
+  });
 }
 
 /**

@@ -38,7 +38,6 @@ function reasonOf(error: unknown): string {
     .join(' <- ');
 }
 
-
 /**
  * The one place errors become responses. ApiError → its status and body; a zod error → 400
  * `INVALID_FORM_BODY` with field paths; an error `isUnavailable` recognises (a database, Redis
@@ -49,7 +48,12 @@ function reasonOf(error: unknown): string {
 export function errorMiddleware(logger: Logger, isUnavailable: UnavailabilityCheck = () => false): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     const apiError = toApiError(error, isUnavailable);
-    const context = { requestId: req.requestId, method: req.method, route: routeTemplate(req), status: apiError.status };
+    const context = {
+      requestId: req.requestId,
+      method: req.method,
+      route: routeTemplate(req),
+      status: apiError.status,
+    };
     if (apiError.status === 500) {
       // A summary, not the error: its other properties may carry the request's payload.
       logger.error({ ...context, error: errorSummary(error) }, 'request failed');

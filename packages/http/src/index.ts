@@ -1,11 +1,23 @@
 export { ApiError, isApiError, type ApiErrorOptions } from './api-error.ts';
 export { fromBodyParserError, notJsonError } from './body-errors.ts';
-export { createCachedEntity, ifNoneMatchMatches, sendCachedEntity, strongEtag, type CachedEntity } from './cacheable.ts';
+export {
+  createCachedEntity,
+  ifNoneMatchMatches,
+  sendCachedEntity,
+  strongEtag,
+  type CachedEntity,
+} from './cacheable.ts';
 export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
 export { answerJsonLean } from './json-response.ts';
-export { declaredBodyBytes, readDeclaredBody, readInTurns, readStreamedBody, type StreamedBodyOptions } from './read-body.ts';
+export {
+  declaredBodyBytes,
+  readDeclaredBody,
+  readInTurns,
+  readStreamedBody,
+  type StreamedBodyOptions,
+} from './read-body.ts';
 export { watchBodyArrival, type BodyTimeouts } from './body-arrival.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';

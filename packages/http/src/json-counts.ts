@@ -45,7 +45,8 @@ function limitExceeded(text: string): string | null {
     else if (code === COMMA) {
       if (++values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values`;
     } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
-      if (++containers > MAX_JSON_CONTAINERS) return `more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays`;
+      if (++containers > MAX_JSON_CONTAINERS)
+        return `more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays`;
       if (++values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values`;
     }
   }

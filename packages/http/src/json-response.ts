@@ -19,7 +19,8 @@ function answerJson(expressJson: Response['json']): Response['json'] {
   return function json(this: Response, value: unknown) {
     const status = this.statusCode;
     if (status === 204 || status === 205 || status === 304) return expressJson.call(this, value);
-    if (this.hasHeader('content-type') || this.hasHeader('transfer-encoding') || isConditional(this.req)) return expressJson.call(this, value);
+    if (this.hasHeader('content-type') || this.hasHeader('transfer-encoding') || isConditional(this.req))
+      return expressJson.call(this, value);
     const text = JSON.stringify(value) as string | undefined;
     if (text === undefined) return expressJson.call(this, value);
     // In writeHead's list, not through setHeader: an answer with no other header set then
@@ -40,8 +41,10 @@ function answerJson(expressJson: Response['json']): Response['json'] {
  */
 export function answerJsonLean(app: Express): void {
   for (const setting of ['json replacer', 'json spaces', 'json escape'] as const) {
-    if (app.get(setting) !== undefined) throw new Error(`answerJsonLean: the app sets '${setting}', which the lean res.json would ignore`);
+    if (app.get(setting) !== undefined)
+      throw new Error(`answerJsonLean: the app sets '${setting}', which the lean res.json would ignore`);
   }
-  if (app.get('etag fn') !== undefined) throw new Error('answerJsonLean: the app generates ETags, which the lean res.json would not');
+  if (app.get('etag fn') !== undefined)
+    throw new Error('answerJsonLean: the app generates ETags, which the lean res.json would not');
   app.response.json = answerJson(app.response.json);
 }

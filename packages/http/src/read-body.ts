@@ -56,7 +56,11 @@ export function readInTurns(req: Request, moreToCome: () => boolean = () => !req
  * the garbage collector hundreds of chunks per body). Undefined when the size is not declared
  * (chunked, compressed): the caller reads it the general way.
  */
-export function readDeclaredBody(req: Request, limitBytes: number, timeouts?: BodyTimeouts): Promise<Buffer> | undefined {
+export function readDeclaredBody(
+  req: Request,
+  limitBytes: number,
+  timeouts?: BodyTimeouts,
+): Promise<Buffer> | undefined {
   const declared = declaredBodyBytes(req.headers);
   if (declared === undefined) return undefined;
   if (declared > limitBytes) return Promise.reject(new ApiError('PAYLOAD_TOO_LARGE'));
@@ -70,13 +74,15 @@ export function readDeclaredBody(req: Request, limitBytes: number, timeouts?: Bo
       reject(error);
     };
     const onData = (chunk: Buffer) => {
-      if (received + chunk.length > declared) return fail(new ApiError('INVALID_FORM_BODY', { message: 'Request body is longer than its Content-Length.' }));
+      if (received + chunk.length > declared)
+        return fail(new ApiError('INVALID_FORM_BODY', { message: 'Request body is longer than its Content-Length.' }));
       chunk.copy(body, received);
       received += chunk.length;
     };
     const onEnd = () => {
       cleanUp();
-      if (received !== declared) reject(new ApiError('INVALID_FORM_BODY', { message: 'Request body is shorter than its Content-Length.' }));
+      if (received !== declared)
+        reject(new ApiError('INVALID_FORM_BODY', { message: 'Request body is shorter than its Content-Length.' }));
       else resolve(body);
     };
     const onAborted = () => fail(new ApiError('INVALID_FORM_BODY', { message: 'Request body could not be read.' }));
@@ -94,7 +100,9 @@ export function readDeclaredBody(req: Request, limitBytes: number, timeouts?: Bo
     req.on('data', onData);
     const stopTurns = readInTurns(req, () => received < declared);
     // A stalled sender is not waited for: nothing more is read from it.
-    const stopWatch = timeouts ? watchBodyArrival(req, timeouts, () => fail(new ApiError('REQUEST_TIMEOUT'), false)) : () => {};
+    const stopWatch = timeouts
+      ? watchBodyArrival(req, timeouts, () => fail(new ApiError('REQUEST_TIMEOUT'), false))
+      : () => {};
     req.on('end', onEnd);
     req.on('error', onAborted);
     req.on('close', onClose);
@@ -164,12 +172,14 @@ export function readStreamedBody(req: Request, options: StreamedBodyOptions): Pr
     };
     const onData = (chunk: Buffer) => {
       if (length + chunk.length > options.limitBytes) return finish(new ApiError('PAYLOAD_TOO_LARGE'));
-      if (options.take && !options.take(chunk.length)) return finish(options.overBudget?.() ?? new ApiError('SERVICE_UNAVAILABLE'));
+      if (options.take && !options.take(chunk.length))
+        return finish(options.overBudget?.() ?? new ApiError('SERVICE_UNAVAILABLE'));
       chunks.push(chunk);
       length += chunk.length;
     };
     const onEnd = () => finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
-    const onUnreadable = () => finish(new ApiError('INVALID_FORM_BODY', { message: 'Request body could not be read.' }));
+    const onUnreadable = () =>
+      finish(new ApiError('INVALID_FORM_BODY', { message: 'Request body could not be read.' }));
     const onClose = () => {
       if (!req.complete) onUnreadable();
     };
@@ -179,7 +189,9 @@ export function readStreamedBody(req: Request, options: StreamedBodyOptions): Pr
     if (decoder) req.on('error', onUnreadable);
     req.on('close', onClose);
     const stopTurns = readInTurns(req);
-    const stopWatch = options.timeouts ? watchBodyArrival(req, options.timeouts, () => finish(new ApiError('REQUEST_TIMEOUT'))) : () => {};
+    const stopWatch = options.timeouts
+      ? watchBodyArrival(req, options.timeouts, () => finish(new ApiError('REQUEST_TIMEOUT')))
+      : () => {};
     if (decoder) req.pipe(decoder);
   });
 }

@@ -35,7 +35,8 @@ function writeHeadWithRequestId(writeHead: WriteHead): WriteHead {
     if (id === undefined || this.hasHeader(REQUEST_ID_HEADER)) return writeHead.call(this, statusCode, ...rest);
     if (rest.length === 0) return writeHead.call(this, statusCode, [REQUEST_ID_HEADER, id]);
     const [headers] = rest;
-    if (rest.length === 1 && Array.isArray(headers)) return writeHead.call(this, statusCode, [...(headers as unknown[]), REQUEST_ID_HEADER, id]);
+    if (rest.length === 1 && Array.isArray(headers))
+      return writeHead.call(this, statusCode, [...(headers as unknown[]), REQUEST_ID_HEADER, id]);
     this.setHeader(REQUEST_ID_HEADER, id);
     return writeHead.call(this, statusCode, ...rest);
   };

@@ -13,7 +13,10 @@ export interface ResponseLocal<T> {
   get(res: Response): T;
 }
 
-export function responseLocal<T>(name: string, unsetMessage = `${name} read before the middleware that sets it ran`): ResponseLocal<T> {
+export function responseLocal<T>(
+  name: string,
+  unsetMessage = `${name} read before the middleware that sets it ran`,
+): ResponseLocal<T> {
   const key = Symbol(name);
   // Express types `res.locals` with string keys only; the slot's symbol is its own key.
   const locals = (res: Response) => res.locals as Record<symbol, T | undefined>;

@@ -35,7 +35,9 @@ export function isFixedPath(routePath: string): boolean {
  * are, so this never turns away a path a route inside would take.
  */
 export function onlyForPaths(routePaths: readonly string[], router: RequestHandler): RequestHandler {
-  const prefixes = [...new Set(routePaths.map(literalPrefix))].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const prefixes = [...new Set(routePaths.map(literalPrefix))].map((prefix) =>
+    prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  );
   const couldMatch = new RegExp(`^(?:${prefixes.join('|')})`, 'i');
   const gate: RequestHandler = (req, res, next) => (couldMatch.test(req.path) ? router(req, res, next) : next());
   // Route listings (the OpenAPI document's test, express-list-endpoints) walk `handle.stack`.

@@ -5,7 +5,12 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * `next(error)`, a throw or a rejected promise ends the run with `done(error)`. Past the last
  * handler, or on `next('route')` / `next('router')` (which nothing here sends), `done()`.
  */
-export function runHandlers(handlers: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+export function runHandlers(
+  handlers: readonly RequestHandler[],
+  req: Request,
+  res: Response,
+  done: NextFunction,
+): void {
   let index = 0;
   const step = (error?: unknown): void => {
     if (error === 'route' || error === 'router') return done();
@@ -15,7 +20,9 @@ export function runHandlers(handlers: readonly RequestHandler[], req: Request, r
     try {
       const returned: unknown = handler(req, res, step);
       if (returned !== null && typeof (returned as Promise<unknown> | undefined)?.then === 'function') {
-        (returned as Promise<unknown>).then(undefined, (rejection: unknown) => step(rejection ?? new Error('Rejected promise')));
+        (returned as Promise<unknown>).then(undefined, (rejection: unknown) =>
+          step(rejection ?? new Error('Rejected promise')),
+        );
       }
     } catch (thrown) {
       step(thrown);

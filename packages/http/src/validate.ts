@@ -22,7 +22,8 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * has no "absent".
  */
 export function dropEmptyStrings(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((element) => (typeof element === 'string' ? element : dropEmptyStrings(element)));
+  if (Array.isArray(value))
+    return value.map((element) => (typeof element === 'string' ? element : dropEmptyStrings(element)));
   if (!isPlainObject(value)) return value;
   const result: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
@@ -88,7 +89,13 @@ function nulPath(input: unknown): string | null {
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   if (holdsNul(input)) {
     throw new ApiError('INVALID_FORM_BODY', {
-      errors: [{ path: nulPath(input) ?? 'root', message: 'Text must not contain NUL characters.', code: 'INVALID_CHARACTERS' }],
+      errors: [
+        {
+          path: nulPath(input) ?? 'root',
+          message: 'Text must not contain NUL characters.',
+          code: 'INVALID_CHARACTERS',
+        },
+      ],
     });
   }
   const result = schema.safeParse(dropEmptyStrings(input));

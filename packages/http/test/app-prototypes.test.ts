@@ -13,7 +13,12 @@ app.get('/greet', (_req, res) => {
 });
 app.get('/items/:id', (req, res) => {
   res.locals['seen'] = req.params['id'];
-  res.status(201).json({ id: res.locals['seen'], q: req.query['q'], header: req.get('x-test'), sameApp: req.app === app && res.app === app });
+  res.status(201).json({
+    id: res.locals['seen'],
+    q: req.query['q'],
+    header: req.get('x-test'),
+    sameApp: req.app === app && res.app === app,
+  });
 });
 app.get('/fail', () => {
   throw new Error('handler failed');
@@ -30,7 +35,10 @@ const bornWith: { request: boolean; response: boolean }[] = [];
 beforeAll(async () => {
   server = createAppServer(app);
   server.on('request', (req, res) => {
-    bornWith.push({ request: Object.getPrototypeOf(req) === app.request, response: Object.getPrototypeOf(res) === app.response });
+    bornWith.push({
+      request: Object.getPrototypeOf(req) === app.request,
+      response: Object.getPrototypeOf(res) === app.response,
+    });
   });
   server.on('request', app);
   server.listen(0, '127.0.0.1');

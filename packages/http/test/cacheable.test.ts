@@ -10,7 +10,10 @@ describe('strongEtag', () => {
   });
 
   it('is computed once per cached entity', () => {
-    const entity = createCachedEntity('{"a":1}', { contentType: 'application/json', cacheControl: 'public, max-age=60' });
+    const entity = createCachedEntity('{"a":1}', {
+      contentType: 'application/json',
+      cacheControl: 'public, max-age=60',
+    });
     expect(entity.etag).toBe(strongEtag('{"a":1}'));
     expect(entity.body.equals(Buffer.from('{"a":1}'))).toBe(true);
     expect(Object.isFrozen(entity)).toBe(true);

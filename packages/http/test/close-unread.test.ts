@@ -34,7 +34,9 @@ afterAll(() => app.close());
 function upload(): { socket: Socket; answer: Promise<string>; closed: Promise<number> } {
   const socket = connect({ port: app.port, host: '127.0.0.1', allowHalfOpen: true });
   const started = performance.now();
-  socket.write(`POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/octet-stream\r\nContent-Length: ${DECLARED_BYTES}\r\n\r\n`);
+  socket.write(
+    `POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/octet-stream\r\nContent-Length: ${DECLARED_BYTES}\r\n\r\n`,
+  );
   const chunk = Buffer.alloc(256 * 1024, 'a');
   const send = () => {
     while (!socket.destroyed && socket.write(chunk));

@@ -119,16 +119,23 @@ describe('error model', () => {
 
   it('reads a body alike through either reader: objects and arrays only, a UTF-8 BOM skipped', async () => {
     const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":[1]}')]);
-    const brokenUtf8 = Uint8Array.from([...new TextEncoder().encode('{"a":"'), 0xff, ...new TextEncoder().encode('"}')]);
+    const brokenUtf8 = Uint8Array.from([
+      ...new TextEncoder().encode('{"a":"'),
+      0xff,
+      ...new TextEncoder().encode('"}'),
+    ]);
     for (const type of [...plainTypes, ...generalTypes]) {
-      const send = (body: string | Uint8Array) => call('POST', `${app.url}/raw`, { body, headers: { 'Content-Type': type } });
+      const send = (body: string | Uint8Array) =>
+        call('POST', `${app.url}/raw`, { body, headers: { 'Content-Type': type } });
       expect((await send(bom)).body, type).toEqual({ body: { a: [1] } });
       expect((await send('[{"b":null}]')).body, type).toEqual({ body: [{ b: null }] });
       expect((await send(brokenUtf8)).body, type).toEqual({ body: { a: '\ufffd' } });
       for (const scalar of ['null', '1', '"a string"', 'true', '  ']) {
         const answer = await send(scalar);
         expect(answer.status, `${type} ${scalar}`).toBe(400);
-        expect(answer.body.errors, `${type} ${scalar}`).toEqual([expect.objectContaining({ path: 'root', code: 'INVALID_FORMAT' })]);
+        expect(answer.body.errors, `${type} ${scalar}`).toEqual([
+          expect.objectContaining({ path: 'root', code: 'INVALID_FORMAT' }),
+        ]);
       }
       const tooDeep = await send(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`);
       expect(tooDeep.status, type).toBe(400);
@@ -181,7 +188,12 @@ describe('error model', () => {
     const answer = await call('GET', `${app.url}/teapot`);
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('3');
-    expect(answer.body).toEqual({ code: 'RATE_LIMITED', message: "You're being rate limited.", retry_after: 3, global: false });
+    expect(answer.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: "You're being rate limited.",
+      retry_after: 3,
+      global: false,
+    });
   });
 
   it('answers an unhandled error with a bare 500 and logs it with the request id', async () => {

@@ -22,8 +22,24 @@ const CHAINS: Array<[method: 'get' | 'post', path: string, handlers: RequestHand
       },
     ],
   ],
-  ['post', '/v1/admin/throws', [() => { throw new Error('thrown'); }]],
-  ['post', '/v1/admin/rejects', [async () => { throw new Error('rejected'); }]],
+  [
+    'post',
+    '/v1/admin/throws',
+    [
+      () => {
+        throw new Error('thrown');
+      },
+    ],
+  ],
+  [
+    'post',
+    '/v1/admin/rejects',
+    [
+      async () => {
+        throw new Error('rejected');
+      },
+    ],
+  ],
   ['post', '/v1/admin/passes-error', [(_req, _res, next) => next(new Error('passed'))]],
   ['post', '/v1/admin/ends-unanswered', [(_req, _res, next) => next()]],
   ['get', '/v1/admin/items/:id', [(req, res) => void res.send(`item ${req.params['id']}`)]],
@@ -42,7 +58,9 @@ beforeAll(async () => {
     // Whatever the dispatch passes on stops here, so a request it served shows.
     express.use((_req, res) => void res.send('passed on'));
     express.use(router);
-    express.use(((error: Error, _req, res, _next) => void res.status(500).send(`error: ${error.message}`)) as ErrorRequestHandler);
+    express.use(
+      ((error: Error, _req, res, _next) => void res.status(500).send(`error: ${error.message}`)) as ErrorRequestHandler,
+    );
   });
 });
 

@@ -23,7 +23,9 @@ describe('assertJsonCounts', () => {
       code: 'INVALID_FORM_BODY',
       errors: [{ path: 'root', code: 'INVALID_FORMAT' }],
     });
-    expect(refusal(`[${Array(MAX_JSON_CONTAINERS).fill('[]').join(',')}]`, 'payload')).toMatchObject({ errors: [{ path: 'payload' }] });
+    expect(refusal(`[${Array(MAX_JSON_CONTAINERS).fill('[]').join(',')}]`, 'payload')).toMatchObject({
+      errors: [{ path: 'payload' }],
+    });
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {
@@ -36,7 +38,10 @@ describe('assertJsonCounts', () => {
   it('refuses one value past the limit, however few containers hold them', () => {
     const numbers = (count: number) => `[${Array(count).fill('1').join(',')}]`;
     expect(refusal(numbers(MAX_JSON_VALUES))).toBeNull();
-    expect(refusal(numbers(MAX_JSON_VALUES + 1))).toMatchObject({ status: 400, errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
+    expect(refusal(numbers(MAX_JSON_VALUES + 1))).toMatchObject({
+      status: 400,
+      errors: [{ path: 'root', code: 'INVALID_FORMAT' }],
+    });
     const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"${index}":0`).join(',')}}`;
     expect(refusal(members(MAX_JSON_VALUES))).toBeNull();
     expect(refusal(members(MAX_JSON_VALUES + 1))).not.toBeNull();

@@ -7,7 +7,10 @@ import { answerJsonLean } from '../src/json-response.ts';
 const ROUTES: Record<string, RequestHandler> = {
   '/object': (_req, res) => void res.json({ banned: true, reason: 'spam', expires_at: null, matched: '11.0.0.0/24' }),
   '/unicode': (_req, res) => void res.json({ content: 'héllo wörld ✓ 🎉', escaped: '</script>\u2028' }),
-  '/large': (_req, res) => void res.json({ bans: Array.from({ length: 200 }, (_, i) => ({ ip: `10.0.${i >> 8}.${i & 255}`, reason: 'é'.repeat(i % 7) })) }),
+  '/large': (_req, res) =>
+    void res.json({
+      bans: Array.from({ length: 200 }, (_, i) => ({ ip: `10.0.${i >> 8}.${i & 255}`, reason: 'é'.repeat(i % 7) })),
+    }),
   '/created': (_req, res) => void res.status(201).json([1, 2, 3]),
   '/null': (_req, res) => void res.json(null),
   '/number': (_req, res) => void res.json(42),
@@ -70,7 +73,11 @@ describe('the lean res.json answers as express does', () => {
     ['HEAD (no body, same length)', '/object', { method: 'HEAD' }],
     ['POST', '/object', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }],
     ['a conditional GET (If-None-Match: *)', '/object', { headers: { 'if-none-match': '*' } }],
-    ['a conditional GET (If-Modified-Since)', '/object', { headers: { 'if-modified-since': new Date().toUTCString() } }],
+    [
+      'a conditional GET (If-Modified-Since)',
+      '/object',
+      { headers: { 'if-modified-since': new Date().toUTCString() } },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, path, init) => {

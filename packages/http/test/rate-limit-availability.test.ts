@@ -88,7 +88,11 @@ describe('enabled', () => {
     const app = await startApp((server) => {
       const bucket = ONE_PER_MINUTE;
       server.get('/on', rateLimit({ redis, prefix: env.redisPrefix, bucket }), (_req, res) => void res.json({}));
-      server.get('/off', rateLimit({ redis, prefix: env.redisPrefix, bucket, enabled: false }), (_req, res) => void res.json({}));
+      server.get(
+        '/off',
+        rateLimit({ redis, prefix: env.redisPrefix, bucket, enabled: false }),
+        (_req, res) => void res.json({}),
+      );
     });
     try {
       expect((await call('GET', `${app.url}/on`)).status).toBe(200);

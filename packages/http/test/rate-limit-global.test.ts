@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { call, frozenClock, useTestEnvironment, type Answer, type ServedApp, type TestClock } from '@switchboard/testkit';
+import {
+  call,
+  frozenClock,
+  useTestEnvironment,
+  type Answer,
+  type ServedApp,
+  type TestClock,
+} from '@switchboard/testkit';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
 import { checkRateLimit, redisKeyClock } from '../src/rate-limit/index.ts';
 import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
@@ -28,7 +35,8 @@ afterAll(async () => {
   redis?.disconnect();
 });
 
-const ask = (path: string, identity: string) => call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } });
+const ask = (path: string, identity: string) =>
+  call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } });
 
 describe('the global limit (50 per second per identity)', () => {
   it('refuses the request past 50 in a second across different buckets, with global: true', async () => {
@@ -72,7 +80,12 @@ describe('route and global bucket together', () => {
     countsTowardGlobal: true,
   });
   const check = (identity: string, bucket: RateLimitBucket, globalBucket = global) =>
-    checkRateLimit(redis, env.redisPrefix, { identity, bucketKey: bucket.name, bucket, global: globalBucket }, redisKeyClock(redis, clock.key));
+    checkRateLimit(
+      redis,
+      env.redisPrefix,
+      { identity, bucketKey: bucket.name, bucket, global: globalBucket },
+      redisKeyClock(redis, clock.key),
+    );
 
   it('does not spend the global budget on a request the route refuses', async () => {
     const identity = freshIdentity();

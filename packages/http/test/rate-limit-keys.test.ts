@@ -32,7 +32,9 @@ describe('identities and keys', () => {
   });
 
   it('puts the identity in a hash tag so both keys of one call share a cluster slot', () => {
-    expect(rateLimitKey('sb', 'ip:2001:db8:0:0::/64', 'admin:lookup')).toBe('sb:rl:{ip:2001:db8:0:0::/64}:admin:lookup');
+    expect(rateLimitKey('sb', 'ip:2001:db8:0:0::/64', 'admin:lookup')).toBe(
+      'sb:rl:{ip:2001:db8:0:0::/64}:admin:lookup',
+    );
   });
 });
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { call, frozenClock, useTestEnvironment, type Answer, type ServedApp, type TestClock } from '@switchboard/testkit';
+import {
+  call,
+  frozenClock,
+  useTestEnvironment,
+  type Answer,
+  type ServedApp,
+  type TestClock,
+} from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { rateLimit, rateLimitKey, redisKeyClock, setRateLimitIdentity } from '../src/rate-limit/index.ts';
 import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
@@ -40,7 +47,8 @@ afterAll(async () => {
 
 async function burst(path: string, identity: string, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
-  for (let i = 0; i < count; i++) answers.push(await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } }));
+  for (let i = 0; i < count; i++)
+    answers.push(await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } }));
   return answers;
 }
 
@@ -163,7 +171,11 @@ describe('bucket sharing', () => {
 
   it('shares one budget between two gateway instances on the same Redis and prefix', async () => {
     const clients = await Promise.all([readyRedis(env.redisUrl), readyRedis(env.redisUrl)]);
-    const instances = await Promise.all(clients.map((client) => startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }, redisKeyClock(client, clock.key)))));
+    const instances = await Promise.all(
+      clients.map((client) =>
+        startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }, redisKeyClock(client, clock.key))),
+      ),
+    );
     try {
       const identity = freshIdentity();
       const statuses: number[] = [];
@@ -196,7 +208,12 @@ describe('the default identity and bucket names', () => {
       });
       const limiter = rateLimit({ redis, prefix: env.redisPrefix, bucket: TWO, trustedProxyHops: 1, ...testClock() });
       server.get('/who', limiter, (_req, res) => void res.json({ ok: true }));
-      const execute = rateLimit({ redis, prefix: env.redisPrefix, bucket: 'webhook:execute::webhook_id', ...testClock() });
+      const execute = rateLimit({
+        redis,
+        prefix: env.redisPrefix,
+        bucket: 'webhook:execute::webhook_id',
+        ...testClock(),
+      });
       server.post('/webhooks/:webhook_id/:token', execute, (_req, res) => void res.status(204).end());
     });
   });

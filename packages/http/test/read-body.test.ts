@@ -97,12 +97,16 @@ describe('reading a body that has all arrived', () => {
   /** POSTs `body` over `agent`; the answer and the local port of the connection it went over. */
   function post(agent: Agent, body: string): Promise<{ answer: unknown; port: number }> {
     return new Promise((resolve, reject) => {
-      const req = request(`${app.url}/arrived`, { method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ answer: JSON.parse(text) as unknown, port: req.socket!.localPort! }));
-      });
+      const req = request(
+        `${app.url}/arrived`,
+        { method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ answer: JSON.parse(text) as unknown, port: req.socket!.localPort! }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

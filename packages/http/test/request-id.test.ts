@@ -12,8 +12,14 @@ beforeAll(async () => {
     // A second mount on the same app must not write the id twice.
     express.use(requestId(express));
     express.post('/bare', (_req, res) => void res.status(204).end());
-    express.get('/list', (_req, res) => void res.writeHead(200, ['Content-Type', 'text/plain', 'X-Extra', 'yes']).end('list'));
-    express.get('/object', (_req, res) => void res.writeHead(201, { 'Content-Type': 'text/plain', 'X-Extra': 'yes' }).end('object'));
+    express.get(
+      '/list',
+      (_req, res) => void res.writeHead(200, ['Content-Type', 'text/plain', 'X-Extra', 'yes']).end('list'),
+    );
+    express.get(
+      '/object',
+      (_req, res) => void res.writeHead(201, { 'Content-Type': 'text/plain', 'X-Extra': 'yes' }).end('object'),
+    );
     express.get('/reason', (_req, res) => void res.writeHead(202, 'Taken', ['X-Extra', 'yes']).end());
     express.get('/set-before', (_req, res) => void res.set('X-Extra', 'yes').type('text').send('set'));
     express.get('/own-id', (_req, res) => void res.set('X-Request-Id', 'handler-chose').status(204).end());
@@ -33,7 +39,12 @@ describe('X-Request-Id', () => {
   });
 
   it('joins the headers however the handler writes its head, once', async () => {
-    for (const [path, status] of [['/list', 200], ['/object', 201], ['/reason', 202], ['/set-before', 200]] as const) {
+    for (const [path, status] of [
+      ['/list', 200],
+      ['/object', 201],
+      ['/reason', 202],
+      ['/set-before', 200],
+    ] as const) {
       const answer = await call('GET', `${app.url}${path}`);
       expect(answer.status, path).toBe(status);
       expect(answer.headers.get('x-extra'), path).toBe('yes');
@@ -58,7 +69,9 @@ describe('X-Request-Id', () => {
   });
 
   it('differs between requests', async () => {
-    const ids = await Promise.all([1, 2, 3].map(async () => (await call('POST', `${app.url}/bare`)).headers.get('x-request-id')));
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await call('POST', `${app.url}/bare`)).headers.get('x-request-id')),
+    );
     expect(new Set(ids).size).toBe(3);
   });
 });

@@ -4,13 +4,15 @@ import { ApiError, dropEmptyStrings, issuesToItems, validate } from '../src/inde
 
 describe('dropEmptyStrings', () => {
   it('drops "" properties at any depth and keeps everything else', () => {
-    expect(
-      dropEmptyStrings({ a: '', b: 'x', c: { d: '', e: 0, f: null, g: false }, h: [{ i: '' }, '', 'y'] }),
-    ).toEqual({ b: 'x', c: { e: 0, f: null, g: false }, h: [{}, '', 'y'] });
+    expect(dropEmptyStrings({ a: '', b: 'x', c: { d: '', e: 0, f: null, g: false }, h: [{ i: '' }, '', 'y'] })).toEqual(
+      { b: 'x', c: { e: 0, f: null, g: false }, h: [{}, '', 'y'] },
+    );
   });
 
   it('drops __proto__, constructor and prototype keys at any depth, so no copy takes a prototype from the input', () => {
-    const input = JSON.parse('{"__proto__":{"admin":true},"a":{"constructor":{"prototype":{"x":1}},"b":1},"prototype":2}') as unknown;
+    const input = JSON.parse(
+      '{"__proto__":{"admin":true},"a":{"constructor":{"prototype":{"x":1}},"b":1},"prototype":2}',
+    ) as unknown;
     const copied = dropEmptyStrings(input) as Record<string, unknown>;
     expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
     expect(copied['admin']).toBeUndefined();

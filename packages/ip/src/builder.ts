@@ -48,7 +48,10 @@ class TableBuilder {
 
   /** Address order; ranges starting together: the wider first (it contains the other). */
   private compare(a: number, b: number): number {
-    return compareWords(this.starts, a * this.width, this.starts, b * this.width, this.width) || this.prefixes[a]! - this.prefixes[b]!;
+    return (
+      compareWords(this.starts, a * this.width, this.starts, b * this.width, this.width) ||
+      this.prefixes[a]! - this.prefixes[b]!
+    );
   }
 
   /** The finished table: trimmed to size, sorted if entries came out of order, ranges linked. */
@@ -68,7 +71,16 @@ class TableBuilder {
     this.expires = new Float64Array(0);
     this.tags = new Int32Array(0);
     yield;
-    const table: EntryTable = { width: this.width, count: n, starts, ends: starts, prefixes, parents: new Int32Array(0), expires, tags };
+    const table: EntryTable = {
+      width: this.width,
+      count: n,
+      starts,
+      ends: starts,
+      prefixes,
+      parents: new Int32Array(0),
+      expires,
+      tags,
+    };
     if (this.ranges) {
       table.ends = yield* endsOf(table);
       table.parents = yield* parentsOf(table);
@@ -104,7 +116,8 @@ function* endsOf(table: EntryTable): Steps<Uint32Array> {
   const { width, starts, prefixes } = table;
   const ends = new Uint32Array(starts.length);
   for (let i = 0; i < table.count; i++) {
-    for (let k = 0; k < width; k++) ends[i * width + k] = (starts[i * width + k]! | hostBitsOfWord(k, prefixes[i]!)) >>> 0;
+    for (let k = 0; k < width; k++)
+      ends[i * width + k] = (starts[i * width + k]! | hostBitsOfWord(k, prefixes[i]!)) >>> 0;
     if (i % STEP_SIZE === STEP_SIZE - 1) yield;
   }
   return ends;
@@ -131,7 +144,12 @@ function* parentsOf(table: EntryTable): Steps<Int32Array> {
  * once (`build`) or in time slices that leave the event loop free (`buildInSlices`).
  */
 export class CompactIpIndexBuilder {
-  private readonly tables = [new TableBuilder(1, false), new TableBuilder(1, true), new TableBuilder(4, false), new TableBuilder(4, true)] as const;
+  private readonly tables = [
+    new TableBuilder(1, false),
+    new TableBuilder(1, true),
+    new TableBuilder(4, false),
+    new TableBuilder(4, true),
+  ] as const;
   private readonly scratch = new Uint32Array(4);
 
   get size(): number {
@@ -144,7 +162,8 @@ export class CompactIpIndexBuilder {
    */
   addWords(family: IpFamily, words: Uint32Array, prefix: number, expiresAtMs: number | null, tag: number): void {
     const width = widthOf(family);
-    if (!Number.isInteger(prefix) || prefix < 0 || prefix > width * 32) throw new RangeError(`prefix ${prefix} out of range for IPv${family}`);
+    if (!Number.isInteger(prefix) || prefix < 0 || prefix > width * 32)
+      throw new RangeError(`prefix ${prefix} out of range for IPv${family}`);
     const table = this.tables[(family === 4 ? 0 : 2) + (prefix === width * 32 ? 0 : 1)]!;
     table.add(words, prefix, expiresAtMs ?? Infinity, tag);
   }
@@ -157,7 +176,12 @@ export class CompactIpIndexBuilder {
   /** The build as steps (run once: the builder gives its columns to the index). */
   *steps(): Steps<CompactIpIndex> {
     const [v4Singles, v4Ranges, v6Singles, v6Ranges] = this.tables;
-    return new CompactIpIndex([yield* v4Singles.finish(), yield* v4Ranges.finish(), yield* v6Singles.finish(), yield* v6Ranges.finish()]);
+    return new CompactIpIndex([
+      yield* v4Singles.finish(),
+      yield* v4Ranges.finish(),
+      yield* v6Singles.finish(),
+      yield* v6Ranges.finish(),
+    ]);
   }
 
   build(): CompactIpIndex {

@@ -1,5 +1,12 @@
 import type { IpFamily, IpNetwork } from './parse.ts';
-import { compareWords, formatNetworkWords, networkFromWords, widthOf, writeBigintWords, type AddressWidth } from './words.ts';
+import {
+  compareWords,
+  formatNetworkWords,
+  networkFromWords,
+  widthOf,
+  writeBigintWords,
+  type AddressWidth,
+} from './words.ts';
 
 /**
  * The columns of one kind of entry (single addresses, or ranges) of one family, in address
@@ -21,7 +28,12 @@ export interface EntryTable {
 }
 
 /** Tables in slot order: a slot is `position · 4 + table`. */
-export type EntryTables = readonly [v4Singles: EntryTable, v4Ranges: EntryTable, v6Singles: EntryTable, v6Ranges: EntryTable];
+export type EntryTables = readonly [
+  v4Singles: EntryTable,
+  v4Ranges: EntryTable,
+  v6Singles: EntryTable,
+  v6Ranges: EntryTable,
+];
 
 const QUERY_START = new Uint32Array(4);
 const QUERY_END = new Uint32Array(4);
@@ -66,7 +78,15 @@ export class CompactIpIndex {
   get byteLength(): number {
     return this.tables.reduce((sum, { starts, ends, prefixes, parents, expires, tags }) => {
       const endBytes = ends === starts ? 0 : ends.byteLength;
-      return sum + starts.byteLength + endBytes + prefixes.byteLength + parents.byteLength + expires.byteLength + tags.byteLength;
+      return (
+        sum +
+        starts.byteLength +
+        endBytes +
+        prefixes.byteLength +
+        parents.byteLength +
+        expires.byteLength +
+        tags.byteLength
+      );
     }, 0);
   }
 
@@ -79,22 +99,42 @@ export class CompactIpIndex {
     const width = widthOf(query.family);
     writeBigintWords(query.start, width, QUERY_START);
     writeBigintWords(query.end, width, QUERY_END);
-    return this.findWords(query.family, QUERY_START, QUERY_END, nowMs, hidden !== undefined && hidden.size > 0 ? hidden : undefined);
+    return this.findWords(
+      query.family,
+      QUERY_START,
+      QUERY_END,
+      nowMs,
+      hidden !== undefined && hidden.size > 0 ? hidden : undefined,
+    );
   }
 
-  private findWords(family: IpFamily, start: Uint32Array, end: Uint32Array, nowMs: number, hidden: ReadonlySet<string> | undefined): number {
+  private findWords(
+    family: IpFamily,
+    start: Uint32Array,
+    end: Uint32Array,
+    nowMs: number,
+    hidden: ReadonlySet<string> | undefined,
+  ): number {
     const first = family === 4 ? 0 : 2;
     const singles = this.tables[first];
     const width = singles.width;
     if (compareWords(start, 0, end, 0, width) === 0) {
       // Equal starts can repeat (a network stored twice, e.g. also as IPv4-mapped IPv6).
-      for (let i = lastAtOrBefore(singles, start); i >= 0 && compareWords(singles.starts, i * width, start, 0, width) === 0; i--) {
+      for (
+        let i = lastAtOrBefore(singles, start);
+        i >= 0 && compareWords(singles.starts, i * width, start, 0, width) === 0;
+        i--
+      ) {
         if (singles.expires[i]! > nowMs && !this.isHidden(i * 4 + first, hidden)) return i * 4 + first;
       }
     }
     const ranges = this.tables[first + 1]!;
     for (let i = lastAtOrBefore(ranges, start); i >= 0; i = ranges.parents[i]!) {
-      if (compareWords(ranges.ends, i * width, end, 0, width) >= 0 && ranges.expires[i]! > nowMs && !this.isHidden(i * 4 + first + 1, hidden)) {
+      if (
+        compareWords(ranges.ends, i * width, end, 0, width) >= 0 &&
+        ranges.expires[i]! > nowMs &&
+        !this.isHidden(i * 4 + first + 1, hidden)
+      ) {
         return i * 4 + first + 1;
       }
     }

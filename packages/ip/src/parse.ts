@@ -89,7 +89,13 @@ function ipv4Network(address: number, prefix: number): IpNetwork {
   const hostMask = prefix === 0 ? 0xffffffff : prefix === 32 ? 0 : 0xffffffff >>> prefix;
   const start = (address & ~hostMask) >>> 0;
   const text = formatIpv4(start);
-  return { family: 4, start: BigInt(start), end: BigInt((start | hostMask) >>> 0), prefix, canonical: prefix === 32 ? text : `${text}/${prefix}` };
+  return {
+    family: 4,
+    start: BigInt(start),
+    end: BigInt((start | hostMask) >>> 0),
+    prefix,
+    canonical: prefix === 32 ? text : `${text}/${prefix}`,
+  };
 }
 
 function ipv6Network(address: bigint, prefix: number): IpNetwork {

@@ -42,7 +42,14 @@ export function hostBitsOfWord(k: number, prefix: number): number {
 }
 
 /** Clears the host bits of `words[offset…]` in place (start) and writes the last address to `end[endOffset…]`. */
-export function writeBounds(words: Uint32Array, offset: number, width: AddressWidth, prefix: number, end: Uint32Array, endOffset: number): void {
+export function writeBounds(
+  words: Uint32Array,
+  offset: number,
+  width: AddressWidth,
+  prefix: number,
+  end: Uint32Array,
+  endOffset: number,
+): void {
   for (let k = 0; k < width; k++) {
     const host = hostBitsOfWord(k, prefix);
     const start = (words[offset + k]! & ~host) >>> 0;
@@ -103,7 +110,13 @@ export function networkFromWords(words: Uint32Array, offset: number, width: Addr
   const start = bigintFromWords(words, offset, width);
   const bits = width * 32;
   const hostMask = (1n << BigInt(bits - prefix)) - 1n;
-  return { family: width === 1 ? 4 : 6, start, end: start | hostMask, prefix, canonical: formatNetworkWords(words, offset, width, prefix) };
+  return {
+    family: width === 1 ? 4 : 6,
+    start,
+    end: start | hostMask,
+    prefix,
+    canonical: formatNetworkWords(words, offset, width, prefix),
+  };
 }
 
 /** A network read from storage: family and prefix (its address words are written beside). */
@@ -129,7 +142,8 @@ export function readInetBinary(bytes: Uint8Array, offset: number, out: Uint32Arr
   const family = bytes[offset]!;
   const prefix = bytes[offset + 1]!;
   const length = bytes[offset + 3]!;
-  const width: AddressWidth | null = family === PG_AF_INET && length === 4 ? 1 : family === PG_AF_INET6 && length === 16 ? 4 : null;
+  const width: AddressWidth | null =
+    family === PG_AF_INET && length === 4 ? 1 : family === PG_AF_INET6 && length === 16 ? 4 : null;
   if (width === null || prefix > width * 32 || offset + 4 + length > bytes.length) return null;
   for (let k = 0, at = offset + 4; k < width; k++, at += 4) {
     const word = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;

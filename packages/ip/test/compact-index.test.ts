@@ -35,7 +35,12 @@ function build(entries: Entry[]): CompactIpIndex {
 }
 
 /** What the index must answer, by scanning: the narrowest live entry covering the query. */
-function bruteForce(entries: Entry[], query: IpNetwork, nowMs: number, hidden: ReadonlySet<string> = new Set()): number | null {
+function bruteForce(
+  entries: Entry[],
+  query: IpNetwork,
+  nowMs: number,
+  hidden: ReadonlySet<string> = new Set(),
+): number | null {
   const covering = entries.filter(
     (entry) =>
       (entry.expiresAtMs ?? Infinity) > nowMs &&
@@ -50,7 +55,10 @@ function bruteForce(entries: Entry[], query: IpNetwork, nowMs: number, hidden: R
 function randomQuery(next: () => number): IpNetwork {
   const prefixV4 = [32, 32, 30][next() % 3]!;
   const prefixV6 = [128, 128, 126][next() % 3]!;
-  const text = next() % 3 === 2 ? `2001:db8::${(next() % 4).toString(16)}:${(next() % 16).toString(16)}/${prefixV6}` : `10.0.${next() % 4}.${next() % 16}/${prefixV4}`;
+  const text =
+    next() % 3 === 2
+      ? `2001:db8::${(next() % 4).toString(16)}:${(next() % 16).toString(16)}/${prefixV6}`
+      : `10.0.${next() % 4}.${next() % 16}/${prefixV4}`;
   return parseIpNetwork(text)!;
 }
 
@@ -60,7 +68,15 @@ describe('CompactIpIndex', () => {
     const entries = randomEntries(400, next);
     const shuffled = build(entries);
     const sorted = build(
-      [...entries].sort((a, b) => a.network.family - b.network.family || (a.network.start < b.network.start ? -1 : a.network.start > b.network.start ? 1 : a.network.prefix - b.network.prefix)),
+      [...entries].sort(
+        (a, b) =>
+          a.network.family - b.network.family ||
+          (a.network.start < b.network.start
+            ? -1
+            : a.network.start > b.network.start
+              ? 1
+              : a.network.prefix - b.network.prefix),
+      ),
     );
     for (let i = 0; i < 1_000; i++) {
       const query = randomQuery(next);
@@ -86,14 +102,29 @@ describe('CompactIpIndex', () => {
   });
 
   it('reads back each entry: canonical text, bounds, expiry and tag', () => {
-    const texts = ['1.2.3.4', '0.0.0.0/0', '10.1.0.0/16', '2001:db8::1', '2001:db8:0:1:1:1:1:1', '1:0:0:1::/64', '::/0', '2001:db8::/127'];
-    const entries = texts.map((text, i) => ({ network: parseIpNetwork(text)!, expiresAtMs: i % 2 === 0 ? null : 9_000 }));
+    const texts = [
+      '1.2.3.4',
+      '0.0.0.0/0',
+      '10.1.0.0/16',
+      '2001:db8::1',
+      '2001:db8:0:1:1:1:1:1',
+      '1:0:0:1::/64',
+      '::/0',
+      '2001:db8::/127',
+    ];
+    const entries = texts.map((text, i) => ({
+      network: parseIpNetwork(text)!,
+      expiresAtMs: i % 2 === 0 ? null : 9_000,
+    }));
     const index = build(entries);
     expect(index.size).toBe(texts.length);
     // Per entry: start words, prefix, expiry, tag; ranges add end words and a parent link.
     const single = { 4: 4 + 1 + 8 + 4, 6: 16 + 1 + 8 + 4 };
     const range = { 4: single[4] + 4 + 4, 6: single[6] + 16 + 4 };
-    const expected = entries.reduce((sum, { network }) => sum + (network.start === network.end ? single : range)[network.family], 0);
+    const expected = entries.reduce(
+      (sum, { network }) => sum + (network.start === network.end ? single : range)[network.family],
+      0,
+    );
     expect(index.byteLength).toBe(expected);
     entries.forEach((entry, i) => {
       const query = { ...entry.network };
@@ -116,14 +147,20 @@ describe('CompactIpIndex', () => {
 
   it('finds a repeated single address that is live when its twin expired', () => {
     const network = parseIpNetwork('192.0.2.1')!;
-    const index = build([{ network, expiresAtMs: null }, { network, expiresAtMs: 500 }]);
+    const index = build([
+      { network, expiresAtMs: null },
+      { network, expiresAtMs: 500 },
+    ]);
     expect(index.tag(index.find(network, 100))).toBe(1);
     expect(index.tag(index.find(network, 1_000))).toBe(0);
   });
 
   it('builds in slices that give the event loop turns, with the same answers as at once', async () => {
     const next = random(3);
-    const entries = Array.from({ length: 200_000 }, () => ({ network: parseIpNetwork(`${next() % 224}.${next() % 256}.${next() % 256}.0/${16 + (next() % 17)}`)!, expiresAtMs: null }));
+    const entries = Array.from({ length: 200_000 }, () => ({
+      network: parseIpNetwork(`${next() % 224}.${next() % 256}.${next() % 256}.0/${16 + (next() % 17)}`)!,
+      expiresAtMs: null,
+    }));
     const builder = new CompactIpIndexBuilder();
     entries.forEach((entry, i) => builder.add(entry.network, entry.expiresAtMs, i));
     const watch = watchEventLoop();

@@ -75,7 +75,7 @@ describe('IpIndex', () => {
 
   it('agrees with a brute-force scan on random data', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const entries: Ban[] = [];
     for (let i = 0; i < 300; i++) {
       const address = [0, 0, 0, 0].map(() => Math.floor(random() * 4)).join('.');
@@ -85,7 +85,9 @@ describe('IpIndex', () => {
     const randomIndex = new IpIndex(entries);
     for (let i = 0; i < 500; i++) {
       const query = parseIpNetwork([0, 0, 0, 0].map(() => Math.floor(random() * 4)).join('.'))!;
-      const live = entries.filter((e) => (e.expiresAtMs ?? Infinity) > 1_000 && e.network.start <= query.start && e.network.end >= query.end);
+      const live = entries.filter(
+        (e) => (e.expiresAtMs ?? Infinity) > 1_000 && e.network.start <= query.start && e.network.end >= query.end,
+      );
       const narrowest = live.sort((a, b) => b.network.prefix - a.network.prefix)[0];
       expect(randomIndex.match(query, 1_000)?.network.prefix ?? null).toBe(narrowest?.network.prefix ?? null);
     }

@@ -17,8 +17,12 @@ describe('readInetBinary', () => {
     expect(readText(inetBinary(2, 32, [192, 0, 2, 1]))).toBe('192.0.2.1');
     expect(readText(inetBinary(2, 8, [10, 1, 2, 3]))).toBe('10.0.0.0/8');
     expect(readText(inetBinary(2, 0, [255, 255, 255, 255]))).toBe('0.0.0.0/0');
-    expect(readText(inetBinary(3, 128, [0x20, 0x01, 0x0d, 0xb8, ...new Array<number>(11).fill(0), 1]))).toBe('2001:db8::1');
-    expect(readText(inetBinary(3, 33, [0x20, 0x01, 0x0d, 0xb8, 0xff, ...new Array<number>(11).fill(0xff)]))).toBe('2001:db8:8000::/33');
+    expect(readText(inetBinary(3, 128, [0x20, 0x01, 0x0d, 0xb8, ...new Array<number>(11).fill(0), 1]))).toBe(
+      '2001:db8::1',
+    );
+    expect(readText(inetBinary(3, 33, [0x20, 0x01, 0x0d, 0xb8, 0xff, ...new Array<number>(11).fill(0xff)]))).toBe(
+      '2001:db8:8000::/33',
+    );
   });
 
   it('reads IPv4-mapped IPv6 as IPv4, as the text parser does', () => {
@@ -29,7 +33,12 @@ describe('readInetBinary', () => {
   });
 
   it('reads at an offset and says how many bytes the value took', () => {
-    const bytes = Uint8Array.from([9, 9, ...inetBinary(2, 24, [198, 51, 100, 0]), ...inetBinary(3, 64, new Array<number>(16).fill(0))]);
+    const bytes = Uint8Array.from([
+      9,
+      9,
+      ...inetBinary(2, 24, [198, 51, 100, 0]),
+      ...inetBinary(3, 64, new Array<number>(16).fill(0)),
+    ]);
     const words = new Uint32Array(4);
     expect(readInetBinary(bytes, 2, words)).toEqual({ family: 4, prefix: 24, byteLength: 8 });
     expect(readInetBinary(bytes, 10, words)).toEqual({ family: 6, prefix: 64, byteLength: 20 });

@@ -10,9 +10,16 @@ describe('errorSummary', () => {
     });
     const wrapped = new Error('enqueue failed', { cause: reply });
     const summary = errorSummary(wrapped);
-    expect(summary).toMatchObject({ type: 'Error', message: 'enqueue failed', cause: { type: 'ReplyError', message: reply.message } });
+    expect(summary).toMatchObject({
+      type: 'Error',
+      message: 'enqueue failed',
+      cause: { type: 'ReplyError', message: reply.message },
+    });
     expect(JSON.stringify(summary)).not.toContain('webhook payload');
-    const pg = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505', detail: 'Key (email)=(a@b.c) already exists.' });
+    const pg = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      detail: 'Key (email)=(a@b.c) already exists.',
+    });
     expect(errorSummary(pg)).toMatchObject({ code: '23505' });
     expect(JSON.stringify(errorSummary(pg))).not.toContain('a@b.c');
     expect(errorSummary('x'.repeat(1000)).message).toHaveLength(300);

@@ -23,10 +23,16 @@ const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
  * (`/v1/webhooks/:webhook_id/:token`); an unmatched request is one label, not one per path.
  */
 export function httpRequestMetrics(registry: Registry, routeOf: (req: Request) => string): RequestHandler {
-  const duration = new RequestDurationHistogram('http_request_duration_seconds', 'HTTP answers by method, route template and status.', HTTP_BUCKETS).register(registry);
+  const duration = new RequestDurationHistogram(
+    'http_request_duration_seconds',
+    'HTTP answers by method, route template and status.',
+    HTTP_BUCKETS,
+  ).register(registry);
   return (req, res, next) => {
     const started = performance.now();
-    res.once('finish', () => duration.observe(req.method, routeOf(req), res.statusCode, (performance.now() - started) / 1000));
+    res.once('finish', () =>
+      duration.observe(req.method, routeOf(req), res.statusCode, (performance.now() - started) / 1000),
+    );
     next();
   };
 }
@@ -39,7 +45,10 @@ export function httpRequestMetrics(registry: Registry, routeOf: (req: Request) =
 const QUEUE_COUNT_TIMEOUT_MS = 2_000;
 
 /** The counts, or none when they fail or take longer than `timeoutMs`. */
-async function countsWithin(count: Promise<Record<string, number>>, timeoutMs: number): Promise<Record<string, number>> {
+async function countsWithin(
+  count: Promise<Record<string, number>>,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
   let timer: NodeJS.Timeout | undefined;
   const none = new Promise<Record<string, number>>((resolve) => (timer = setTimeout(() => resolve({}), timeoutMs)));
   try {
@@ -92,7 +101,10 @@ export function serveMetrics(registry: Registry): RequestHandler {
       res.setHeader('Content-Type', contentType).send(body);
     } catch (error) {
       // Only a cluster's scrape fails (the primary did not answer): Prometheus records the 503.
-      res.status(503).type('text/plain').send(`${(error as Error).message}\n`);
+      res
+        .status(503)
+        .type('text/plain')
+        .send(`${(error as Error).message}\n`);
     }
   };
 }

@@ -47,7 +47,12 @@ export class RequestDurationHistogram {
     const key = `${method} ${status} ${route}`;
     let series = this.#series.get(key);
     if (series === undefined) {
-      series = { labels: { method, route, status: String(status) }, perBucket: new Float64Array(this.#bounds.length), sum: 0, count: 0 };
+      series = {
+        labels: { method, route, status: String(status) },
+        perBucket: new Float64Array(this.#bounds.length),
+        sum: 0,
+        count: 0,
+      };
       this.#series.set(key, series);
     }
     const bucket = this.#bounds.findIndex((bound) => seconds <= bound);

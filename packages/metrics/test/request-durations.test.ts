@@ -28,16 +28,30 @@ const OBSERVATIONS: Observation[] = [
 async function samplesOf(registry: Pick<Registry, 'getMetricsAsJSON'>) {
   return (await registry.getMetricsAsJSON()).map(({ values, ...metric }) => ({
     ...metric,
-    values: values.map(({ metricName, labels, value }: { metricName?: string; labels: object; value: number }) => ({ metricName, labels, value })),
+    values: values.map(({ metricName, labels, value }: { metricName?: string; labels: object; value: number }) => ({
+      metricName,
+      labels,
+      value,
+    })),
   }));
 }
 
 /** The same observations in a registry with prom-client's own Histogram and in one with ours. */
-function bothRegistries(observations: readonly Observation[]): { theirs: Registry; ours: Registry; histogram: RequestDurationHistogram } {
+function bothRegistries(observations: readonly Observation[]): {
+  theirs: Registry;
+  ours: Registry;
+  histogram: RequestDurationHistogram;
+} {
   const theirs = new Registry();
   const ours = new Registry();
   for (const registry of [theirs, ours]) registry.setDefaultLabels({ service: 'gateway' });
-  const reference = new Histogram({ name: NAME, help: HELP, labelNames: ['method', 'route', 'status'], buckets: BUCKETS, registers: [theirs] });
+  const reference = new Histogram({
+    name: NAME,
+    help: HELP,
+    labelNames: ['method', 'route', 'status'],
+    buckets: BUCKETS,
+    registers: [theirs],
+  });
   const histogram = new RequestDurationHistogram(NAME, HELP, BUCKETS).register(ours);
   for (const { method, route, status, seconds } of observations) {
     reference.observe({ method, route, status: String(status) }, seconds);
@@ -54,17 +68,26 @@ describe('RequestDurationHistogram', () => {
     const text = await ours.metrics();
     expect(text).toContain(`# TYPE ${NAME} histogram`);
     expect(text).toContain(`${NAME}_bucket{le="0.001",method="GET",route="/healthz",status="200",service="gateway"} 2`);
-    expect(text).toContain(`${NAME}_bucket{le="+Inf",method="POST",route="/v1/webhooks/:webhook_id/:token",status="400",service="gateway"} 1`);
+    expect(text).toContain(
+      `${NAME}_bucket{le="+Inf",method="POST",route="/v1/webhooks/:webhook_id/:token",status="400",service="gateway"} 1`,
+    );
     expect(text).toContain(`${NAME}_count{method="GET",route="(unmatched)",status="404",service="gateway"} 1`);
   });
 
   it('sums across a cluster’s processes as prom-client’s Histogram does', async () => {
     // Alternate observations to each process, so every series has parts in both.
-    const [first, second] = [0, 1].map((parity) => bothRegistries(OBSERVATIONS.filter((_, index) => index % 2 === parity))) as [ReturnType<typeof bothRegistries>, ReturnType<typeof bothRegistries>];
-    const merged = (registries: Registry[]) => Promise.all(registries.map((registry) => registry.getMetricsAsJSON())).then((all) => AggregatorRegistry.aggregate(all));
+    const [first, second] = [0, 1].map((parity) =>
+      bothRegistries(OBSERVATIONS.filter((_, index) => index % 2 === parity)),
+    ) as [ReturnType<typeof bothRegistries>, ReturnType<typeof bothRegistries>];
+    const merged = (registries: Registry[]) =>
+      Promise.all(registries.map((registry) => registry.getMetricsAsJSON())).then((all) =>
+        AggregatorRegistry.aggregate(all),
+      );
     const ours = await merged([first.ours, second.ours]);
     expect(await samplesOf(ours)).toEqual(await samplesOf(await merged([first.theirs, second.theirs])));
-    expect(await ours.metrics()).toContain(`${NAME}_count{method="GET",route="/healthz",status="200",service="gateway"} 3`);
+    expect(await ours.metrics()).toContain(
+      `${NAME}_count{method="GET",route="/healthz",status="200",service="gateway"} 3`,
+    );
   });
 
   it('forgets every series on reset', async () => {
@@ -72,6 +95,8 @@ describe('RequestDurationHistogram', () => {
     ours.resetMetrics();
     expect(await ours.metrics()).not.toContain(`${NAME}_count`);
     histogram.observe('GET', '/healthz', 200, 0.002);
-    expect(await ours.metrics()).toContain(`${NAME}_count{method="GET",route="/healthz",status="200",service="gateway"} 1`);
+    expect(await ours.metrics()).toContain(
+      `${NAME}_count{method="GET",route="/healthz",status="200",service="gateway"} 1`,
+    );
   });
 });

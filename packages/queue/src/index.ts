@@ -10,7 +10,14 @@ export {
 } from './options.ts';
 export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
 export { settlesWithin } from './shutdown.ts';
-export { createProducer, type Producer, type ProducerOptions, type EnqueuedJob, type FailedJob, type RetryOutcome } from './producer.ts';
+export {
+  createProducer,
+  type Producer,
+  type ProducerOptions,
+  type EnqueuedJob,
+  type FailedJob,
+  type RetryOutcome,
+} from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor, FinalFailureHandler, FinalFailureHandlersFor } from './registry.ts';
 export type { JobSchedule } from './schedules.ts';

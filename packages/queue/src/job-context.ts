@@ -20,7 +20,10 @@ export class RunningJobContext implements JobContext {
   readonly #workerLogger: Logger;
   #jobLogger: Logger | undefined;
 
-  constructor(job: { jobId: string; jobName: string; attemptsMade: number; signal: AbortSignal }, workerLogger: Logger) {
+  constructor(
+    job: { jobId: string; jobName: string; attemptsMade: number; signal: AbortSignal },
+    workerLogger: Logger,
+  ) {
     this.jobId = job.jobId;
     this.jobName = job.jobName;
     this.attemptsMade = job.attemptsMade;

@@ -44,7 +44,11 @@ export interface Producer {
    * derived job id, adding the same work twice adds it once. QueueUnavailableError, without
    * waiting, when Redis is down.
    */
-  enqueue<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input, options?: EnqueueOptions): Promise<EnqueuedJob>;
+  enqueue<Payload, Input>(
+    contract: JobContract<Payload, Input>,
+    payload: Input,
+    options?: EnqueueOptions,
+  ): Promise<EnqueuedJob>;
   /** Enqueues, then waits at most `timeoutMs` for the job to finish. */
   enqueueAndWait<Payload, Input>(
     contract: JobContract<Payload, Input>,
@@ -55,7 +59,11 @@ export interface Producer {
    * Failed jobs of `queues`, newest failure first, `limit` from `offset` on, and how many there
    * are in all. QueueUnavailableError when Redis is down.
    */
-  failedJobs(queues: readonly QueueName[], offset: number, limit: number): Promise<{ jobs: FailedJob[]; total: number }>;
+  failedJobs(
+    queues: readonly QueueName[],
+    offset: number,
+    limit: number,
+  ): Promise<{ jobs: FailedJob[]; total: number }>;
   /** Jobs of `queue` by state (waiting, active, delayed, failed, completed), for metrics. */
   jobCounts(queue: QueueName): Promise<Record<string, number>>;
   /** Moves a failed job back to waiting with its attempts reset (BullMQ's retry). */
@@ -76,7 +84,11 @@ interface PreparedJob {
   options: JobsOptions;
 }
 
-function prepare<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input, options: EnqueueOptions): PreparedJob {
+function prepare<Payload, Input>(
+  contract: JobContract<Payload, Input>,
+  payload: Input,
+  options: EnqueueOptions,
+): PreparedJob {
   const parsed = contract.payload.safeParse(payload);
   if (!parsed.success) throw new InvalidJobPayloadError(contract.name, parsed.error);
   return { contract, data: parsed.data, options: toJobOptions(contract, parsed.data, options) };

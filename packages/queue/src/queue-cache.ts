@@ -20,7 +20,8 @@ interface EventsEntry {
 export function createQueueCache(connection: Redis, prefix: string, logger?: Logger): QueueCache {
   const queues = new Map<QueueName, Queue>();
   const listeners = new Map<QueueName, EventsEntry>();
-  const warn = (queue: QueueName, what: string) => (error: Error) => logger?.warn({ queue, reason: error.message }, what);
+  const warn = (queue: QueueName, what: string) => (error: Error) =>
+    logger?.warn({ queue, reason: error.message }, what);
 
   /**
    * BullMQ keeps the outcome of a Queue's start (its INFO version check) for good: a Queue made

@@ -40,7 +40,8 @@ export async function syncSchedules(
       logger.warn({ schedule: key, queue: queueName }, 'job schedule no longer declared, removed');
     }
     for (const { contract, payload, everyMs, id } of schedules) {
-      if (contract.queue !== queueName) throw new Error(`schedule ${id} is for queue ${contract.queue}, not ${queueName}`);
+      if (contract.queue !== queueName)
+        throw new Error(`schedule ${id} is for queue ${contract.queue}, not ${queueName}`);
       const parsed = contract.payload.parse(payload);
       const { jobId: _derived, ...options } = toJobOptions(contract, parsed);
       await queue.upsertJobScheduler(id, { every: everyMs }, { name: contract.name, data: parsed, opts: options });

@@ -66,7 +66,10 @@ export async function shutDownWorker(
     logger.info('worker closed');
     return;
   }
-  logger.warn({ activeJobIds: active.values().map(({ job }) => job.id), timeoutMs }, 'shutdown timeout reached, releasing active jobs');
+  logger.warn(
+    { activeJobIds: active.values().map(({ job }) => job.id), timeoutMs },
+    'shutdown timeout reached, releasing active jobs',
+  );
   worker.cancelAllJobs('worker shutting down');
   await settlesWithin(releaseJobs(active, logger), releaseBudgetMs / 2);
   await worker.stopLockRenewal();

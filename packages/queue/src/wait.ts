@@ -20,7 +20,9 @@ async function finishedOutcome(queue: Queue, jobId: string): Promise<WaitOutcome
     if (state !== 'completed' && state !== 'failed') return undefined;
     const job = await queue.getJob(jobId);
     if (!job) return undefined;
-    return state === 'completed' ? { state, jobId, result: job.returnvalue } : { state, jobId, error: job.failedReason };
+    return state === 'completed'
+      ? { state, jobId, result: job.returnvalue }
+      : { state, jobId, error: job.failedReason };
   } catch {
     return undefined;
   }
@@ -43,8 +45,10 @@ export function waitForJob(queue: Queue, events: QueueEvents, jobId: string, tim
   const outcome = new Promise<WaitOutcome>((resolve) => {
     const completedEvent = `completed:${jobId}` as const;
     const failedEvent = `failed:${jobId}` as const;
-    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => finish({ state: 'completed', jobId, result: returnvalue });
-    const onFailed = ({ failedReason }: { failedReason: string }) => finish({ state: 'failed', jobId, error: failedReason });
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
+      finish({ state: 'completed', jobId, result: returnvalue });
+    const onFailed = ({ failedReason }: { failedReason: string }) =>
+      finish({ state: 'failed', jobId, error: failedReason });
     const timer = setTimeout(() => {
       void finishedOutcome(queue, jobId).then((found) => finish(found ?? { state: 'pending', jobId }));
     }, timeoutMs);
@@ -62,7 +66,10 @@ export function waitForJob(queue: Queue, events: QueueEvents, jobId: string, tim
     void events
       .waitUntilReady()
       .then(() => finishedOutcome(queue, jobId))
-      .then((found) => found && finish(found), () => {});
+      .then(
+        (found) => found && finish(found),
+        () => {},
+      );
   });
   return { outcome, abandon: () => finish({ state: 'pending', jobId }) };
 }

@@ -8,7 +8,13 @@ import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
 import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
-import { registerHandlers, type FinalFailureHandler, type FinalFailureHandlersFor, type HandlersFor, type Registration } from './registry.ts';
+import {
+  registerHandlers,
+  type FinalFailureHandler,
+  type FinalFailureHandlersFor,
+  type HandlersFor,
+  type Registration,
+} from './registry.ts';
 import { syncSchedules, type JobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 
@@ -25,7 +31,10 @@ export interface WorkerTimings {
  * A killed worker's job is back in the queue within lock + stalled interval (≤ 15 s). BullMQ
  * counts a stall against maxStalledCount, not against attempts; see stallsAllowed.
  */
-export const DEFAULT_WORKER_TIMINGS: Omit<WorkerTimings, 'maxStalledCount'> = { lockDurationMs: 10_000, stalledIntervalMs: 5_000 };
+export const DEFAULT_WORKER_TIMINGS: Omit<WorkerTimings, 'maxStalledCount'> = {
+  lockDurationMs: 10_000,
+  stalledIntervalMs: 5_000,
+};
 
 /**
  * As many stalls as the queue's jobs have attempts: a job whose worker was killed twice still
@@ -110,7 +119,12 @@ function createProcessor(
     let outcome: 'completed' | 'failed' = 'failed';
     try {
       const context = new RunningJobContext(
-        { jobId: job.id ?? '', jobName: job.name, attemptsMade: job.attemptsMade, signal: signal ?? new AbortController().signal },
+        {
+          jobId: job.id ?? '',
+          jobName: job.name,
+          attemptsMade: job.attemptsMade,
+          signal: signal ?? new AbortController().signal,
+        },
         logger,
       );
       const result = await registration.handler(parsed.data, context);
@@ -129,7 +143,12 @@ function createProcessor(
  * thousand jobs a second, one info line each cost ~7% of a worker's CPU; failures, retries
  * and stalls stay visible at info.
  */
-function logEvents(worker: Worker, logger: Logger, observer: JobObserver, onFinalFailure: (job: Job, reason: string) => Promise<void>): void {
+function logEvents(
+  worker: Worker,
+  logger: Logger,
+  observer: JobObserver,
+  onFinalFailure: (job: Job, reason: string) => Promise<void>,
+): void {
   worker.on('completed', (job) => {
     observer.jobSettled(job.name, 'completed', job.attemptsMade);
     logger.debug({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed');

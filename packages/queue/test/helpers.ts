@@ -12,7 +12,13 @@ export const silentLogger = createLogger('queue-test', 'silent');
 
 /** A job of the tests' own on `queue`: its payload an id (the job id) and an integer. */
 export function testJob<const Name extends string>(queue: QueueName, name: Name, defaults: Partial<JobDefaults>) {
-  return defineJob({ queue, name, payload: z.object({ id: z.string(), value: z.number().int() }), jobId: (payload) => payload.id, defaults });
+  return defineJob({
+    queue,
+    name,
+    payload: z.object({ id: z.string(), value: z.number().int() }),
+    jobId: (payload) => payload.id,
+    defaults,
+  });
 }
 
 let counter = 0;

@@ -51,7 +51,11 @@ describe('final failure', () => {
         runs += 1;
         throw new Error(`broken ${runs}`);
       },
-      { onFinalFailure: { 'test-chore': async (payload, reason) => void finalFailures.push({ id: payload.id, reason }) } },
+      {
+        onFinalFailure: {
+          'test-chore': async (payload, reason) => void finalFailures.push({ id: payload.id, reason }),
+        },
+      },
       async ({ producer }) => {
         await producer.enqueue(chore, { id: 'doomed' });
         await waitFor(async () => finalFailures.length > 0, 10_000);
@@ -85,17 +89,32 @@ describe('final failure', () => {
 describe('schedules', () => {
   it('adds one job per tick however many workers set the same schedule up', async () => {
     const runs: string[] = [];
-    const schedule: JobSchedule<{ id: string }> = { id: 'test-chore-every-100ms', contract: chore, payload: { id: 'tick' }, everyMs: 100 };
+    const schedule: JobSchedule<{ id: string }> = {
+      id: 'test-chore-every-100ms',
+      contract: chore,
+      payload: { id: 'tick' },
+      everyMs: 100,
+    };
     const isolated = isolatedQueue(redis(), environment.redisPrefix, QUEUES.bulkOperations);
     try {
       // Two workers (two replicas) upsert the same schedule: it exists once.
-      await withWorker(async ({ id }) => void runs.push(id), { schedules: [schedule] }, async () => {
-        await withWorker(async ({ id }) => void runs.push(id), { schedules: [schedule] }, async () => {
-          await waitFor(async () => runs.length >= 3, 10_000);
-          const schedulers = await isolated.queue.getJobSchedulers();
-          expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['test-chore-every-100ms']);
-        }, isolated.redisPrefix);
-      }, isolated.redisPrefix);
+      await withWorker(
+        async ({ id }) => void runs.push(id),
+        { schedules: [schedule] },
+        async () => {
+          await withWorker(
+            async ({ id }) => void runs.push(id),
+            { schedules: [schedule] },
+            async () => {
+              await waitFor(async () => runs.length >= 3, 10_000);
+              const schedulers = await isolated.queue.getJobSchedulers();
+              expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['test-chore-every-100ms']);
+            },
+            isolated.redisPrefix,
+          );
+        },
+        isolated.redisPrefix,
+      );
       expect(new Set(runs)).toEqual(new Set(['tick']));
     } finally {
       await isolated.close();
@@ -107,11 +126,21 @@ describe('schedules', () => {
     try {
       // As an earlier version left it: a scheduler whose jobs no handler of this version takes.
       await isolated.queue.upsertJobScheduler('retired-chore', { every: 60_000 }, { name: 'retired-chore', data: {} });
-      const kept: JobSchedule<{ id: string }> = { id: 'test-chore-hourly', contract: chore, payload: { id: 'hourly' }, everyMs: 3_600_000 };
-      await withWorker(async () => undefined, { schedules: [kept] }, async () => {
-        const schedulers = await isolated.queue.getJobSchedulers();
-        expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['test-chore-hourly']);
-      }, isolated.redisPrefix);
+      const kept: JobSchedule<{ id: string }> = {
+        id: 'test-chore-hourly',
+        contract: chore,
+        payload: { id: 'hourly' },
+        everyMs: 3_600_000,
+      };
+      await withWorker(
+        async () => undefined,
+        { schedules: [kept] },
+        async () => {
+          const schedulers = await isolated.queue.getJobSchedulers();
+          expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['test-chore-hourly']);
+        },
+        isolated.redisPrefix,
+      );
     } finally {
       await isolated.close();
     }

@@ -25,10 +25,12 @@ describe('defineJob', () => {
 
   it('rejects names that are not stable lower-case constants, attempts below one, and deduplication without a derived job id', () => {
     expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'Build:Archive', payload })).toThrow(/lower-case/);
-    expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, defaults: { attempts: 0 } })).toThrow(/attempts/);
-    expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, deduplicationId: ({ archiveId }) => archiveId })).toThrow(
-      /derive its job id/,
+    expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, defaults: { attempts: 0 } })).toThrow(
+      /attempts/,
     );
+    expect(() =>
+      defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, deduplicationId: ({ archiveId }) => archiveId }),
+    ).toThrow(/derive its job id/);
   });
 });
 

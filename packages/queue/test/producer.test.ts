@@ -71,7 +71,10 @@ describe('enqueue', () => {
       expect(await queue.count()).toBe(3);
       // Once the holder is gone, the key takes a new job.
       await queue.remove(first.jobId);
-      expect(await producer.enqueue(keyed, { id: '5', key: 'delivery-a' })).toEqual({ jobId: 'test-keyed-5', deduplicated: false });
+      expect(await producer.enqueue(keyed, { id: '5', key: 'delivery-a' })).toEqual({
+        jobId: 'test-keyed-5',
+        deduplicated: false,
+      });
     } finally {
       await close();
     }
@@ -117,7 +120,11 @@ describe('a frozen Redis', () => {
       expect(during).toBeInstanceOf(QueueUnavailableError);
       await store.thaw();
       const thawedAt = Date.now();
-      const added = await waitFor(() => producer.enqueue(echo, { id: 'after', value: 2 }).catch(() => undefined), 15_000, 100);
+      const added = await waitFor(
+        () => producer.enqueue(echo, { id: 'after', value: 2 }).catch(() => undefined),
+        15_000,
+        100,
+      );
       expect(added.jobId).toContain('after');
       expect(Date.now() - thawedAt).toBeLessThan(5_000);
     } finally {
@@ -197,7 +204,9 @@ describe('enqueueAndWait', () => {
     const client = producer();
     try {
       const bad = { id: 'x' } as unknown as { id: string; value: number };
-      await expect(client.enqueueAndWait(echo, bad, { timeoutMs: 5000 })).rejects.toBeInstanceOf(InvalidJobPayloadError);
+      await expect(client.enqueueAndWait(echo, bad, { timeoutMs: 5000 })).rejects.toBeInstanceOf(
+        InvalidJobPayloadError,
+      );
     } finally {
       await client.close();
     }

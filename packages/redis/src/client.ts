@@ -56,7 +56,12 @@ function roleOptions(role: RedisRole, commandTimeoutMs: number): RedisOptions {
   };
 }
 
-function optionsFor({ role, name, lazyConnect, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS }: RedisClientOptions): RedisOptions {
+function optionsFor({
+  role,
+  name,
+  lazyConnect,
+  commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS,
+}: RedisClientOptions): RedisOptions {
   return {
     ...roleOptions(role, commandTimeoutMs),
     retryStrategy,
@@ -80,7 +85,10 @@ function watchErrors(client: Redis, { role, name, logger }: RedisClientOptions):
  * timeout replaces the connection; a server that was merely slow costs one reconnect. Worker
  * clients have no command timeout, so they get no handler.
  */
-function silentConnectionDropper(client: Redis, { role, name, logger }: RedisClientOptions): ((error: unknown) => void) | undefined {
+function silentConnectionDropper(
+  client: Redis,
+  { role, name, logger }: RedisClientOptions,
+): ((error: unknown) => void) | undefined {
   if (role === 'worker') return undefined;
   let replacing = false;
   return (error) => {

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('clients made by createRedis and duplicateRedis', () => {
-  it('let go of a command\'s arguments once it succeeded, and answer it as before', async () => {
+  it("let go of a command's arguments once it succeeded, and answer it as before", async () => {
     for (const client of clients) {
       const value = 'x'.repeat(8192);
       const set = new Command('set', [key, value]);
@@ -43,7 +43,10 @@ describe('clients made by createRedis and duplicateRedis', () => {
 
   it('send the commands of one callback and its promise reactions in one socket write, each answered in order', async () => {
     for (const client of clients) {
-      const socket = client.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+      const socket = client.stream as unknown as {
+        _write: (...args: unknown[]) => void;
+        _writev: (...args: unknown[]) => void;
+      };
       const write = socket._write;
       const writev = socket._writev;
       let writes = 0;

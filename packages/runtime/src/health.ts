@@ -51,7 +51,11 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<CheckRes
  * Runs every check in parallel, each within `timeoutMs`, and says whether the process is ready.
  * Draining is asked once the checks are back: the answer says how things are when it is sent.
  */
-export async function checkReadiness(checks: ReadinessChecks, timeoutMs: number, isDraining: () => boolean): Promise<Readiness> {
+export async function checkReadiness(
+  checks: ReadinessChecks,
+  timeoutMs: number,
+  isDraining: () => boolean,
+): Promise<Readiness> {
   const entries = [...Object.entries(checks.core), ...Object.entries(checks.optional)];
   const results = await Promise.all(entries.map(([, check]) => runCheck(check, timeoutMs)));
   const draining = isDraining();
@@ -64,7 +68,12 @@ export async function checkReadiness(checks: ReadinessChecks, timeoutMs: number,
 
 /** The body of an unready answer: the error body (docs/decisions.md#health-and-readiness) plus the report. */
 function unreadyBody(readiness: Readiness): Record<string, unknown> {
-  return { status: readiness.status, checks: readiness.checks, code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message };
+  return {
+    status: readiness.status,
+    checks: readiness.checks,
+    code: 'SERVICE_UNAVAILABLE',
+    message: ERRORS.SERVICE_UNAVAILABLE.message,
+  };
 }
 
 export interface HealthServerOptions {
@@ -83,7 +92,12 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-function sendJson(res: import('node:http').ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: import('node:http').ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
 }

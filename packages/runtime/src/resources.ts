@@ -28,7 +28,12 @@ export function openResources(name: string, config: CommonConfig & S3Config, log
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     circuitOpenMs: config.DEPENDENCY_CIRCUIT_OPEN_MS,
   });
-  const redis = createRedis(config.REDIS_URL, { role: 'client', name, logger, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
+  const redis = createRedis(config.REDIS_URL, {
+    role: 'client',
+    name,
+    logger,
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  });
   const storage = createStorage(storageOptionsFromConfig(config));
   let closing: Promise<void> | undefined;
   return {

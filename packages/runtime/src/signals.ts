@@ -15,7 +15,11 @@ export const SHUTDOWN_SLACK_MS = 5_000;
  * primary): it starts the same stop, and does nothing once stopping, so a request that
  * arrives with the terminal's own SIGINT does not count as asking twice.
  */
-export function onStopSignals(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<number>, boundMs: number): () => void {
+export function onStopSignals(
+  logger: Logger,
+  stop: (signal: NodeJS.Signals) => Promise<number>,
+  boundMs: number,
+): () => void {
   let stopping = false;
   const begin = (signal: NodeJS.Signals): void => {
     stopping = true;

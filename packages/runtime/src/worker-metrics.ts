@@ -60,7 +60,12 @@ function jobObserver(registry: Registry, queue: QueueName): JobObserver {
  * The worker's registry: process metrics, its queue's jobs by state (read from Redis when
  * scraped), and what its handlers did.
  */
-export function workerMetrics(name: string, queue: QueueName, redis: Resources['redis'], redisPrefix: string): WorkerMetrics {
+export function workerMetrics(
+  name: string,
+  queue: QueueName,
+  redis: Resources['redis'],
+  redisPrefix: string,
+): WorkerMetrics {
   const registry = createMetricsRegistry(name);
   const producer = createProducer({ connection: redis, redisPrefix });
   queueJobsGauge(registry, [queue], () => producer.jobCounts(queue));

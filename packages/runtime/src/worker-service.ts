@@ -2,7 +2,14 @@ import type { AnyJobContract, QueueName } from '@switchboard/contracts';
 import { commonSchema, env, loadConfig, s3Schema, z } from '@switchboard/config';
 import { createLogger, type Logger } from '@switchboard/logger';
 import type { SnowflakeGenerator, SnowflakeLease } from '@switchboard/snowflake';
-import { DEFAULT_WORKER_TIMINGS, settlesWithin, startWorker, type FinalFailureHandlersFor, type HandlersFor, type JobSchedule } from '@switchboard/queue';
+import {
+  DEFAULT_WORKER_TIMINGS,
+  settlesWithin,
+  startWorker,
+  type FinalFailureHandlersFor,
+  type HandlersFor,
+  type JobSchedule,
+} from '@switchboard/queue';
 import type { Registry } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
 import { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS } from './heap.ts';
@@ -108,9 +115,10 @@ function workerChecks({ pool, redis, storage }: Resources, lease: SnowflakeLease
  * listening on IPC and, on SIGTERM or SIGINT, stops within bounds (the lease is released once
  * no job runs) and exits 0. A second signal exits at once.
  */
-export async function runWorkerService<const Contracts extends readonly AnyJobContract[], Config extends WorkerConfig = WorkerConfig>(
-  options: WorkerServiceOptions<Contracts, Config>,
-): Promise<WorkerService<Config>> {
+export async function runWorkerService<
+  const Contracts extends readonly AnyJobContract[],
+  Config extends WorkerConfig = WorkerConfig,
+>(options: WorkerServiceOptions<Contracts, Config>): Promise<WorkerService<Config>> {
   keepShortLivedObjectsYoung();
   const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
   const config = loadConfig(schema, undefined, options.name);

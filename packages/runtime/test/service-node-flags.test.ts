@@ -16,13 +16,20 @@ describe('service node flags', () => {
   it('are added where missing, once, before the rest', () => {
     expect(withServiceNodeFlags([])).toEqual([...SERVICE_NODE_FLAGS]);
     expect(withServiceNodeFlags(['--import', 'x.ts'])).toEqual([...SERVICE_NODE_FLAGS, '--import', 'x.ts']);
-    expect(withServiceNodeFlags(['--import', 'x.ts', ...SERVICE_NODE_FLAGS])).toEqual(['--import', 'x.ts', ...SERVICE_NODE_FLAGS]);
+    expect(withServiceNodeFlags(['--import', 'x.ts', ...SERVICE_NODE_FLAGS])).toEqual([
+      '--import',
+      'x.ts',
+      ...SERVICE_NODE_FLAGS,
+    ]);
     expect(hasServiceNodeFlags(['--import', 'x.ts'])).toBe(false);
     expect(hasServiceNodeFlags(withServiceNodeFlags(['--import', 'x.ts']))).toBe(true);
   });
 
   it('start every service of docker compose and of the image', async () => {
-    const commands = [...serviceCommands(await repoFile('docker-compose.yml')), ...serviceCommands(await repoFile('infra/Dockerfile'))];
+    const commands = [
+      ...serviceCommands(await repoFile('docker-compose.yml')),
+      ...serviceCommands(await repoFile('infra/Dockerfile')),
+    ];
     // The gateway and the four workers in compose, the gateway in the image.
     expect(commands).toHaveLength(6);
     for (const command of commands) {

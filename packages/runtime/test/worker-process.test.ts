@@ -1,7 +1,15 @@
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { metricValue, scrapeMetrics, ServiceExitError, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import {
+  metricValue,
+  scrapeMetrics,
+  ServiceExitError,
+  spawnService,
+  useTestEnvironment,
+  waitFor,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { startWorker, type RunningWorker } from '@switchboard/queue';
 import { workerIdLeaseKey } from '@switchboard/snowflake';
 
@@ -18,7 +26,10 @@ const redis = useFileRedis(environment, 'process-test');
 
 /** The fixture process, once it takes jobs (runWorkerService announces it). */
 function spawnWorker(redisPrefix: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  return spawnService(FIXTURE, environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }));
+  return spawnService(
+    FIXTURE,
+    environment.processEnv({ REDIS_PREFIX: redisPrefix, WORKER_CONCURRENCY: '1', ...extra }),
+  );
 }
 
 /** Everything one test needs: its own prefix, a producer, a raw queue view and the run counters. */
@@ -111,10 +122,15 @@ describe('worker processes', () => {
       expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
       const ready = await fetch(`${base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' } });
+      expect(await ready.json()).toEqual({
+        status: 'ok',
+        checks: { postgres: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' },
+      });
       expect((await fetch(`${base}/metrics-or-anything`)).status).toBe(404);
       const metrics = await (await fetch(`${base}/metrics`)).text();
-      const waiting = metrics.split('\n').find((line) => line.startsWith('queue_jobs{') && line.includes('state="waiting"'));
+      const waiting = metrics
+        .split('\n')
+        .find((line) => line.startsWith('queue_jobs{') && line.includes('state="waiting"'));
       expect(waiting).toMatch(/service="counted-worker"/);
       expect(waiting).toMatch(/ \d+$/);
       expect(metrics).toContain('nodejs_eventloop_lag_seconds');
@@ -137,13 +153,21 @@ describe('worker processes', () => {
 
   it('binds its health port to loopback unless HEALTH_HOST names another address', async () => {
     // An address of this machine that is not loopback: what another host on the network would dial.
-    const external = Object.values(networkInterfaces()).flat().find((entry) => entry !== undefined && entry.family === 'IPv4' && !entry.internal)?.address;
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry !== undefined && entry.family === 'IPv4' && !entry.internal)?.address;
     expect(external, 'this test needs a non-loopback IPv4 interface').toBeDefined();
     const { redisPrefix, tearDown } = setUp();
-    const [loopback, open] = await Promise.all([spawnWorker(redisPrefix), spawnWorker(redisPrefix, { HEALTH_HOST: '0.0.0.0' })]);
+    const [loopback, open] = await Promise.all([
+      spawnWorker(redisPrefix),
+      spawnWorker(redisPrefix, { HEALTH_HOST: '0.0.0.0' }),
+    ]);
     try {
       const status = (host: string, worker: ServiceProcess) =>
-        fetch(`http://${host}:${String(worker.ready['healthPort'])}/metrics`).then((answer) => answer.status, () => 'refused');
+        fetch(`http://${host}:${String(worker.ready['healthPort'])}/metrics`).then(
+          (answer) => answer.status,
+          () => 'refused',
+        );
       expect(await status('127.0.0.1', loopback)).toBe(200);
       expect(await status(external!, loopback)).toBe('refused');
       expect(await status(external!, open)).toBe(200);
@@ -158,7 +182,11 @@ describe('worker processes', () => {
     try {
       const done = await producer.enqueue(countedJob, { key: 'measured', workMs: 50 });
       const failed = await producer.enqueue(countedJob, { key: 'measured-fail', fail: true });
-      await waitFor(async () => (await jobState(queue, done.jobId)) === 'completed' && (await jobState(queue, failed.jobId)) === 'failed', 10_000);
+      await waitFor(
+        async () =>
+          (await jobState(queue, done.jobId)) === 'completed' && (await jobState(queue, failed.jobId)) === 'failed',
+        10_000,
+      );
       const metrics = `http://127.0.0.1:${String(worker.ready['healthPort'])}/metrics`;
       const job = { queue: countedJob.queue, job_name: 'test-counted' };
       // The failed event reaches the counters just after the state moved: poll the scrape.
@@ -179,7 +207,9 @@ describe('worker processes', () => {
       expect(metricValue(samples, 'worker_job_attempts_bucket', { ...job, outcome: 'completed', le: '1' })).toBe(1);
       // The queue's states, failed among them, from Redis at scrape time.
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
-        expect(metricValue(samples, 'queue_jobs', { queue: countedJob.queue, state }), state).toEqual(expect.any(Number));
+        expect(metricValue(samples, 'queue_jobs', { queue: countedJob.queue, state }), state).toEqual(
+          expect.any(Number),
+        );
       }
       expect(metricValue(samples, 'queue_jobs', { queue: countedJob.queue, state: 'failed' })).toBe(1);
     } finally {

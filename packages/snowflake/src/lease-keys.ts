@@ -42,7 +42,13 @@ export async function releaseWorkerId(redis: Redis, key: string, token: string):
   await redis.eval(RELEASE_SCRIPT, 1, key, token);
 }
 
-async function takeWorkerId(redis: Redis, prefix: string, workerId: number, token: string, ttlMs: number): Promise<boolean> {
+async function takeWorkerId(
+  redis: Redis,
+  prefix: string,
+  workerId: number,
+  token: string,
+  ttlMs: number,
+): Promise<boolean> {
   return (await redis.set(workerIdLeaseKey(prefix, workerId), token, 'PX', ttlMs, 'NX')) === 'OK';
 }
 

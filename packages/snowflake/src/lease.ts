@@ -110,9 +110,12 @@ class RedisWorkerIdLease implements SnowflakeLease {
   /** The first lease, then renewal every third of the TTL (the timer keeps no process alive). */
   async start(): Promise<void> {
     if (!(await this.leaseFreeId(this.now()))) throw new NoFreeWorkerIdError(this.options.prefix);
-    this.timer = setInterval(() => {
-      if (this.pendingRounds === 0) void this.renew();
-    }, Math.floor(this.options.ttlMs / 3));
+    this.timer = setInterval(
+      () => {
+        if (this.pendingRounds === 0) void this.renew();
+      },
+      Math.floor(this.options.ttlMs / 3),
+    );
     this.timer.unref();
   }
 
@@ -146,7 +149,10 @@ class RedisWorkerIdLease implements SnowflakeLease {
       await releaseWorkerId(redis, this.key(id), this.token);
       logger.info({ workerId: id }, 'snowflake worker id released');
     } catch (error) {
-      logger.warn({ workerId: id, reason: reasonOf(error), ttlMs }, 'snowflake worker id not released; its lease lapses after the TTL');
+      logger.warn(
+        { workerId: id, reason: reasonOf(error), ttlMs },
+        'snowflake worker id not released; its lease lapses after the TTL',
+      );
     }
   }
 
@@ -173,7 +179,10 @@ class RedisWorkerIdLease implements SnowflakeLease {
     }
     this.hold(id, sentAt);
     if (preferredWorkerId !== undefined && id !== preferredWorkerId) {
-      logger.warn({ workerId: id, preferredWorkerId }, 'preferred snowflake worker id is leased by another process; leased another');
+      logger.warn(
+        { workerId: id, preferredWorkerId },
+        'preferred snowflake worker id is leased by another process; leased another',
+      );
     } else {
       logger.info({ workerId: id, ttlMs }, 'snowflake worker id leased');
     }
@@ -191,11 +200,15 @@ class RedisWorkerIdLease implements SnowflakeLease {
         const outcome = await renewWorkerId(redis, this.key(workerId), this.token, ttlMs);
         if (this.released) return false;
         if (outcome !== 'taken-by-another') {
-          if (outcome === 'retaken' || !this.held()) logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
+          if (outcome === 'retaken' || !this.held())
+            logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
           this.hold(workerId, sentAt);
           return true;
         }
-        logger.error({ workerId }, 'another process leased this snowflake worker id; refusing ids until a free one is leased');
+        logger.error(
+          { workerId },
+          'another process leased this snowflake worker id; refusing ids until a free one is leased',
+        );
         this.leasedId = null;
       }
       if (await this.leaseFreeId(sentAt)) return true;
@@ -204,7 +217,10 @@ class RedisWorkerIdLease implements SnowflakeLease {
     } catch (error) {
       if (!this.held() && !this.refusalLogged) {
         this.refusalLogged = true;
-        logger.error({ workerId, reason: reasonOf(error) }, 'snowflake lease not confirmed within its TTL; refusing ids until Redis answers');
+        logger.error(
+          { workerId, reason: reasonOf(error) },
+          'snowflake lease not confirmed within its TTL; refusing ids until Redis answers',
+        );
       } else {
         logger.warn({ workerId, reason: reasonOf(error) }, 'snowflake lease renewal failed');
       }

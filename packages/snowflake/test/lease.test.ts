@@ -50,7 +50,8 @@ async function lease(prefix: string, options: Partial<SnowflakeLeaseOptions> = {
 /** Marks every worker id but `except` as leased by some other process. */
 async function leaseAllBut(prefix: string, except: number[] = []): Promise<void> {
   const pipeline = redis.pipeline();
-  for (let id = 0; id < 1024; id++) if (!except.includes(id)) pipeline.set(workerIdLeaseKey(prefix, id), 'someone-else', 'PX', TTL_MS);
+  for (let id = 0; id < 1024; id++)
+    if (!except.includes(id)) pipeline.set(workerIdLeaseKey(prefix, id), 'someone-else', 'PX', TTL_MS);
   await pipeline.exec();
 }
 
@@ -85,7 +86,12 @@ describe('snowflake worker-id leases', () => {
     expect(snowflakeWorkerId(second.ids.next())).toBe(secondId);
     expect(first.ids.next()).not.toBe(second.ids.next());
     expect(captured.lines()).toContainEqual(
-      expect.objectContaining({ level: 40, workerId: secondId, preferredWorkerId: 7, msg: expect.stringContaining('leased another') }),
+      expect.objectContaining({
+        level: 40,
+        workerId: secondId,
+        preferredWorkerId: 7,
+        msg: expect.stringContaining('leased another'),
+      }),
     );
   });
 

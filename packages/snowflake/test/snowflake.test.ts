@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createSnowflakeGenerator, parseSnowflake, snowflakeFromTimestamp, snowflakeText, snowflakeTimestamp, snowflakeWorkerId } from '../src/index.ts';
+import {
+  createSnowflakeGenerator,
+  parseSnowflake,
+  snowflakeFromTimestamp,
+  snowflakeText,
+  snowflakeTimestamp,
+  snowflakeWorkerId,
+} from '../src/index.ts';
 
 describe('snowflake', () => {
   it('encodes time, worker and sequence and stays unique and increasing', () => {
@@ -31,7 +38,17 @@ describe('snowflake', () => {
   });
 
   it('answers the canonical decimal text of what parseSnowflake accepts, over the whole range', () => {
-    for (const good of [' 123 ', 42, 0, '0', '999999999999999999', '1000000000000000000', '9223372036854775807', '9223372036854775806', Number.MAX_SAFE_INTEGER]) {
+    for (const good of [
+      ' 123 ',
+      42,
+      0,
+      '0',
+      '999999999999999999',
+      '1000000000000000000',
+      '9223372036854775807',
+      '9223372036854775806',
+      Number.MAX_SAFE_INTEGER,
+    ]) {
       expect(snowflakeText(good)).toBe(parseSnowflake(good)!.toString());
     }
     for (const bad of ['9223372036854775808', '9999999999999999999', '10000000000000000000', '00', ' 0123']) {

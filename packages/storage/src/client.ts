@@ -135,7 +135,16 @@ export async function ensureBucket(client: S3Client, bucket: string): Promise<vo
   }
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** The store did not answer: a timeout (the bounded handler's TimeoutError), a network failure, an open circuit. */
 function isStoreUnreachable(error: unknown): boolean {

@@ -15,7 +15,11 @@ export function useContentMd5ForDeleteObjects(client: S3Client): void {
     (next, context) => async (args) => {
       const request = args.request as { headers?: Record<string, string>; body?: unknown };
       const body = request.body;
-      if (context.commandName === 'DeleteObjectsCommand' && request.headers && (typeof body === 'string' || body instanceof Uint8Array)) {
+      if (
+        context.commandName === 'DeleteObjectsCommand' &&
+        request.headers &&
+        (typeof body === 'string' || body instanceof Uint8Array)
+      ) {
         for (const name of Object.keys(request.headers)) {
           if (CHECKSUM_HEADER.test(name)) delete request.headers[name];
         }

@@ -6,7 +6,13 @@ import { getObjectStream, headObject, type ObjectHead } from './objects.ts';
 import { presignDownload, type PresignDownloadOptions, type PresignedDownload } from './presign.ts';
 import { uploadObject, type UploadBody, type UploadOptions, type UploadResult } from './upload.ts';
 
-export { createS3Client, isStorageUnavailable, storageOptionsFromConfig, type StorageBounds, type StorageOptions } from './client.ts';
+export {
+  createS3Client,
+  isStorageUnavailable,
+  storageOptionsFromConfig,
+  type StorageBounds,
+  type StorageOptions,
+} from './client.ts';
 export { DELETE_BATCH_SIZE, type DeleteError, type DeleteResult, type ListedObject } from './delete.ts';
 export type { ObjectHead } from './objects.ts';
 export { attachmentDisposition, type PresignDownloadOptions, type PresignedDownload } from './presign.ts';

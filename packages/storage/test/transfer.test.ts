@@ -31,7 +31,8 @@ describe('upload and presigned download', () => {
     const size = 50 * MIB; // not a multiple of the part size: the last part is short
     const uploader = storageFor(environment);
     const commands = recordCommands(uploader);
-    const partsDone = () => commands.filter((command) => command.name === 'UploadPartCommand' && !command.failed).length;
+    const partsDone = () =>
+      commands.filter((command) => command.name === 'UploadPartCommand' && !command.failed).length;
     let maxAheadBytes = 0; // generated but not yet accepted by the store: what memory holds
     const source = patternStream(size, {
       onGenerated: (bytes) => (maxAheadBytes = Math.max(maxAheadBytes, bytes - partsDone() * PART_SIZE_BYTES)),

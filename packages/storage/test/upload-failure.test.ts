@@ -51,7 +51,9 @@ describe('failed uploads', () => {
     } else {
       expect(abort?.failed).toBeUndefined();
       expect(error.abandonedUploadId).toBeUndefined();
-      const { Uploads } = await storage.client.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket, Prefix: key }));
+      const { Uploads } = await storage.client.send(
+        new ListMultipartUploadsCommand({ Bucket: storage.bucket, Prefix: key }),
+      );
       expect(Uploads ?? []).toEqual([]);
     }
   });

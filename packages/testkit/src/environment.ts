@@ -27,7 +27,10 @@ export interface ProvisionedEnvironment extends TestEnvironment {
  * empty one), a Redis key prefix and a bucket on `services`. For callers outside vitest (the
  * fault suite); a test file calls useTestEnvironment.
  */
-export async function provisionEnvironment(services: TestServices, { template }: { template?: string } = {}): Promise<ProvisionedEnvironment> {
+export async function provisionEnvironment(
+  services: TestServices,
+  { template }: { template?: string } = {},
+): Promise<ProvisionedEnvironment> {
   const database = await createTestDatabase(services.databaseUrl, { template });
   const tag = uniqueTag();
   const redisPrefix = `sbt-${tag}`;

@@ -43,7 +43,10 @@ interface Link {
  * `pass`, that data flows late and the connection carries on, as TCP does once a partition
  * heals; a connection accepted during the blackhole is connected upstream only then.
  */
-export async function startFaultProxy(target: { host: string; port: number }, initial: FaultMode = 'pass'): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: { host: string; port: number },
+  initial: FaultMode = 'pass',
+): Promise<FaultProxy> {
   let mode = initial;
   const links = new Set<Link>();
 

@@ -36,5 +36,9 @@ export async function call(method: string, url: string, options: CallOptions = {
   const response = await fetch(url, { method, headers, body, signal, redirect: options.redirect ?? 'follow' });
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : isJson ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : isJson ? JSON.parse(text) : text,
+  };
 }

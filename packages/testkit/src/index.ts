@@ -1,8 +1,26 @@
 import './provided-context.ts';
-export { describeServices, startTestServices, type ServiceSource, type StartedServices, type TestServices } from './services/index.ts';
+export {
+  describeServices,
+  startTestServices,
+  type ServiceSource,
+  type StartedServices,
+  type TestServices,
+} from './services/index.ts';
 export { createTestDatabase, prepareTemplateDatabase, uniqueTag } from './isolation.ts';
-export { provisionEnvironment, useTestEnvironment, type ProvisionedEnvironment, type TestEnvironment } from './environment.ts';
-export { closedPort, serveOnFreePort, silentServer, type Listenable, type SilentServer, type ServedApp } from './network.ts';
+export {
+  provisionEnvironment,
+  useTestEnvironment,
+  type ProvisionedEnvironment,
+  type TestEnvironment,
+} from './environment.ts';
+export {
+  closedPort,
+  serveOnFreePort,
+  silentServer,
+  type Listenable,
+  type SilentServer,
+  type ServedApp,
+} from './network.ts';
 export {
   childPids,
   isAlive,
@@ -18,7 +36,15 @@ export {
 } from './processes.ts';
 export { call, type Answer, type CallOptions } from './http.ts';
 export { testSnowflakeWorkerId } from './ids.ts';
-export { channelEvents, createWebhookFixture, deliveriesSettled, deliveryJobs, webhookMessages, type StoredRow, type WebhookFixture } from './webhooks.ts';
+export {
+  channelEvents,
+  createWebhookFixture,
+  deliveriesSettled,
+  deliveryJobs,
+  webhookMessages,
+  type StoredRow,
+  type WebhookFixture,
+} from './webhooks.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { unzip } from './unzip.ts';

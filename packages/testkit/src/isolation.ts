@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '@switchboard/db';
 
-
 /** A short random tag for names that must not collide between test files or runs. */
 export function uniqueTag(): string {
   return randomBytes(5).toString('hex');
@@ -35,7 +34,9 @@ export async function prepareTemplateDatabase(serverUrl: string): Promise<{ name
   const name = `switchboard_template_${uniqueTag()}`;
   await onAdminConnection(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const drop = () =>
-    onAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
+    onAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+      () => {},
+    );
   try {
     await migrate(withDatabase(serverUrl, name));
   } catch (error) {
@@ -68,6 +69,9 @@ export async function createTestDatabase(
   });
   return {
     url: withDatabase(serverUrl, name),
-    drop: () => onAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () =>
+      onAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => {},
+      ),
   };
 }

@@ -15,7 +15,8 @@ export function parseMetrics(text: string): MetricSample[] {
     const match = SAMPLE.exec(line);
     if (!match || line.startsWith('#')) continue;
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = value!.replace(/\\(.)/g, (_all, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL))
+      labels[key!] = value!.replace(/\\(.)/g, (_all, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -33,8 +34,14 @@ export async function scrapeMetrics(url: string): Promise<{ text: string; sample
  * The value of the one sample named `name` whose labels include `labels`, or undefined when
  * none matches. More than one match is an error: the test's labels should pick one series.
  */
-export function metricValue(samples: readonly MetricSample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const matching = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+export function metricValue(
+  samples: readonly MetricSample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  const matching = samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (matching.length > 1) throw new Error(`${matching.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return matching[0]?.value;
 }

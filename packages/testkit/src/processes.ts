@@ -10,7 +10,10 @@ import { isReadyMessage, SERVICE_NODE_FLAGS, type ReadyMessage } from '@switchbo
 /** The pids of a process's live children, from /proc (Linux); none once it is gone. */
 export async function childPids(pid: number): Promise<number[]> {
   const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return listed.split(' ').filter((child) => child.length > 0).map(Number);
+  return listed
+    .split(' ')
+    .filter((child) => child.length > 0)
+    .map(Number);
 }
 
 /** A process and every live descendant (a clustered gateway: its primary and processes). */
@@ -25,7 +28,9 @@ export async function processTree(pid: number): Promise<number[]> {
  * could not be read.
  */
 export async function processTreeMemoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number[]> {
-  const statuses = await Promise.all((await processTree(pid)).map((member) => readFile(`/proc/${member}/status`, 'utf8').catch(() => '')));
+  const statuses = await Promise.all(
+    (await processTree(pid)).map((member) => readFile(`/proc/${member}/status`, 'utf8').catch(() => '')),
+  );
   const pattern = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm');
   return statuses.map((status) => Number(pattern.exec(status)?.[1] ?? Number.NaN) / 1024);
 }
@@ -88,7 +93,10 @@ export function spawnNode(entry: string, options: NodeProcessOptions): NodeProce
     stderr += chunk.toString();
     output += chunk.toString();
   });
-  const exit = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exit = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exit;
@@ -126,10 +134,17 @@ export const SERVICE_READY_TIMEOUT_MS = 30_000;
 export async function spawnService(
   service: string,
   env: Record<string, string>,
-  { readyTimeoutMs = SERVICE_READY_TIMEOUT_MS, nodeFlags = SERVICE_NODE_FLAGS }: { readyTimeoutMs?: number; nodeFlags?: readonly string[] } = {},
+  {
+    readyTimeoutMs = SERVICE_READY_TIMEOUT_MS,
+    nodeFlags = SERVICE_NODE_FLAGS,
+  }: { readyTimeoutMs?: number; nodeFlags?: readonly string[] } = {},
 ): Promise<ServiceProcess> {
   const isEntry = service.includes('/');
-  const entry = !isEntry ? join(REPO_ROOT, 'services', service, 'src/main.ts') : isAbsolute(service) ? service : join(REPO_ROOT, service);
+  const entry = !isEntry
+    ? join(REPO_ROOT, 'services', service, 'src/main.ts')
+    : isAbsolute(service)
+      ? service
+      : join(REPO_ROOT, service);
   const name = isEntry ? basename(entry) : service;
   const started = spawnNode(entry, { cwd: REPO_ROOT, env, ipc: true, nodeFlags });
   let timer: NodeJS.Timeout | undefined;
@@ -145,7 +160,10 @@ export async function spawnService(
         throw new ServiceExitError(name, { code, signal } as ExitStatus, started.stderr());
       }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${name} was not ready within ${readyTimeoutMs} ms:\n${started.output()}`)), readyTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`${name} was not ready within ${readyTimeoutMs} ms:\n${started.output()}`)),
+          readyTimeoutMs,
+        );
       }),
     ]);
     return { ...started, ready };

@@ -29,7 +29,11 @@ try {
   process.stderr.write(`npm test: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-process.stdout.write(`test services:\n${describeServices(started).map((line) => `  ${line}\n`).join('')}`);
+process.stdout.write(
+  `test services:\n${describeServices(started)
+    .map((line) => `  ${line}\n`)
+    .join('')}`,
+);
 
 const summaryFolder = mkdtempSync(join(tmpdir(), 'switchboard-summary-'));
 const summaryFile = join(summaryFolder, 'summary.txt');

@@ -12,7 +12,10 @@ import type { Reporter, TestModule } from 'vitest/node';
  */
 export const SUMMARY_FILE_VARIABLE = 'SWITCHBOARD_TEST_SUMMARY_FILE';
 
-const firstLine = (error: { message?: unknown } | undefined) => String(error?.message ?? 'failed').split('\n')[0]!.slice(0, 300);
+const firstLine = (error: { message?: unknown } | undefined) =>
+  String(error?.message ?? 'failed')
+    .split('\n')[0]!
+    .slice(0, 300);
 
 function moduleFailures(module: TestModule): { passed: number; failed: number; skipped: number; lines: string[] } {
   const counts = { passed: 0, failed: 0, skipped: 0, lines: [] as string[] };

@@ -31,7 +31,10 @@ export interface WebhookFixture {
 }
 
 /** A guild, its owner, a text channel and one webhook in it (optionally with a secret), written directly. */
-export async function createWebhookFixture(pool: Pool, options: { secret?: string; name?: string } = {}): Promise<WebhookFixture> {
+export async function createWebhookFixture(
+  pool: Pool,
+  options: { secret?: string; name?: string } = {},
+): Promise<WebhookFixture> {
   const [ownerId, guildId, channelId, webhookId] = [ids.next(), ids.next(), ids.next(), ids.next()];
   const token = generateWebhookToken();
   const ownerToken = generateUserToken(ownerId);
@@ -45,7 +48,11 @@ export async function createWebhookFixture(pool: Pool, options: { secret?: strin
   });
   const limits = { perChannel: LIMITS.webhooks.perChannel, perGuild: LIMITS.webhooks.perGuild };
   const secret = options.secret ?? null;
-  await createWebhookWithinLimits(pool, { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token, secret }, limits);
+  await createWebhookWithinLimits(
+    pool,
+    { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token, secret },
+    limits,
+  );
   return { guildId, channelId, ownerId, ownerToken, webhookId, token, name };
 }
 
@@ -88,6 +95,9 @@ export async function deliveryJobs(queue: Queue, ...states: JobType[]): Promise<
  * Deliveries that post nothing leave no row: this is how a test knows they are done.
  */
 export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promise<number> {
-  await waitFor(async () => (await deliveryJobs(queue, 'waiting', 'active', 'delayed', 'prioritized')) === 0, timeoutMs);
+  await waitFor(
+    async () => (await deliveryJobs(queue, 'waiting', 'active', 'delayed', 'prioritized')) === 0,
+    timeoutMs,
+  );
   return deliveryJobs(queue, 'failed');
 }

@@ -116,7 +116,9 @@ describe('fault proxy', () => {
 
   it('urlFor: points a URL at the proxy, keeping the rest', async () => {
     proxy = await startFaultProxy({ host: '127.0.0.1', port: echoPort });
-    expect(proxy.urlFor('postgres://postgres@db.internal:5432/test')).toBe(`postgres://postgres@127.0.0.1:${proxy.port}/test`);
+    expect(proxy.urlFor('postgres://postgres@db.internal:5432/test')).toBe(
+      `postgres://postgres@127.0.0.1:${proxy.port}/test`,
+    );
     expect(proxy.urlFor('redis://127.0.0.1:6379')).toBe(`redis://127.0.0.1:${proxy.port}`);
     expect(proxy.urlFor('http://127.0.0.1:9000')).toBe(`http://127.0.0.1:${proxy.port}`);
   });

@@ -20,7 +20,9 @@ describe('summary reporter', () => {
   it('ends a failed run with each failed test by file and name, then the counts', async () => {
     const lines = (await runFixture()).trimEnd().split('\n');
     expect(lines.at(-1)).toBe('1 passed, 1 failed');
-    expect(lines.at(-3)).toMatch(/^ {2}FAIL outcomes\.fixture\.ts > outcomes > fails with its reason: expected 'actual' to be 'expected'/);
+    expect(lines.at(-3)).toMatch(
+      /^ {2}FAIL outcomes\.fixture\.ts > outcomes > fails with its reason: expected 'actual' to be 'expected'/,
+    );
     expect(lines.at(-4)).toBe('failed:');
   }, 60_000);
 });

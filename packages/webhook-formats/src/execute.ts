@@ -1,6 +1,13 @@
 import { LIMITS } from '@switchboard/contracts';
 import { z } from 'zod';
-import { embedTextLength, noMentions, produced, type DirectOutcome, type Embed, type RenderedMessage } from './message.ts';
+import {
+  embedTextLength,
+  noMentions,
+  produced,
+  type DirectOutcome,
+  type Embed,
+  type RenderedMessage,
+} from './message.ts';
 import { httpUrlSchema, mediaUrlSchema, normalisedText, optional, storableString } from './schema-helpers.ts';
 import { normaliseText } from './text.ts';
 
@@ -14,7 +21,9 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T|$)/;
 /** ISO-8601 text or integer milliseconds since the epoch, emitted as ISO-8601 UTC. */
 const timestampSchema = z
   .union([
-    z.string().refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), 'Not an ISO-8601 timestamp.'),
+    z
+      .string()
+      .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), 'Not an ISO-8601 timestamp.'),
     z.int().min(0).max(8_640_000_000_000_000),
   ])
   .transform((value) => new Date(value).toISOString());
@@ -44,7 +53,9 @@ export const embedSchema = z.object({
       icon_url: optional(mediaUrlSchema),
     }),
   ),
-  footer: optional(z.object({ text: normalisedText(1, M.embedFooterTextMaxLength), icon_url: optional(mediaUrlSchema) })),
+  footer: optional(
+    z.object({ text: normalisedText(1, M.embedFooterTextMaxLength), icon_url: optional(mediaUrlSchema) }),
+  ),
   fields: optional(z.array(embedFieldSchema).max(M.embedMaxFields)),
   image: optional(embedMediaSchema),
   thumbnail: optional(embedMediaSchema),
@@ -57,7 +68,10 @@ const contentField = optional(storableString().transform(normaliseText).pipe(z.s
 const embedsField = optional(z.array(embedSchema).max(M.maxEmbeds));
 
 /** All embeds of a message together: at most 6000 characters (docs/decisions.md#fluxer-webhook-messages). */
-function checkEmbedTotal(body: { embeds?: Array<z.output<typeof embedSchema>> | undefined }, context: z.RefinementCtx): void {
+function checkEmbedTotal(
+  body: { embeds?: Array<z.output<typeof embedSchema>> | undefined },
+  context: z.RefinementCtx,
+): void {
   const total = (body.embeds ?? []).reduce((sum, embed) => sum + embedTextLength(embed), 0);
   if (total > M.maxEmbedTotalChars) {
     context.addIssue({
@@ -117,7 +131,12 @@ function toEmbed(embed: ExecuteEmbed): Embed {
   if (embed.timestamp !== undefined) result.timestamp = embed.timestamp;
   if (embed.author) result.author = withoutUndefined(embed.author);
   if (embed.footer) result.footer = withoutUndefined(embed.footer);
-  if (embed.fields) result.fields = embed.fields.map((field) => ({ name: field.name, value: field.value, inline: field.inline ?? false }));
+  if (embed.fields)
+    result.fields = embed.fields.map((field) => ({
+      name: field.name,
+      value: field.value,
+      inline: field.inline ?? false,
+    }));
   if (embed.image) result.image = { url: embed.image.url };
   if (embed.thumbnail) result.thumbnail = { url: embed.thumbnail.url };
   return result;

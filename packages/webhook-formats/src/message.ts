@@ -105,7 +105,12 @@ export function embedTextLength(embed: EmbedText): number {
 /** Whether the embed shows anything at all once rendered. */
 export function embedHasVisibleContent(embed: Embed): boolean {
   return Boolean(
-    embed.title || embed.description || embed.author || embed.footer || embed.image || embed.thumbnail ||
+    embed.title ||
+      embed.description ||
+      embed.author ||
+      embed.footer ||
+      embed.image ||
+      embed.thumbnail ||
       (embed.fields && embed.fields.length > 0),
   );
 }

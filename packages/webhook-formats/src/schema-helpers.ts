@@ -24,12 +24,12 @@ export const storableString = () =>
 
 /** A storable string normalised as Fluxer does (U+202E and form feeds removed, trimmed), then bounded. */
 export function normalisedText(min: number, max: number) {
-  return storableString()
-    .transform(normaliseText)
-    .pipe(z.string().min(min).max(max));
+  return storableString().transform(normaliseText).pipe(z.string().min(min).max(max));
 }
 
-export const httpUrlSchema = z.string().refine(isHttpUrl, { message: 'Not a valid http(s) URL.', params: { code: 'INVALID_URL' } });
+export const httpUrlSchema = z
+  .string()
+  .refine(isHttpUrl, { message: 'Not a valid http(s) URL.', params: { code: 'INVALID_URL' } });
 
 export const mediaUrlSchema = z
   .string()

@@ -33,7 +33,9 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 function decodeCodePoint(codePoint: number, original: string): string {
-  return Number.isInteger(codePoint) && codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : original;
+  return Number.isInteger(codePoint) && codePoint > 0 && codePoint <= 0x10ffff
+    ? String.fromCodePoint(codePoint)
+    : original;
 }
 
 /** Decodes the HTML entities code hosts put in titles and bodies (`&amp;`, `&#39;`, `&#x1F600;`). */

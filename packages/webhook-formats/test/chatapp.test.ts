@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chatAppBodySchema, findLimitViolations, renderChatApp, slackColor, type DirectOutcome, type RenderedMessage } from '../src/index.ts';
+import {
+  chatAppBodySchema,
+  findLimitViolations,
+  renderChatApp,
+  slackColor,
+  type DirectOutcome,
+  type RenderedMessage,
+} from '../src/index.ts';
 
 function render(body: unknown): DirectOutcome {
   return renderChatApp(chatAppBodySchema.parse(body));
@@ -103,7 +110,14 @@ describe('Slack body mapping', () => {
 
   it('maps good/warning/danger and hex colours; anything else has no colour', () => {
     expect(['good', 'warning', 'danger', '#FF0000', '00ff00', '#abc', 'purple', '#12345'].map(slackColor)).toEqual([
-      0x2eb886, 0xdaa038, 0xa30200, 0xff0000, 0x00ff00, 0xaabbcc, undefined, undefined,
+      0x2eb886,
+      0xdaa038,
+      0xa30200,
+      0xff0000,
+      0x00ff00,
+      0xaabbcc,
+      undefined,
+      undefined,
     ]);
     expect(message({ attachments: [{ text: 'x', color: 'danger' }] }).embeds[0]?.color).toBe(0xa30200);
     expect(message({ attachments: [{ text: 'x', color: 'purple' }] }).embeds[0]).not.toHaveProperty('color');
@@ -133,9 +147,9 @@ describe('Slack body mapping', () => {
   });
 
   it('treats "" and null as absent, and refuses wrong types and fractional garbage', () => {
-    expect(message({ text: 'x', username: '', icon_url: null, attachments: [{ title: '', text: 'y' }] }).embeds).toEqual([
-      { description: 'y' },
-    ]);
+    expect(
+      message({ text: 'x', username: '', icon_url: null, attachments: [{ title: '', text: 'y' }] }).embeds,
+    ).toEqual([{ description: 'y' }]);
     expect(chatAppBodySchema.safeParse({ text: 'x', attachments: 'no' }).success).toBe(false);
     expect(chatAppBodySchema.safeParse({ text: 'x', attachments: [{ ts: 'yesterday' }] }).success).toBe(false);
     expect(chatAppBodySchema.safeParse({ text: 'x', attachments: [{ ts: -1 }] }).success).toBe(false);
@@ -150,7 +164,11 @@ describe('Slack limits', () => {
       fields: Array.from({ length: 30 }, (_, index) => ({ title: `F${index}`, value: 'v'.repeat(2000) })),
       footer: 'f'.repeat(3000),
     };
-    const body = { text: 'x'.repeat(2500), username: 'u'.repeat(100), attachments: Array.from({ length: 12 }, () => attachment) };
+    const body = {
+      text: 'x'.repeat(2500),
+      username: 'u'.repeat(100),
+      attachments: Array.from({ length: 12 }, () => attachment),
+    };
     const first = message(body);
     expect(first).toEqual(message(body));
     expect(first.content).toHaveLength(2000);

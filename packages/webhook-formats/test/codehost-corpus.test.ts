@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { codeHostBodySchema, codeHostReadPart, findLimitViolations, parseFormEncodedGitHubBody, renderCodeHost } from '../src/index.ts';
+import {
+  codeHostBodySchema,
+  codeHostReadPart,
+  findLimitViolations,
+  parseFormEncodedGitHubBody,
+  renderCodeHost,
+} from '../src/index.ts';
 import { corpus } from './support/corpus.ts';
 
 const examples = corpus();
@@ -12,7 +18,9 @@ function mustPost(event: string, payload: Record<string, any>): boolean {
   const action = payload['action'];
   switch (event) {
     case 'push':
-      return !payload['deleted'] && (payload['forced'] ? Boolean(payload['head_commit']) : payload['commits']?.length > 0);
+      return (
+        !payload['deleted'] && (payload['forced'] ? Boolean(payload['head_commit']) : payload['commits']?.length > 0)
+      );
     case 'create':
     case 'delete':
       return payload['ref_type'] === 'branch' || payload['ref_type'] === 'tag';
@@ -127,9 +135,10 @@ describe('the whole @octokit/webhooks-examples corpus', () => {
         for (const wrong of wrongValues) {
           const payload = { ...entry.payload, [key]: wrong };
           const part = JSON.parse(JSON.stringify(codeHostReadPart(entry.event, payload))) as unknown;
-          expect(renderCodeHost(entry.event, part), `${entry.event}#${entry.index} ${key}=${JSON.stringify(wrong)}`).toEqual(
-            renderCodeHost(entry.event, payload),
-          );
+          expect(
+            renderCodeHost(entry.event, part),
+            `${entry.event}#${entry.index} ${key}=${JSON.stringify(wrong)}`,
+          ).toEqual(renderCodeHost(entry.event, payload));
         }
       }
     }

@@ -86,7 +86,10 @@ describe('push', () => {
   it('ignores deletions and pushes without commits (create/delete announce them)', () => {
     const deleted = example('push');
     deleted['deleted'] = true;
-    expect(renderCodeHost('push', deleted)).toEqual({ kind: 'ignored', reason: 'push deleting a ref (announced by the delete event)' });
+    expect(renderCodeHost('push', deleted)).toEqual({
+      kind: 'ignored',
+      reason: 'push deleting a ref (announced by the delete event)',
+    });
     const tag = example('push');
     tag['commits'] = [];
     tag['deleted'] = false;
@@ -193,8 +196,12 @@ describe('repository events', () => {
         url: 'https://github.com/Codertocat/Hello-World/releases/tag/0.0.1',
       },
     ]);
-    expect(message(renderCodeHost('create', example('create'))).embeds[0]?.title).toMatchInlineSnapshot(`"[Codertocat/Hello-World] New tag created: simple-tag"`);
-    expect(message(renderCodeHost('delete', example('delete'))).embeds[0]?.title).toMatchInlineSnapshot(`"[Codertocat/Hello-World] Tag deleted: simple-tag"`);
+    expect(message(renderCodeHost('create', example('create'))).embeds[0]?.title).toMatchInlineSnapshot(
+      `"[Codertocat/Hello-World] New tag created: simple-tag"`,
+    );
+    expect(message(renderCodeHost('delete', example('delete'))).embeds[0]?.title).toMatchInlineSnapshot(
+      `"[Codertocat/Hello-World] Tag deleted: simple-tag"`,
+    );
   });
 
   it('announces stars once, through the watch event', () => {
@@ -261,7 +268,9 @@ describe('repository events', () => {
         url: 'https://github.com/octo-org/octo-repo/discussions/90',
       },
     ]);
-    expect(message(renderCodeHost('discussion', example('discussion', 'answered'))).embeds[0]?.title).toMatchInlineSnapshot(`"[Codertocat/Hello-World] Discussion answered: #4 TEST edit"`);
+    expect(
+      message(renderCodeHost('discussion', example('discussion', 'answered'))).embeds[0]?.title,
+    ).toMatchInlineSnapshot(`"[Codertocat/Hello-World] Discussion answered: #4 TEST edit"`);
   });
 });
 

@@ -64,20 +64,42 @@ describe('Sentry-Hook-Resource: issue', () => {
     const resolved = embed(renderErrorTracker({ resource: 'issue' }, issuePayload('resolved')));
     expect(resolved).toMatchObject({ description: '**Resolved** by colleen', color: SENTRY_COLORS.resolved });
     const assigned = embed(
-      renderErrorTracker({ resource: 'issue' }, issuePayload('assigned', { assignedTo: { type: 'user', id: '2', name: 'Ana', email: 'ana@example.com' } })),
+      renderErrorTracker(
+        { resource: 'issue' },
+        issuePayload('assigned', { assignedTo: { type: 'user', id: '2', name: 'Ana', email: 'ana@example.com' } }),
+      ),
     );
     expect(assigned).toMatchObject({ description: '**Assigned** to Ana by colleen', color: SENTRY_COLORS.error });
-    const archived = embed(renderErrorTracker({ resource: 'issue' }, issuePayload('archived', { substatus: 'archived_until_escalating' })));
-    expect(archived).toMatchObject({ description: '**Archived** until it escalates by colleen', color: SENTRY_COLORS.archived });
-    const unresolved = embed(renderErrorTracker({ resource: 'issue' }, issuePayload('unresolved', { substatus: 'regressed', level: 'warning' })));
-    expect(unresolved).toMatchObject({ description: '**Unresolved** (regressed) by colleen', color: SENTRY_COLORS.warning });
+    const archived = embed(
+      renderErrorTracker({ resource: 'issue' }, issuePayload('archived', { substatus: 'archived_until_escalating' })),
+    );
+    expect(archived).toMatchObject({
+      description: '**Archived** until it escalates by colleen',
+      color: SENTRY_COLORS.archived,
+    });
+    const unresolved = embed(
+      renderErrorTracker(
+        { resource: 'issue' },
+        issuePayload('unresolved', { substatus: 'regressed', level: 'warning' }),
+      ),
+    );
+    expect(unresolved).toMatchObject({
+      description: '**Unresolved** (regressed) by colleen',
+      color: SENTRY_COLORS.warning,
+    });
   });
 
   it('colours by level, fatal darkest', () => {
-    const colorOf = (level: string) => embed(renderErrorTracker({ resource: 'issue' }, issuePayload('created', { level }))).color;
-    expect([colorOf('fatal'), colorOf('error'), colorOf('warning'), colorOf('info'), colorOf('debug'), colorOf('sample')]).toEqual([
-      0xa30200, 0xeb4841, 0xfcbd1f, 0x369df7, 0x6c7293, 0x369df7,
-    ]);
+    const colorOf = (level: string) =>
+      embed(renderErrorTracker({ resource: 'issue' }, issuePayload('created', { level }))).color;
+    expect([
+      colorOf('fatal'),
+      colorOf('error'),
+      colorOf('warning'),
+      colorOf('info'),
+      colorOf('debug'),
+      colorOf('sample'),
+    ]).toEqual([0xa30200, 0xeb4841, 0xfcbd1f, 0x369df7, 0x6c7293, 0x369df7]);
   });
 
   it('ignores other actions and issue payloads without a title', () => {
@@ -85,7 +107,9 @@ describe('Sentry-Hook-Resource: issue', () => {
       kind: 'ignored',
       reason: 'issue action ignored is not announced',
     });
-    expect(renderErrorTracker({ resource: 'issue' }, { action: 'created', data: { issue: { id: '1' } } }).kind).toBe('ignored');
+    expect(renderErrorTracker({ resource: 'issue' }, { action: 'created', data: { issue: { id: '1' } } }).kind).toBe(
+      'ignored',
+    );
   });
 });
 
@@ -124,7 +148,9 @@ describe('alert and error resources', () => {
   });
 
   it('renders metric alerts coloured critical, warning and resolved', () => {
-    expect(embed(renderErrorTracker({ resource: 'metric_alert' }, metricAlertPayload('resolved')))).toMatchInlineSnapshot(`
+    expect(
+      embed(renderErrorTracker({ resource: 'metric_alert' }, metricAlertPayload('resolved'))),
+    ).toMatchInlineSnapshot(`
       {
         "color": 38912,
         "description": "1000 events in the last 10 minutes
@@ -133,7 +159,8 @@ describe('alert and error resources', () => {
         "url": "https://sentry.io/organizations/baz/alerts/1/",
       }
     `);
-    const colorOf = (action: string) => embed(renderErrorTracker({ resource: 'metric_alert' }, metricAlertPayload(action))).color;
+    const colorOf = (action: string) =>
+      embed(renderErrorTracker({ resource: 'metric_alert' }, metricAlertPayload(action))).color;
     expect([colorOf('critical'), colorOf('warning'), colorOf('resolved')]).toEqual([0xeb4841, 0xfcbd1f, 0x009800]);
   });
 
@@ -183,7 +210,10 @@ describe('other deliveries', () => {
       message: 'This is an example Python exception',
       event: { event_id: '0476467adf8f499ea795a48fcc4bf290' },
     };
-    expect(embed(renderErrorTracker({}, legacy))).toMatchObject({ title: 'This is an example Python exception', url: legacy.url });
+    expect(embed(renderErrorTracker({}, legacy))).toMatchObject({
+      title: 'This is an example Python exception',
+      url: legacy.url,
+    });
   });
 
   it('ignores other resources, and never throws on odd shapes', () => {
@@ -208,7 +238,13 @@ describe('other deliveries', () => {
 });
 
 describe('the part of a delivery the renderer reads', () => {
-  const legacy = { project: 'project-slug', project_name: 'Project Name', level: 'error', url: 'https://sentry.example/group/1/', message: 'Boom' };
+  const legacy = {
+    project: 'project-slug',
+    project_name: 'Project Name',
+    level: 'error',
+    url: 'https://sentry.example/group/1/',
+    message: 'Boom',
+  };
   const payloads: Record<string, unknown>[] = [
     ...['created', 'resolved', 'assigned', 'archived', 'unresolved', 'ignored'].map((action) => issuePayload(action)),
     eventAlertPayload,
@@ -233,7 +269,8 @@ describe('the part of a delivery the renderer reads', () => {
 
   it('renders the same outcome after a JSON round trip as the whole payload, for every resource and header', () => {
     for (const payload of payloads) {
-      for (const headers of headerSets) sameFromPart(headers, payload, `${JSON.stringify(headers)} ${JSON.stringify(payload).slice(0, 60)}`);
+      for (const headers of headerSets)
+        sameFromPart(headers, payload, `${JSON.stringify(headers)} ${JSON.stringify(payload).slice(0, 60)}`);
     }
   });
 
@@ -243,20 +280,33 @@ describe('the part of a delivery the renderer reads', () => {
       const data = (payload['data'] ?? {}) as Record<string, unknown>;
       const variants = [
         ...Object.keys(payload).flatMap((key) => wrongValues.map((wrong) => ({ ...payload, [key]: wrong }))),
-        ...Object.keys(data).flatMap((key) => wrongValues.map((wrong) => ({ ...payload, data: { ...data, [key]: wrong } }))),
+        ...Object.keys(data).flatMap((key) =>
+          wrongValues.map((wrong) => ({ ...payload, data: { ...data, [key]: wrong } })),
+        ),
       ];
       for (const variant of variants) {
-        for (const headers of headerSets) sameFromPart(headers, variant, `${JSON.stringify(headers)} ${JSON.stringify(variant).slice(0, 80)}`);
+        for (const headers of headerSets)
+          sameFromPart(headers, variant, `${JSON.stringify(headers)} ${JSON.stringify(variant).slice(0, 80)}`);
       }
     }
   });
 
   it("leaves out an issue alert's event details, which are most of a real delivery", () => {
-    const frames = Array.from({ length: 200 }, (_, index) => ({ filename: `app/module_${index}.py`, function: `handler_${index}`, lineno: index, context_line: 'x = y' }));
+    const frames = Array.from({ length: 200 }, (_, index) => ({
+      filename: `app/module_${index}.py`,
+      function: `handler_${index}`,
+      lineno: index,
+      context_line: 'x = y',
+    }));
     const data = eventAlertPayload.data as Record<string, any>;
-    const real = { ...eventAlertPayload, data: { ...data, event: { ...data['event'], exception: { values: [{ stacktrace: { frames } }] } } } };
+    const real = {
+      ...eventAlertPayload,
+      data: { ...data, event: { ...data['event'], exception: { values: [{ stacktrace: { frames } }] } } },
+    };
     const part = JSON.stringify(errorTrackerReadPart({ resource: 'event_alert' }, real));
     expect(part.length).toBeLessThan(JSON.stringify(real).length / 20);
-    expect(renderErrorTracker({ resource: 'event_alert' }, JSON.parse(part))).toEqual(renderErrorTracker({ resource: 'event_alert' }, real));
+    expect(renderErrorTracker({ resource: 'event_alert' }, JSON.parse(part))).toEqual(
+      renderErrorTracker({ resource: 'event_alert' }, real),
+    );
   });
 });

@@ -28,7 +28,10 @@ describe('plain execute body', () => {
           timestamp: 1_700_000_000_000,
           author: { name: 'Author', url: 'https://example.com', icon_url: null },
           footer: { text: 'Footer' },
-          fields: [{ name: 'A', value: '1' }, { name: 'B', value: '2', inline: true }],
+          fields: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2', inline: true },
+          ],
           image: { url: 'attachment://chart.png' },
           thumbnail: { url: 'https://example.com/t.png' },
           type: 'rich',
@@ -90,8 +93,17 @@ describe('plain execute body', () => {
   });
 
   it('rejects an empty message after parsing ({}, "", whitespace), which the gateway checks after the token', () => {
-    for (const body of [{}, { content: '' }, { content: '   ' }, { content: null, embeds: [] }, { sticker_ids: ['1'] }]) {
-      expect(renderExecute(executeBodySchema.parse(body))).toEqual({ kind: 'rejected', code: 'CANNOT_SEND_EMPTY_MESSAGE' });
+    for (const body of [
+      {},
+      { content: '' },
+      { content: '   ' },
+      { content: null, embeds: [] },
+      { sticker_ids: ['1'] },
+    ]) {
+      expect(renderExecute(executeBodySchema.parse(body))).toEqual({
+        kind: 'rejected',
+        code: 'CANNOT_SEND_EMPTY_MESSAGE',
+      });
     }
     expect(renderExecute(executeBodySchema.parse({ embeds: [{ title: 'only an embed' }] })).kind).toBe('message');
   });
@@ -131,9 +143,9 @@ describe('plain execute body', () => {
         'embeds.0.timestamp',
       ].sort(),
     );
-    expect(issuePaths({ embeds: [{ fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }] })).toEqual([
-      'embeds.0.fields',
-    ]);
+    expect(issuePaths({ embeds: [{ fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }] })).toEqual(
+      ['embeds.0.fields'],
+    );
   });
 
   it('refuses more than 6000 embed characters in total', () => {

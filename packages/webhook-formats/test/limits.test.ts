@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { enforceMessageLimits, findLimitViolations, truncateToLimits, type Embed, type RenderedMessage } from '../src/index.ts';
+import {
+  enforceMessageLimits,
+  findLimitViolations,
+  truncateToLimits,
+  type Embed,
+  type RenderedMessage,
+} from '../src/index.ts';
 
 function messageOf(embeds: Embed[], content = ''): RenderedMessage {
   return { content, embeds, allowed_mentions: { parse: [] } };
@@ -17,7 +23,11 @@ const oversized: RenderedMessage = {
     color: 0x1000000,
     author: { name: 'a'.repeat(300), icon_url: 'https://example.com/i.png' },
     footer: { text: 'f'.repeat(2100) },
-    fields: Array.from({ length: 30 }, (_, field) => ({ name: field === 0 ? '' : `n${field}`, value: 'v'.repeat(1100), inline: false })),
+    fields: Array.from({ length: 30 }, (_, field) => ({
+      name: field === 0 ? '' : `n${field}`,
+      value: 'v'.repeat(1100),
+      inline: false,
+    })),
     image: { url: 'attachment://x.png' },
   })),
 };

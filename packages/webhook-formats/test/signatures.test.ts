@@ -16,7 +16,15 @@ describe('verifyGitHubSignature', () => {
   it('refuses another body, another secret, or a malformed or missing header', () => {
     expect(verifyGitHubSignature(secret, Buffer.from('Hello, World?'), githubHeader)).toBe(false);
     expect(verifyGitHubSignature('other', body, githubHeader)).toBe(false);
-    for (const header of [undefined, '', 'sha256=', 'sha1=757107ea0eb2509fc211221cce984b8a37570b6d', githubHeader.slice(0, -2), `${githubHeader}00`, githubHeader.replace('7571', 'zz71')]) {
+    for (const header of [
+      undefined,
+      '',
+      'sha256=',
+      'sha1=757107ea0eb2509fc211221cce984b8a37570b6d',
+      githubHeader.slice(0, -2),
+      `${githubHeader}00`,
+      githubHeader.replace('7571', 'zz71'),
+    ]) {
       expect(verifyGitHubSignature(secret, body, header)).toBe(false);
     }
   });
@@ -31,7 +39,9 @@ describe('verifySentrySignature', () => {
   });
 
   it('refuses a re-serialised body, a wrong secret and malformed headers', () => {
-    expect(verifySentrySignature('client-secret', Buffer.from('{"action": "created", "data": {}}'), digest)).toBe(false);
+    expect(verifySentrySignature('client-secret', Buffer.from('{"action": "created", "data": {}}'), digest)).toBe(
+      false,
+    );
     expect(verifySentrySignature('wrong', raw, digest)).toBe(false);
     for (const header of [undefined, '', `sha256=${digest}`, digest.slice(1), 'x'.repeat(64)]) {
       expect(verifySentrySignature('client-secret', raw, header)).toBe(false);

@@ -10,7 +10,12 @@ describe('storable text', () => {
   });
 
   it('cleans every string of a message, keys included, and keeps everything else', () => {
-    const message = { content: 'a\u0000b', embeds: [{ title: '\ud83d', fields: [{ name: 'n\u0000', value: '😀' }], color: 5 }], flags: 4, 'k\u0000': null };
+    const message = {
+      content: 'a\u0000b',
+      embeds: [{ title: '\ud83d', fields: [{ name: 'n\u0000', value: '😀' }], color: 5 }],
+      flags: 4,
+      'k\u0000': null,
+    };
     expect(storableStrings(message)).toEqual({
       content: 'ab',
       embeds: [{ title: '\ufffd', fields: [{ name: 'n', value: '😀' }], color: 5 }],
@@ -20,7 +25,12 @@ describe('storable text', () => {
   });
 
   it('returns a message that is storable already as it is, and copies one with a single bad string deep down', () => {
-    const clean = { content: 'fine 😀', embeds: [{ title: 't', fields: [{ name: 'n', value: 'v' }], color: 5 }], flags: 4, nothing: null };
+    const clean = {
+      content: 'fine 😀',
+      embeds: [{ title: 't', fields: [{ name: 'n', value: 'v' }], color: 5 }],
+      flags: 4,
+      nothing: null,
+    };
     expect(storableStrings(clean)).toBe(clean);
     const deep = { ...clean, embeds: [{ ...clean.embeds[0]!, fields: [{ name: 'n', value: 'v\u0000' }] }] };
     const cleaned = storableStrings(deep);

@@ -47,16 +47,21 @@ export function archiveRunner(deps: BuildDeps): (payload: { archiveId: string })
 
 async function writeZip(deps: BuildDeps, archive: Archive, key: string): Promise<number> {
   const progress = progressWriter(deps.pool, archive.id, deps.progressIntervalMs);
-  const plan = archive.subjectType === 'guild'
-    ? await guildPlan(deps.pool, deps.storage, archive.subjectId, progress)
-    : await userPlan(deps.pool, deps.storage, archive.subjectId, progress);
+  const plan =
+    archive.subjectType === 'guild'
+      ? await guildPlan(deps.pool, deps.storage, archive.subjectId, progress)
+      : await userPlan(deps.pool, deps.storage, archive.subjectId, progress);
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   // An entry that fails (a query, an object read) must fail the upload, not leave it waiting.
   zip.on('error', (error: Error) => output.destroy(error));
-  const filename = archive.subjectType === 'guild' ? `guild-${archive.subjectId}-archive.zip` : `user-${archive.subjectId}-data.zip`;
+  const filename =
+    archive.subjectType === 'guild' ? `guild-${archive.subjectId}-archive.zip` : `user-${archive.subjectId}-data.zip`;
   // Started first: the ZIP streams out while the plan's later entries are still being looked up.
-  const uploaded = deps.storage.upload(key, output, { contentType: 'application/zip', contentDisposition: attachmentDisposition(filename) });
+  const uploaded = deps.storage.upload(key, output, {
+    contentType: 'application/zip',
+    contentDisposition: attachmentDisposition(filename),
+  });
   uploaded.catch(() => {}); // awaited below, once every entry is added
   const mtime = new Date();
   try {
@@ -64,7 +69,10 @@ async function writeZip(deps: BuildDeps, archive: Archive, key: string): Promise
       zip.addReadStreamLazy(entry.path, { compressionLevel: COMPRESSION_LEVEL, mtime }, (done) => {
         Promise.resolve()
           .then(() => entry.open())
-          .then((stream) => done(null, stream), (error: unknown) => done(error, undefined as unknown as Readable));
+          .then(
+            (stream) => done(null, stream),
+            (error: unknown) => done(error, undefined as unknown as Readable),
+          );
       });
     }
     zip.end();

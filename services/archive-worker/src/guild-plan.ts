@@ -1,5 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
-import { channelMessagesPage, countChannelMessages, guildMembersPage, readGuildArchiveHead, type Pool } from '@switchboard/db';
+import {
+  channelMessagesPage,
+  countChannelMessages,
+  guildMembersPage,
+  readGuildArchiveHead,
+  type Pool,
+} from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
 import { assetEntries, entriesThen, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
@@ -12,14 +18,22 @@ import { textStream } from './text-stream.ts';
  * channel, oldest first (Fluxer stops at 1000), and the guild's images under `assets/guild/`.
  * Progress follows the reference's steps, the message phase by messages written.
  */
-export async function guildPlan(pool: Pool, storage: Storage, guildId: string, progress: ProgressWriter): Promise<ArchivePlan> {
+export async function guildPlan(
+  pool: Pool,
+  storage: Storage,
+  guildId: string,
+  progress: ProgressWriter,
+): Promise<ArchivePlan> {
   await progress.report(5, 'Collecting guild metadata');
   const head = await readGuildArchiveHead(pool, guildId);
   if (!head) throw new UnrecoverableError(`Guild ${guildId} not found`);
   let channelsDone = 0;
   // Counted while guild.json and the first pages are written; a failed count fails the archive
   // when the first page reports.
-  const total = countChannelMessages(pool, head.textChannels.map((channel) => channel.id));
+  const total = countChannelMessages(
+    pool,
+    head.textChannels.map((channel) => channel.id),
+  );
   total.catch(() => {});
   const onMessages = messagePhase(progress, {
     total,
@@ -47,8 +61,12 @@ export async function guildPlan(pool: Pool, storage: Storage, guildId: string, p
   // Looked up while the messages are written.
   const assets = assetEntries(storage, head.assets).then((entries) =>
     entries.map((entry, index) =>
-      index === 0 ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) } : entry,
+      index === 0
+        ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) }
+        : entry,
     ),
   );
-  return { entries: entriesThen([{ path: 'guild.json', open: () => textStream(guildJson()) }, ...channelEntries], assets) };
+  return {
+    entries: entriesThen([{ path: 'guild.json', open: () => textStream(guildJson()) }, ...channelEntries], assets),
+  };
 }

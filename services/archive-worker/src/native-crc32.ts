@@ -22,5 +22,8 @@ export function yazlBufferCrc32(): BufferCrc32 {
  */
 export function useNativeCrc32InYazl(): void {
   yazlBufferCrc32().unsigned = (input, previous) =>
-    crc32(typeof input === 'string' ? Buffer.from(input) : input, Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : (previous ?? 0) >>> 0);
+    crc32(
+      typeof input === 'string' ? Buffer.from(input) : input,
+      Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : (previous ?? 0) >>> 0,
+    );
 }

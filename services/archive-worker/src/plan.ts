@@ -19,7 +19,10 @@ export interface ArchivePlan {
  * `first`, then what `later` resolves to. `later` is already under way; until it is reached
  * its failure must not count as unhandled (it fails the archive then).
  */
-export function entriesThen(first: readonly ArchiveEntry[], later: Promise<readonly ArchiveEntry[]>): AsyncIterable<ArchiveEntry> {
+export function entriesThen(
+  first: readonly ArchiveEntry[],
+  later: Promise<readonly ArchiveEntry[]>,
+): AsyncIterable<ArchiveEntry> {
   later.catch(() => {});
   return (async function* () {
     yield* first;
@@ -34,11 +37,15 @@ const HEAD_CONCURRENCY = 8;
  * The asset entries whose objects exist, each streamed from the bucket when reached, and a
  * `missing-assets.json` listing the others (docs/decisions.md#archive-exports: a missing object is skipped, not fatal).
  */
-export async function assetEntries(storage: Storage, assets: ReadonlyArray<{ path: string; key: string }>): Promise<ArchiveEntry[]> {
+export async function assetEntries(
+  storage: Storage,
+  assets: ReadonlyArray<{ path: string; key: string }>,
+): Promise<ArchiveEntry[]> {
   const present: boolean[] = new Array<boolean>(assets.length).fill(false);
   let next = 0;
   const lane = async () => {
-    for (let index = next++; index < assets.length; index = next++) present[index] = (await storage.headObject(assets[index]!.key)) !== null;
+    for (let index = next++; index < assets.length; index = next++)
+      present[index] = (await storage.headObject(assets[index]!.key)) !== null;
   };
   await Promise.all(Array.from({ length: HEAD_CONCURRENCY }, lane));
   const entries: ArchiveEntry[] = assets

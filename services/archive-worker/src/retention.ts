@@ -12,7 +12,15 @@ const MAX_BATCHES_PER_RUN = 20;
  * take the same one), delete their objects, commit. If the store refuses, the transaction rolls
  * back and the next tick tries again; a download already answers HARVEST_EXPIRED by the date.
  */
-export function retentionHandler({ pool, storage, logger }: { pool: Pool; storage: Storage; logger: Logger }): () => Promise<{ expired: number }> {
+export function retentionHandler({
+  pool,
+  storage,
+  logger,
+}: {
+  pool: Pool;
+  storage: Storage;
+  logger: Logger;
+}): () => Promise<{ expired: number }> {
   return async () => {
     let expired = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
@@ -20,7 +28,8 @@ export function retentionHandler({ pool, storage, logger }: { pool: Pool; storag
         const rows = await expireArchives(client, BATCH);
         const keys = rows.flatMap((row) => (row.storageKey ? [row.storageKey] : []));
         const result = await storage.deleteObjects(keys);
-        if (result.errors.length > 0) throw new Error(`the store refused ${result.errors.length} of ${keys.length} archive deletions`);
+        if (result.errors.length > 0)
+          throw new Error(`the store refused ${result.errors.length} of ${keys.length} archive deletions`);
         return rows.length;
       });
       expired += count;

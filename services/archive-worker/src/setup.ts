@@ -10,7 +10,12 @@ import { retentionHandler } from './retention.ts';
 export const ARCHIVE_WORKER_QUEUE = QUEUES.archiveExports;
 export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB] as const;
 
-export function archiveWorkerSetup({ config, logger, resources: { pool, storage }, metrics }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
+export function archiveWorkerSetup({
+  config,
+  logger,
+  resources: { pool, storage },
+  metrics,
+}: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
   return {
     handlers: {
       [ARCHIVE_EXPORT_JOB.name]: archiveRunner({
@@ -29,6 +34,13 @@ export function archiveWorkerSetup({ config, logger, resources: { pool, storage 
         await failArchive(pool, archiveId, missing ? reason : 'The archive could not be built; request it again.');
       },
     },
-    schedules: [{ id: 'archive-retention', contract: ARCHIVE_RETENTION_JOB, payload: {}, everyMs: config.ARCHIVE_RETENTION_INTERVAL_MS }],
+    schedules: [
+      {
+        id: 'archive-retention',
+        contract: ARCHIVE_RETENTION_JOB,
+        payload: {},
+        everyMs: config.ARCHIVE_RETENTION_INTERVAL_MS,
+      },
+    ],
   };
 }

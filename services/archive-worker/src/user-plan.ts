@@ -12,7 +12,12 @@ import { textStream } from './text-stream.ts';
  * holds): `user.json` (the user and their guild memberships), `channels/<id>/messages.json` with
  * every message the user wrote there, oldest first, and `assets/user/avatar.png`.
  */
-export async function userPlan(pool: Pool, storage: Storage, userId: string, progress: ProgressWriter): Promise<ArchivePlan> {
+export async function userPlan(
+  pool: Pool,
+  storage: Storage,
+  userId: string,
+  progress: ProgressWriter,
+): Promise<ArchivePlan> {
   await progress.report(5, 'Harvesting messages');
   const head = await readUserArchiveHead(pool, userId);
   if (!head) throw new UnrecoverableError(`User ${userId} not found`);
@@ -22,20 +27,32 @@ export async function userPlan(pool: Pool, storage: Storage, userId: string, pro
     span: 50,
     step: (written) => `Harvested ${written} messages`,
   });
-  const avatar = head.avatarHash ? [{ path: 'assets/user/avatar.png', key: storageKeys.userAvatar(userId, head.avatarHash) }] : [];
+  const avatar = head.avatarHash
+    ? [{ path: 'assets/user/avatar.png', key: storageKeys.userAvatar(userId, head.avatarHash) }]
+    : [];
   return {
     entries: entriesThen(
       [
         ...head.channels.map((channel) => ({
           path: `channels/${channel.id}/messages.json`,
-          open: () => textStream(jsonArray((after, rows) => userChannelMessagesPage(pool, userId, channel.id, after, rows), '0', onMessages)),
+          open: () =>
+            textStream(
+              jsonArray(
+                (after, rows) => userChannelMessagesPage(pool, userId, channel.id, after, rows),
+                '0',
+                onMessages,
+              ),
+            ),
         })),
         {
           path: 'user.json',
-          open: () => textStream((async function* () {
-            await progress.report(60, 'Collecting user metadata');
-            yield `{"user":${head.user},"guild_memberships":${head.guildMemberships}}`;
-          })()),
+          open: () =>
+            textStream(
+              (async function* () {
+                await progress.report(60, 'Collecting user metadata');
+                yield `{"user":${head.user},"guild_memberships":${head.guildMemberships}}`;
+              })(),
+            ),
         },
       ],
       // Looked up while the messages are written.

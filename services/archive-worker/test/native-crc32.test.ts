@@ -4,7 +4,9 @@ import { useNativeCrc32InYazl, yazlBufferCrc32 } from '../src/native-crc32.ts';
 
 describe('yazl on node:zlib crc32', () => {
   // buffer-crc32's `signed` still runs its own JavaScript: the reference.
-  const bufferCrc32 = yazlBufferCrc32() as ReturnType<typeof yazlBufferCrc32> & { signed(input: Buffer, previous?: number): number };
+  const bufferCrc32 = yazlBufferCrc32() as ReturnType<typeof yazlBufferCrc32> & {
+    signed(input: Buffer, previous?: number): number;
+  };
   useNativeCrc32InYazl();
 
   it('gives the CRC-32 check value and buffer-crc32 numbers, chunk after chunk', () => {

@@ -51,11 +51,17 @@ export function purgeRunner(deps: PurgeDeps): (operation: Operation) => Promise<
     const deleted = await deps.storage.deleteObjects(keys);
     if (deleted.errors.length > 0) {
       const [first] = deleted.errors;
-      throw new Error(`the store refused ${deleted.errors.length} of ${keys.length} deletions (first: ${first?.code} ${first?.key})`);
+      throw new Error(
+        `the store refused ${deleted.errors.length} of ${keys.length} deletions (first: ${first?.code} ${first?.key})`,
+      );
     }
     const result: AssetPurgeResult = { ...removal, deleted_objects: new Set(keys).size };
     await completeOperation(deps.pool, 'asset_purges', operation.id, result);
-    if (keys.length > 0) deps.logger.info({ purgeId: operation.id, items: removal.processed.length, objects: keys.length }, 'assets purged');
+    if (keys.length > 0)
+      deps.logger.info(
+        { purgeId: operation.id, items: removal.processed.length, objects: keys.length },
+        'assets purged',
+      );
     return result;
   };
 }
@@ -66,9 +72,17 @@ async function removeRows(
   operation: Operation,
   request: AssetPurgeRequest,
 ): Promise<{ removal: Removal; keys: string[] }> {
-  const { removal, keys, audit } = 'ids' in request ? await purgeByIds(client, request.ids) : await purgeGuild(client, request.guild_id);
-  const actor = { adminUserId: operation.requestedBy, apiKeyId: operation.requestedByKeyId, reason: operation.auditLogReason };
-  await insertAuditLogs(client, audit.map((entry) => ({ id: ids.next(), ...actor, ...entry })));
+  const { removal, keys, audit } =
+    'ids' in request ? await purgeByIds(client, request.ids) : await purgeGuild(client, request.guild_id);
+  const actor = {
+    adminUserId: operation.requestedBy,
+    apiKeyId: operation.requestedByKeyId,
+    reason: operation.auditLogReason,
+  };
+  await insertAuditLogs(
+    client,
+    audit.map((entry) => ({ id: ids.next(), ...actor, ...entry })),
+  );
   await recordPurgeRemovals(client, operation.id, removal, keys);
   return { removal, keys };
 }
@@ -100,7 +114,14 @@ async function purgeByIds(client: PoolClient, requested: readonly string[]): Pro
     if (canonical === null) errors.push({ id, error: 'Invalid numeric ID' });
     else valid.push({ id, canonical });
   }
-  const removed = new Map((await deleteExpressionsById(client, valid.map((item) => item.canonical))).map((row) => [row.id, row]));
+  const removed = new Map(
+    (
+      await deleteExpressionsById(
+        client,
+        valid.map((item) => item.canonical),
+      )
+    ).map((row) => [row.id, row]),
+  );
   const processed: PurgedAsset[] = [];
   const keys: string[] = [];
   const audit: AuditEntry[] = [];
@@ -111,7 +132,10 @@ async function purgeByIds(client: PoolClient, requested: readonly string[]): Pro
       : { id, asset_type: 'unknown', found_in_db: false, guild_id: null };
     processed.push(item);
     keys.push(...(row ? [row.storageKey] : [storageKeys.emoji(id), storageKeys.sticker(id)]));
-    const metadata: Record<string, string> = { asset_type: item.asset_type, ...(item.guild_id ? { guild_id: item.guild_id } : {}) };
+    const metadata: Record<string, string> = {
+      asset_type: item.asset_type,
+      ...(item.guild_id ? { guild_id: item.guild_id } : {}),
+    };
     audit.push({ ...AUDIT_BY_TYPE[item.asset_type]!, targetId: id, metadata });
   }
   return { removal: { processed, errors }, keys, audit };
@@ -120,10 +144,17 @@ async function purgeByIds(client: PoolClient, requested: readonly string[]): Pro
 /** Every stored image of the guild (docs/decisions.md#asset-purges), one audit entry with the counts by type. */
 async function purgeGuild(client: PoolClient, guildId: string): Promise<Purged> {
   const removed = await deleteGuildAssets(client, guildId);
-  const processed = removed.map((row): PurgedAsset => ({ id: row.id, asset_type: row.assetType, found_in_db: true, guild_id: guildId }));
-  const keys = removed.map((row) => (row.avatarHash ? storageKeys.webhookAvatar(row.id, row.avatarHash) : row.storageKey));
+  const processed = removed.map(
+    (row): PurgedAsset => ({ id: row.id, asset_type: row.assetType, found_in_db: true, guild_id: guildId }),
+  );
+  const keys = removed.map((row) =>
+    row.avatarHash ? storageKeys.webhookAvatar(row.id, row.avatarHash) : row.storageKey,
+  );
   const counts: Record<string, string> = { asset_count: String(removed.length) };
-  for (const row of removed) counts[`${row.assetType}_count`] = String(Number(counts[`${row.assetType}_count`] ?? 0) + 1);
-  const audit: AuditEntry[] = [{ targetType: 'guild', targetId: guildId, action: 'purge_guild_assets', metadata: counts }];
+  for (const row of removed)
+    counts[`${row.assetType}_count`] = String(Number(counts[`${row.assetType}_count`] ?? 0) + 1);
+  const audit: AuditEntry[] = [
+    { targetType: 'guild', targetId: guildId, action: 'purge_guild_assets', metadata: counts },
+  ];
   return { removal: { processed, errors: [] }, keys, audit };
 }

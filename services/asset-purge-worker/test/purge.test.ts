@@ -32,9 +32,10 @@ const PNG = { contentType: 'image/png', size: 4 };
 
 /** A guild with an icon, two emojis, a sticker and a webhook with an avatar, objects in the bucket. */
 async function seedGuild() {
-  const [adminId, ownerId, guildId, iconId, emojiA, emojiB, stickerId, channelId, webhookId] = Array.from({ length: 9 }, () => ids.next()) as [
-    string, string, string, string, string, string, string, string, string,
-  ];
+  const [adminId, ownerId, guildId, iconId, emojiA, emojiB, stickerId, channelId, webhookId] = Array.from(
+    { length: 9 },
+    () => ids.next(),
+  ) as [string, string, string, string, string, string, string, string, string];
   const iconKey = storageKeys.guildAsset(guildId, 'icon', 'abc');
   const avatarKey = storageKeys.webhookAvatar(webhookId, 'def');
   await withTransaction(pool(), async (db) => {
@@ -42,15 +43,43 @@ async function seedGuild() {
     await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
     await insertGuild(db, { id: guildId, name: 'purge', ownerId, iconHash: 'abc' });
     await insertGuildAssets(db, [{ id: iconId, guildId, kind: 'icon', hash: 'abc', storageKey: iconKey, ...PNG }]);
-    await insertEmojis(db, [emojiA, emojiB].map((id, i) => ({ id, guildId, name: `emoji_${i}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), ...PNG })));
-    await insertStickers(db, [{ id: stickerId, guildId, name: 'sticker', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), ...PNG }]);
-    await db.query(`INSERT INTO channels (id, guild_id, type, name) VALUES ($1, $2, 0, 'general')`, [channelId, guildId]);
+    await insertEmojis(
+      db,
+      [emojiA, emojiB].map((id, i) => ({
+        id,
+        guildId,
+        name: `emoji_${i}`,
+        creatorId: ownerId,
+        storageKey: storageKeys.emoji(id),
+        ...PNG,
+      })),
+    );
+    await insertStickers(db, [
+      {
+        id: stickerId,
+        guildId,
+        name: 'sticker',
+        creatorId: ownerId,
+        storageKey: storageKeys.sticker(stickerId),
+        ...PNG,
+      },
+    ]);
+    await db.query(`INSERT INTO channels (id, guild_id, type, name) VALUES ($1, $2, 0, 'general')`, [
+      channelId,
+      guildId,
+    ]);
     await db.query(
       `INSERT INTO webhooks (id, guild_id, channel_id, name, avatar_hash, token) VALUES ($1, $2, $3, 'hook', 'def', repeat('a', 64))`,
       [webhookId, guildId, channelId],
     );
   });
-  const keys = [iconKey, avatarKey, storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
+  const keys = [
+    iconKey,
+    avatarKey,
+    storageKeys.emoji(emojiA),
+    storageKeys.emoji(emojiB),
+    storageKeys.sticker(stickerId),
+  ];
   for (const key of keys) await storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
   return { adminId, guildId, emojiA, emojiB, stickerId, webhookId, keys };
 }
@@ -63,13 +92,20 @@ async function purge(adminId: string, request: unknown, store: Storage = storage
   return { id, result, run };
 }
 
-const present = async (keys: string[]) => (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);
+const present = async (keys: string[]) =>
+  (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);
 
 describe('asset purge of a whole guild', () => {
   it('removes every asset row and object, clears the hashes, and a second run finds nothing', async () => {
     const { adminId, guildId, webhookId, keys } = await seedGuild();
     const first = await purge(adminId, { guild_id: guildId });
-    expect(first.result.processed.map((item) => item.asset_type).sort()).toEqual(['emoji', 'emoji', 'icon', 'sticker', 'webhook_avatar']);
+    expect(first.result.processed.map((item) => item.asset_type).sort()).toEqual([
+      'emoji',
+      'emoji',
+      'icon',
+      'sticker',
+      'webhook_avatar',
+    ]);
     expect(first.result.deleted_objects).toBe(5);
     expect(await present(keys)).toEqual([false, false, false, false, false]);
     const guild = await pool().query('SELECT icon_hash FROM guilds WHERE id = $1', [guildId]);
@@ -85,17 +121,29 @@ describe('asset purge of a whole guild', () => {
     const { adminId, guildId, keys } = await seedGuild();
     const broken = { ...storage, deleteObjects: async () => Promise.reject(new Error('store unreachable')) } as Storage;
     const id = ids.next();
-    await insertOperation(pool(), 'asset_purges', { id, requestedBy: adminId, request: { guild_id: guildId }, auditLogReason: null });
-    await expect(purgeRunner({ pool: pool(), storage: broken, ids, logger })((await startOperation(pool(), 'asset_purges', id))!)).rejects.toThrow('store unreachable');
+    await insertOperation(pool(), 'asset_purges', {
+      id,
+      requestedBy: adminId,
+      request: { guild_id: guildId },
+      auditLogReason: null,
+    });
+    await expect(
+      purgeRunner({ pool: pool(), storage: broken, ids, logger })((await startOperation(pool(), 'asset_purges', id))!),
+    ).rejects.toThrow('store unreachable');
     expect(await present(keys)).toEqual([true, true, true, true, true]);
 
     // The retry, as BullMQ would run it: the rows are gone, the recorded keys are not.
-    const retried = await purgeRunner({ pool: pool(), storage, ids, logger })((await startOperation(pool(), 'asset_purges', id))!);
+    const retried = await purgeRunner({ pool: pool(), storage, ids, logger })(
+      (await startOperation(pool(), 'asset_purges', id))!,
+    );
     expect(retried.processed).toHaveLength(5);
     expect(await present(keys)).toEqual([false, false, false, false, false]);
     expect(await findOperation(pool(), 'asset_purges', id)).toMatchObject({ status: 'completed', result: retried });
     // One audit entry, from the first run's committed transaction.
-    const audits = await pool().query(`SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1 AND action = 'purge_guild_assets'`, [guildId]);
+    const audits = await pool().query(
+      `SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1 AND action = 'purge_guild_assets'`,
+      [guildId],
+    );
     expect(audits.rows[0]).toEqual({ n: 1 });
   });
 

@@ -1,5 +1,12 @@
 import type { BulkOperationResult } from '@switchboard/contracts';
-import { finishBulkAdd, lockBulkAddUsers, MEMBER_CAP_RACE, withTransaction, type Operation, type Pool } from '@switchboard/db';
+import {
+  finishBulkAdd,
+  lockBulkAddUsers,
+  MEMBER_CAP_RACE,
+  withTransaction,
+  type Operation,
+  type Pool,
+} from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
 /** Retries after losing a race for a guild's last member slots (each sees the newer count). */
@@ -31,7 +38,11 @@ export function addMembersRunner(deps: AddMembersDeps): (operation: Operation) =
 }
 
 /** One try, in one transaction (rolled back whole when it loses a member-cap race). */
-function addOnce({ pool, ids, maxGuildsPerUser }: AddMembersDeps): (operationId: string) => Promise<BulkOperationResult> {
+function addOnce({
+  pool,
+  ids,
+  maxGuildsPerUser,
+}: AddMembersDeps): (operationId: string) => Promise<BulkOperationResult> {
   return (operationId) =>
     withTransaction(pool, async (client) => {
       const unknownUsers = await lockBulkAddUsers(client, operationId);

@@ -7,9 +7,18 @@ import type { BulkWorkerConfig } from './config.ts';
 export const BULK_WORKER_QUEUE = QUEUES.bulkOperations;
 export const BULK_WORKER_JOBS = [BULK_ADD_GUILD_MEMBERS_JOB] as const;
 
-export function bulkWorkerSetup({ config, resources, ids }: WorkerContext<BulkWorkerConfig>): WorkerSetup<typeof BULK_WORKER_JOBS> {
+export function bulkWorkerSetup({
+  config,
+  resources,
+  ids,
+}: WorkerContext<BulkWorkerConfig>): WorkerSetup<typeof BULK_WORKER_JOBS> {
   const run = addMembersRunner({ pool: resources.pool, ids, maxGuildsPerUser: config.BULK_MAX_GUILDS_PER_USER });
-  const addMembers = operationJob(resources.pool, 'bulk_operations', 'The bulk operation failed; request it again.', run);
+  const addMembers = operationJob(
+    resources.pool,
+    'bulk_operations',
+    'The bulk operation failed; request it again.',
+    run,
+  );
   return {
     handlers: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.handler },
     onFinalFailure: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.onFinalFailure },

@@ -1,6 +1,13 @@
 import express, { type Express } from 'express';
 import { QUEUES } from '@switchboard/contracts';
-import { answerJsonLean, errorMiddleware, handlersInOrder, notFound, requestId, routeTemplate } from '@switchboard/http';
+import {
+  answerJsonLean,
+  errorMiddleware,
+  handlersInOrder,
+  notFound,
+  requestId,
+  routeTemplate,
+} from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { createAdminKeys } from './admin-auth/key-cache.ts';
@@ -46,7 +53,12 @@ export function createApp(options: AppOptions): Express {
   // One per process, for every cache of credentials; its connection lives as long as the pool.
   const changeFeed =
     config.CREDENTIAL_CACHE_LEASE_MS > 0
-      ? createChangeFeed({ connectionString: config.DATABASE_URL, logger, leaseMs: config.CREDENTIAL_CACHE_LEASE_MS, stopWhen: () => pool.ending })
+      ? createChangeFeed({
+          connectionString: config.DATABASE_URL,
+          logger,
+          leaseMs: config.CREDENTIAL_CACHE_LEASE_MS,
+          stopWhen: () => pool.ending,
+        })
       : null;
   if (changeFeed) exportFeedState(metrics, changeFeed);
   const deps: GatewayDeps = {
@@ -83,7 +95,11 @@ export function createApp(options: AppOptions): Express {
     handlersInOrder([
       httpRequestMetrics(deps.metrics, routeTemplate),
       requestId(app),
-      ipBanEnforcement({ ipBans, trustedProxyHops: config.TRUSTED_PROXY_HOPS, loadWaitMs: config.IP_BANS_LOAD_WAIT_MS }),
+      ipBanEnforcement({
+        ipBans,
+        trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+        loadWaitMs: config.IP_BANS_LOAD_WAIT_MS,
+      }),
     ]),
   );
   const admin = adminRouter(deps, adminHandlers);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createSessionClient, currentTransactionId, withTransaction, type Pool, type PoolClient, type SessionClient } from '@switchboard/db';
+import {
+  createSessionClient,
+  currentTransactionId,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+  type SessionClient,
+} from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { Gauge, type Registry } from '@switchboard/metrics';
 
@@ -185,7 +192,11 @@ class LeasedChangeFeed implements ChangeFeed {
     this.dropLease();
     void client.end().catch(() => {});
     if (this.closed) return;
-    if (error) this.options.logger.warn({ reason: (error as Error).message }, 'credential change feed lost; admin keys and webhooks are read from the database until it is back');
+    if (error)
+      this.options.logger.warn(
+        { reason: (error as Error).message },
+        'credential change feed lost; admin keys and webhooks are read from the database until it is back',
+      );
     const delay = Math.min(RECONNECT_BASE_MS * 2 ** this.failures, RECONNECT_MAX_MS);
     this.failures += 1;
     this.reconnectTimer = setTimeout(() => {
@@ -225,7 +236,8 @@ class LeasedChangeFeed implements ChangeFeed {
     this.beatInFlight = true;
     this.send(client, `b ${this.token} ${seq} ${this.options.leaseMs}`).finally(() => (this.beatInFlight = false));
     const at = now();
-    for (const [peer, { heardAt, leaseMs }] of this.peers) if (heardAt < at - 2 * Math.max(leaseMs, this.options.leaseMs)) this.peers.delete(peer);
+    for (const [peer, { heardAt, leaseMs }] of this.peers)
+      if (heardAt < at - 2 * Math.max(leaseMs, this.options.leaseMs)) this.peers.delete(peer);
   }
 
   private send(client: SessionClient, payload: string): Promise<void> {
@@ -251,7 +263,9 @@ class LeasedChangeFeed implements ChangeFeed {
     // Complete only if this feed heard every beat of the last lease: a process whose lease
     // covers this moment beat within it, and its beat committed before this change.
     const knowsEveryone = this.liveSince !== null && this.liveSince <= at - this.longestLeaseMs();
-    const required = knowsEveryone ? new Set([...this.peers].filter(([, peer]) => peer.heardAt >= at - peer.leaseMs).map(([token]) => token)) : null;
+    const required = knowsEveryone
+      ? new Set([...this.peers].filter(([, peer]) => peer.heardAt >= at - peer.leaseMs).map(([token]) => token))
+      : null;
     this.changes.set(txid, { required, acknowledged: new Set([this.token]) });
     if (this.changes.size > CHANGES_KEPT) this.changes.delete(this.changes.keys().next().value!);
     if (this.current && this.listening) void this.send(this.current, `a ${this.token} ${txid}`);
@@ -259,7 +273,10 @@ class LeasedChangeFeed implements ChangeFeed {
 
   private heardBeat(peer: string, seq: number, leaseMs: number): void {
     // A lease the beat does not state is taken to be ours (replicas should share CREDENTIAL_CACHE_LEASE_MS).
-    this.peers.set(peer, { heardAt: now(), leaseMs: Number.isFinite(leaseMs) ? Math.min(leaseMs, MAX_LEASE_MS) : this.options.leaseMs });
+    this.peers.set(peer, {
+      heardAt: now(),
+      leaseMs: Number.isFinite(leaseMs) ? Math.min(leaseMs, MAX_LEASE_MS) : this.options.leaseMs,
+    });
     if (peer !== this.token) return;
     const sentAt = this.beatsSent.get(seq);
     if (sentAt === undefined) return;

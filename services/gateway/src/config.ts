@@ -110,17 +110,29 @@ type Variables = z.infer<typeof variables>;
  */
 function checkCaptcha(config: Variables, ctx: z.RefinementCtx): void {
   if (config.CAPTCHA_PROVIDER === 'hcaptcha' && !config.HCAPTCHA_SITE_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['HCAPTCHA_SITE_KEY'], message: 'required when CAPTCHA_PROVIDER is hcaptcha' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HCAPTCHA_SITE_KEY'],
+      message: 'required when CAPTCHA_PROVIDER is hcaptcha',
+    });
   }
   if (config.CAPTCHA_PROVIDER === 'turnstile' && !config.TURNSTILE_SITE_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['TURNSTILE_SITE_KEY'], message: 'required when CAPTCHA_PROVIDER is turnstile' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TURNSTILE_SITE_KEY'],
+      message: 'required when CAPTCHA_PROVIDER is turnstile',
+    });
   }
 }
 
 /** A movable clock in production would let whoever writes the key switch rate limits off. */
 function checkTestClock(config: Variables, ctx: z.RefinementCtx): void {
   if (config.RATE_LIMIT_CLOCK_KEY !== undefined && config.NODE_ENV === 'production') {
-    ctx.addIssue({ code: 'custom', path: ['RATE_LIMIT_CLOCK_KEY'], message: 'is for tests and must not be set when NODE_ENV is production' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['RATE_LIMIT_CLOCK_KEY'],
+      message: 'is for tests and must not be set when NODE_ENV is production',
+    });
   }
 }
 

@@ -1,7 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@switchboard/logger';
 import { aggregateMetricsForWorkers } from '@switchboard/metrics';
-import { announceReady, isReadyMessage, onStopSignals, SHUTDOWN_SLACK_MS, withServiceNodeFlags } from '@switchboard/runtime';
+import {
+  announceReady,
+  isReadyMessage,
+  onStopSignals,
+  SHUTDOWN_SLACK_MS,
+  withServiceNodeFlags,
+} from '@switchboard/runtime';
 import type { GatewayConfig } from './config.ts';
 
 /** What the primary sends a gateway process to make it drain and end (as SIGTERM would). */
@@ -60,7 +66,10 @@ export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       if (!ready) {
-        logger.fatal({ processPid: worker.process.pid, code, signal }, 'a gateway process ended before the gateway was ready; not starting');
+        logger.fatal(
+          { processPid: worker.process.pid, code, signal },
+          'a gateway process ended before the gateway was ready; not starting',
+        );
         process.exit(code || 1);
       }
       logger.error({ processPid: worker.process.pid, code, signal }, 'a gateway process ended; starting another');

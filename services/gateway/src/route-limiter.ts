@@ -73,7 +73,11 @@ export function routeLimiter(deps: LimiterDeps): RouteLimiter {
 export function configuredBuckets(
   config: Pick<GatewayConfig, 'AUTH_FAILURE_BUDGET' | 'AUTH_FAILURE_WINDOW_MS'>,
 ): Record<RateLimitBucketName, RateLimitBucket> {
-  const budget = { ...RATE_LIMIT_BUCKETS['auth:failures'], limit: config.AUTH_FAILURE_BUDGET, windowMs: config.AUTH_FAILURE_WINDOW_MS };
+  const budget = {
+    ...RATE_LIMIT_BUCKETS['auth:failures'],
+    limit: config.AUTH_FAILURE_BUDGET,
+    windowMs: config.AUTH_FAILURE_WINDOW_MS,
+  };
   return { ...RATE_LIMIT_BUCKETS, 'auth:failures': budget };
 }
 

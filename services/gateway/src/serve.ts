@@ -4,7 +4,15 @@ import { answerClientErrors, createAppServer } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createMetricsRegistry, shareMetricsWithPrimary } from '@switchboard/metrics';
 import { createProducer, settlesWithin } from '@switchboard/queue';
-import { announceReady, keepShortLivedObjectsYoung, leaseSnowflakeWorkerId, onStopSignals, openResources, RESOURCE_CLOSE_TIMEOUT_MS, SHUTDOWN_SLACK_MS } from '@switchboard/runtime';
+import {
+  announceReady,
+  keepShortLivedObjectsYoung,
+  leaseSnowflakeWorkerId,
+  onStopSignals,
+  openResources,
+  RESOURCE_CLOSE_TIMEOUT_MS,
+  SHUTDOWN_SLACK_MS,
+} from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { isStopMessage } from './processes.ts';
@@ -25,7 +33,11 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   // In a cluster the processes share the environment: only the first asks for SNOWFLAKE_WORKER_ID
   // (the others would be refused it and warn); every process leases an id of its own.
   const preferredWorkerId = cluster.isWorker && cluster.worker?.id !== 1 ? undefined : config.SNOWFLAKE_WORKER_ID;
-  const snowflakeLease = await leaseSnowflakeWorkerId({ ...config, SNOWFLAKE_WORKER_ID: preferredWorkerId }, redis, logger).catch((error: Error) => {
+  const snowflakeLease = await leaseSnowflakeWorkerId(
+    { ...config, SNOWFLAKE_WORKER_ID: preferredWorkerId },
+    redis,
+    logger,
+  ).catch((error: Error) => {
     logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');
     process.exit(1);
   });
@@ -35,7 +47,17 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   let draining = false;
   const metrics = createMetricsRegistry('gateway');
   shareMetricsWithPrimary(metrics);
-  const app = createApp({ config, logger, pool, redis, storage, snowflakeLease, producer, metrics, isDraining: () => draining });
+  const app = createApp({
+    config,
+    logger,
+    pool,
+    redis,
+    storage,
+    snowflakeLease,
+    producer,
+    metrics,
+    isDraining: () => draining,
+  });
   const server = createAppServer(app);
   answerClientErrors(server);
   // Tracking is attached before the app, so it sees every response before the app can finish it.
@@ -47,18 +69,22 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
    * then close the queues, release the snowflake lease, close pool, Redis and S3, each within a
    * bound. Exit 0 when everything finished in time, 1 when connections had to be cut.
    */
-  const stop = onStopSignals(logger, async (signal) => {
-    draining = true;
-    logger.info({ signal }, 'shutting down');
-    const drained = await drain();
-    // Queues and the wait listener first: they use `redis`.
-    await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
-    // After the drain (no request mints ids any more), before `redis` closes.
-    await settlesWithin(snowflakeLease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
-    await resources.close();
-    logger.info({ drained }, 'gateway stopped');
-    return drained ? 0 : 1;
-  }, config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_SLACK_MS);
+  const stop = onStopSignals(
+    logger,
+    async (signal) => {
+      draining = true;
+      logger.info({ signal }, 'shutting down');
+      const drained = await drain();
+      // Queues and the wait listener first: they use `redis`.
+      await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
+      // After the drain (no request mints ids any more), before `redis` closes.
+      await settlesWithin(snowflakeLease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
+      await resources.close();
+      logger.info({ drained }, 'gateway stopped');
+      return drained ? 0 : 1;
+    },
+    config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_SLACK_MS,
+  );
 
   if (cluster.isWorker) {
     // Told by the primary, or the primary is gone (killed): either way this process drains and ends.

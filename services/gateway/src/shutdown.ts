@@ -46,4 +46,3 @@ export function trackForDrain(server: Server, { timeoutMs, logger }: DrainOption
     });
   };
 }
-

@@ -31,9 +31,13 @@ async function auditEntries(targetId: string) {
 describe('key lifecycle', () => {
   it('creates, uses, lists (without key material), deletes, and the key stops working', async () => {
     const owner = await createAdmin(gateway.pool, [...MANAGE, ACL.auditLogView]);
-    const created = await create(owner.key, { name: 'Key-123_Test!@# ', acls: [ACL.auditLogView, ACL.apiKeyManage, ACL.auditLogView], expires_in_days: 30 }, {
-      'X-Audit-Log-Reason': ' rotating the CI key ',
-    });
+    const created = await create(
+      owner.key,
+      { name: 'Key-123_Test!@# ', acls: [ACL.auditLogView, ACL.apiKeyManage, ACL.auditLogView], expires_in_days: 30 },
+      {
+        'X-Audit-Log-Reason': ' rotating the CI key ',
+      },
+    );
     expect(created.status).toBe(200);
     expect(Object.keys(created.body).sort()).toEqual(['acls', 'created_at', 'expires_at', 'key', 'key_id', 'name']);
     expect(created.body).toMatchObject({ name: 'Key-123_Test!@# ', acls: [ACL.apiKeyManage, ACL.auditLogView] });
@@ -42,18 +46,34 @@ describe('key lifecycle', () => {
     const lifetime = Date.parse(created.body.expires_at) - Date.parse(created.body.created_at);
     expect(Math.abs(lifetime - 30 * 86_400_000)).toBeLessThan(5_000);
 
-    const used = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/audit-logs', key: created.body.key, body: {} });
+    const used = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/audit-logs',
+      key: created.body.key,
+      body: {},
+    });
     expect(used.status).toBe(200);
 
     const listed = await list(created.body.key);
     expect(listed.status).toBe(200);
     expect(listed.body.map((key: { key_id: string }) => key.key_id)).toEqual([created.body.key_id, owner.keyId]);
     for (const entry of listed.body) {
-      expect(Object.keys(entry).sort()).toEqual(['acls', 'created_at', 'created_by_user_id', 'expires_at', 'key_id', 'last_used_at', 'name']);
+      expect(Object.keys(entry).sort()).toEqual([
+        'acls',
+        'created_at',
+        'created_by_user_id',
+        'expires_at',
+        'key_id',
+        'last_used_at',
+        'name',
+      ]);
       expect(entry.created_by_user_id).toBe(owner.adminId);
     }
 
-    expect(await remove(owner.key, created.body.key_id, { 'X-Audit-Log-Reason': 'leaked' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await remove(owner.key, created.body.key_id, { 'X-Audit-Log-Reason': 'leaked' })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
     expect((await list(created.body.key)).status).toBe(401);
     expect((await list(owner.key)).body.map((key: { key_id: string }) => key.key_id)).toEqual([owner.keyId]);
 
@@ -89,13 +109,24 @@ describe('key lifecycle', () => {
     const owner = await createAdmin(gateway.pool, ['*']);
     const stranger: AdminFixture = await createAdmin(gateway.pool, ['*']);
     const expired = await insertKey(gateway.pool, owner.adminId, MANAGE, { expiresAt: new Date(Date.now() - 1_000) });
-    for (const keyId of [stranger.keyId, '123', 'nonexistent-key-id', '-1', '1e3', '99999999999999999999', expired.keyId]) {
+    for (const keyId of [
+      stranger.keyId,
+      '123',
+      'nonexistent-key-id',
+      '-1',
+      '1e3',
+      '99999999999999999999',
+      expired.keyId,
+    ]) {
       const answer = await remove(owner.key, keyId);
       expect(answer.status, keyId).toBe(404);
       expect(answer.body).toEqual({ code: 'ADMIN_API_KEY_NOT_FOUND', message: "Admin API key wasn't found." });
     }
     expect((await list(stranger.key)).status).toBe(200);
-    const { rows } = await gateway.pool.query(`SELECT count(*)::int AS n FROM audit_logs WHERE action = 'delete_admin_api_key' AND admin_user_id = $1`, [owner.adminId]);
+    const { rows } = await gateway.pool.query(
+      `SELECT count(*)::int AS n FROM audit_logs WHERE action = 'delete_admin_api_key' AND admin_user_id = $1`,
+      [owner.adminId],
+    );
     expect(rows[0].n).toBe(0);
   });
 });
@@ -133,22 +164,39 @@ describe('privilege containment', () => {
 
   it('limits a key-created key to what both the owner and the calling key hold', async () => {
     const owner = await createAdmin(gateway.pool, ['*'], { keyAcls: MANAGE });
-    expect((await create(owner.key, { name: 'x', acls: [ACL.auditLogView] })).body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.auditLogView });
+    expect((await create(owner.key, { name: 'x', acls: [ACL.auditLogView] })).body).toMatchObject({
+      code: 'MISSING_ACL',
+      acl: ACL.auditLogView,
+    });
     const narrowOwner = await createAdmin(gateway.pool, MANAGE, { keyAcls: ['*'] });
-    expect((await create(narrowOwner.key, { name: 'x', acls: [ACL.auditLogView] })).body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.auditLogView });
+    expect((await create(narrowOwner.key, { name: 'x', acls: [ACL.auditLogView] })).body).toMatchObject({
+      code: 'MISSING_ACL',
+      acl: ACL.auditLogView,
+    });
     expect((await create(narrowOwner.key, { name: 'x', acls: [ACL.apiKeyManage] })).status).toBe(200);
   });
 
   it('refuses a key with an expiry creating one that outlives it: no expiry, or more days than it has left', async () => {
     const owner = await createAdmin(gateway.pool, ['*']);
     const hours = 3_600_000;
-    const shortLived = await insertKey(gateway.pool, owner.adminId, MANAGE, { expiresAt: new Date(Date.now() + 30 * hours) });
-    for (const body of [{ name: 'immortal', acls: [] }, { name: 'longer', acls: [], expires_in_days: 3 }, { name: 'year', acls: [], expires_in_days: 365 }]) {
+    const shortLived = await insertKey(gateway.pool, owner.adminId, MANAGE, {
+      expiresAt: new Date(Date.now() + 30 * hours),
+    });
+    for (const body of [
+      { name: 'immortal', acls: [] },
+      { name: 'longer', acls: [], expires_in_days: 3 },
+      { name: 'year', acls: [], expires_in_days: 365 },
+    ]) {
       const answer = await create(shortLived.key, body);
       expect([answer.status, answer.body.code], JSON.stringify(body)).toEqual([400, 'INVALID_FORM_BODY']);
-      expect(answer.body.errors).toEqual([expect.objectContaining({ path: 'expires_in_days', code: 'KEY_OUTLIVES_CREATOR' })]);
+      expect(answer.body.errors).toEqual([
+        expect.objectContaining({ path: 'expires_in_days', code: 'KEY_OUTLIVES_CREATOR' }),
+      ]);
     }
-    const { rows } = await gateway.pool.query('SELECT count(*)::int AS n FROM admin_api_keys WHERE admin_user_id = $1', [owner.adminId]);
+    const { rows } = await gateway.pool.query(
+      'SELECT count(*)::int AS n FROM admin_api_keys WHERE admin_user_id = $1',
+      [owner.adminId],
+    );
     expect(rows[0].n).toBe(2);
     // 30 hours left: up to 2 days may be asked for, and the key is cut at the creator's expiry.
     const oneDay = await create(shortLived.key, { name: 'day', acls: [], expires_in_days: 1 });
@@ -156,7 +204,9 @@ describe('privilege containment', () => {
     expect(Math.abs(Date.parse(oneDay.body.expires_at) - (Date.now() + 24 * hours))).toBeLessThan(60_000);
     const twoDays = await create(shortLived.key, { name: 'two', acls: MANAGE, expires_in_days: 2 });
     expect(twoDays.status).toBe(200);
-    const { rows: creator } = await gateway.pool.query('SELECT expires_at FROM admin_api_keys WHERE id = $1', [shortLived.keyId]);
+    const { rows: creator } = await gateway.pool.query('SELECT expires_at FROM admin_api_keys WHERE id = $1', [
+      shortLived.keyId,
+    ]);
     expect(Date.parse(twoDays.body.expires_at)).toBe(creator[0].expires_at.getTime());
     // Nor can the child, holding the same rule, mint an immortal grandchild.
     const grandchild = await create(twoDays.body.key, { name: 'grandchild', acls: [] });
@@ -186,13 +236,18 @@ describe('validation', () => {
       [{ name: 'n', acls: 'admin:authenticate' }, ['acls']],
       [{ name: 'n', acls: Array.from({ length: 101 }, (_, i) => `acl:${i}`) }, ['acls']],
       [{ name: 'n', acls: [''] }, ['acls.0']],
-      ...[0, -1, 366, 1.5, null, '30'].map((days): [unknown, string[]] => [{ name: 'n', acls: [], expires_in_days: days }, ['expires_in_days']]),
+      ...[0, -1, 366, 1.5, null, '30'].map((days): [unknown, string[]] => [
+        { name: 'n', acls: [], expires_in_days: days },
+        ['expires_in_days'],
+      ]),
     ];
     for (const [body, paths] of cases) {
       const answer = await create(owner.key, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.code).toBe('INVALID_FORM_BODY');
-      expect(answer.body.errors.map((error: { path: string }) => error.path).sort(), JSON.stringify(body)).toEqual([...paths].sort());
+      expect(answer.body.errors.map((error: { path: string }) => error.path).sort(), JSON.stringify(body)).toEqual(
+        [...paths].sort(),
+      );
     }
     expect((await create(owner.key, { name: 'n'.repeat(100), acls: [], expires_in_days: 365 })).status).toBe(200);
     expect((await create(owner.key, { name: 'n', acls: [], expires_in_days: 1 })).status).toBe(200);

@@ -1,7 +1,16 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, ARCHIVE_EXPORT_JOB, type ArchiveSubjectType } from '@switchboard/contracts';
-import { completeArchive, failArchive, findArchive, insertArchive, insertGuild, insertUsers, startArchive, type Archive } from '@switchboard/db';
+import {
+  completeArchive,
+  failArchive,
+  findArchive,
+  insertArchive,
+  insertGuild,
+  insertUsers,
+  startArchive,
+  type Archive,
+} from '@switchboard/db';
 import { bullPrefix, jobIdFor, QueueUnavailableError, type Producer } from '@switchboard/queue';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { archiveFilename, presentArchive } from '../src/routes/admin/archives/presenter.ts';
@@ -42,13 +51,21 @@ let exportsQueue: Queue;
 
 beforeAll(async () => {
   const { pool } = gateway;
-  admins.full = await createAdmin(pool, [ACL.authenticate, ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll]);
+  admins.full = await createAdmin(pool, [
+    ACL.authenticate,
+    ACL.archiveTriggerUser,
+    ACL.archiveTriggerGuild,
+    ACL.archiveViewAll,
+  ]);
   admins.viewAll = await createAdmin(pool, [ACL.authenticate, ACL.archiveViewAll]);
   admins.userOnly = await createAdmin(pool, [ACL.authenticate, ACL.archiveTriggerUser]);
   admins.guildOnly = await createAdmin(pool, [ACL.authenticate, ACL.archiveTriggerGuild]);
   // The owner may see everything, the key only user archives: the key decides.
   admins.narrowKey = await createAdmin(pool, ['*'], { keyAcls: [ACL.authenticate, ACL.archiveTriggerUser] });
-  exportsQueue = new Queue(ARCHIVE_EXPORT_JOB.queue, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  exportsQueue = new Queue(ARCHIVE_EXPORT_JOB.queue, {
+    connection: gateway.redis,
+    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
+  });
 });
 
 afterAll(async () => {
@@ -68,8 +85,18 @@ async function newGuild(): Promise<string> {
 }
 
 /** A queued archive row, written directly (the subject need not exist: records outlive subjects). */
-function seedArchive(requestedBy: string, subjectType: ArchiveSubjectType = 'user', subjectId = fixtureIds.next()): Promise<Archive> {
-  return insertArchive(gateway.pool, { id: fixtureIds.next(), subjectType, subjectId, requestedBy, retentionDays: 365 });
+function seedArchive(
+  requestedBy: string,
+  subjectType: ArchiveSubjectType = 'user',
+  subjectId = fixtureIds.next(),
+): Promise<Archive> {
+  return insertArchive(gateway.pool, {
+    id: fixtureIds.next(),
+    subjectType,
+    subjectId,
+    requestedBy,
+    retentionDays: 365,
+  });
 }
 
 /** A completed archive whose ZIP is in the bucket. */
@@ -85,19 +112,29 @@ async function completedArchive(requestedBy: string, bytes: Buffer): Promise<Arc
 /** The export job of an archive (its id is derived from the archive id, docs/decisions.md#job-ids). */
 const exportJob = (archiveId: string) => exportsQueue.getJob(jobIdFor(ARCHIVE_EXPORT_JOB, { archiveId })!);
 
-const setRow = (id: string, assignments: string) => gateway.pool.query(`UPDATE archives SET ${assignments} WHERE id = $1`, [id]);
+const setRow = (id: string, assignments: string) =>
+  gateway.pool.query(`UPDATE archives SET ${assignments} WHERE id = $1`, [id]);
 
-const post = (path: string, admin: AdminFixture, body: unknown, via: RunningGateway = gateway, headers: Record<string, string> = {}) =>
-  adminCall(via.url, { method: 'POST', path: `/v1/admin/archives/${path}`, key: admin.key, body, headers });
+const post = (
+  path: string,
+  admin: AdminFixture,
+  body: unknown,
+  via: RunningGateway = gateway,
+  headers: Record<string, string> = {},
+) => adminCall(via.url, { method: 'POST', path: `/v1/admin/archives/${path}`, key: admin.key, body, headers });
 const get = (path: string, admin: AdminFixture = admins.full, via: RunningGateway = gateway) =>
   adminCall(via.url, { method: 'GET', path: `/v1/admin/archives/${path}`, key: admin.key });
-const pathOf = (archive: Pick<Archive, 'id' | 'subjectType' | 'subjectId'>) => `${archive.subjectType}/${archive.subjectId}/${archive.id}`;
-const ids = (answer: { body: { archives: Array<{ archive_id: string }> } }) => answer.body.archives.map((archive) => archive.archive_id);
+const pathOf = (archive: Pick<Archive, 'id' | 'subjectType' | 'subjectId'>) =>
+  `${archive.subjectType}/${archive.subjectId}/${archive.id}`;
+const ids = (answer: { body: { archives: Array<{ archive_id: string }> } }) =>
+  answer.body.archives.map((archive) => archive.archive_id);
 
 describe('POST /admin/archives/user and /guild', () => {
   it('creates a queued archive (docs/decisions.md#fluxer-archive-record plus status), enqueues its export and audits it', async () => {
     const userId = await newUser();
-    const answer = await post('user', admins.full, { user_id: userId }, gateway, { 'X-Audit-Log-Reason': 'legal hold' });
+    const answer = await post('user', admins.full, { user_id: userId }, gateway, {
+      'X-Audit-Log-Reason': 'legal hold',
+    });
     expect(answer.status).toBe(200);
     const record = answer.body;
     expect(record).toEqual({
@@ -124,7 +161,10 @@ describe('POST /admin/archives/user and /guild', () => {
     expect(job?.name).toBe(ARCHIVE_EXPORT_JOB.name);
     expect(job?.data).toEqual({ archiveId: record.archive_id });
 
-    const { rows } = await gateway.pool.query(`SELECT * FROM audit_logs WHERE target_type = 'archive' AND target_id = $1`, [record.archive_id]);
+    const { rows } = await gateway.pool.query(
+      `SELECT * FROM audit_logs WHERE target_type = 'archive' AND target_id = $1`,
+      [record.archive_id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       admin_user_id: admins.full.adminId,
@@ -138,10 +178,19 @@ describe('POST /admin/archives/user and /guild', () => {
     const guildId = await newGuild();
     const answer = await post('guild', admins.full, { guild_id: guildId });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ subject_type: 'guild', subject_id: guildId, status: 'queued', progress_step: 'Queued' });
+    expect(answer.body).toMatchObject({
+      subject_type: 'guild',
+      subject_id: guildId,
+      status: 'queued',
+      progress_step: 'Queued',
+    });
     expect((await exportJob(answer.body.archive_id))?.data).toEqual({ archiveId: answer.body.archive_id });
-    const { rows } = await gateway.pool.query(`SELECT action, metadata FROM audit_logs WHERE target_id = $1`, [answer.body.archive_id]);
-    expect(rows).toEqual([{ action: 'trigger_guild_archive', metadata: { subject_type: 'guild', subject_id: guildId } }]);
+    const { rows } = await gateway.pool.query(`SELECT action, metadata FROM audit_logs WHERE target_id = $1`, [
+      answer.body.archive_id,
+    ]);
+    expect(rows).toEqual([
+      { action: 'trigger_guild_archive', metadata: { subject_type: 'guild', subject_id: guildId } },
+    ]);
   });
 
   it('answers 404 for a subject that does not exist and 400 for a malformed body', async () => {
@@ -188,14 +237,22 @@ describe('POST /admin/archives/list', () => {
       expect(answer.body.archives[0]).toEqual(presentArchive(guild));
       expect(answer.body.next_cursor).toBeNull();
     }
-    expect(ids(await post('list', admins.viewAll, { subject_type: 'user', requested_by: requestedBy }))).toEqual([user.id]);
+    expect(ids(await post('list', admins.viewAll, { subject_type: 'user', requested_by: requestedBy }))).toEqual([
+      user.id,
+    ]);
   });
 
   it('shows a trigger-only admin its type only; requested_by never widens it', async () => {
     const { requestedBy, user, guild } = await requesterWithBoth();
-    expect(ids(await post('list', admins.userOnly, { subject_type: 'user', requested_by: requestedBy }))).toEqual([user.id]);
-    expect(ids(await post('list', admins.guildOnly, { subject_type: 'guild', requested_by: requestedBy }))).toEqual([guild.id]);
-    expect(ids(await post('list', admins.narrowKey, { subject_type: 'user', requested_by: requestedBy }))).toEqual([user.id]);
+    expect(ids(await post('list', admins.userOnly, { subject_type: 'user', requested_by: requestedBy }))).toEqual([
+      user.id,
+    ]);
+    expect(ids(await post('list', admins.guildOnly, { subject_type: 'guild', requested_by: requestedBy }))).toEqual([
+      guild.id,
+    ]);
+    expect(ids(await post('list', admins.narrowKey, { subject_type: 'user', requested_by: requestedBy }))).toEqual([
+      user.id,
+    ]);
   });
 
   it('refuses a type the caller may not see with 403 MISSING_ACL naming the ACL it needs', async () => {
@@ -221,7 +278,10 @@ describe('POST /admin/archives/list', () => {
     const first = await seedArchive(requester.adminId, 'user', subjectId);
     await seedArchive(requester.adminId, 'user');
     const second = await seedArchive(admins.full.adminId, 'user', subjectId);
-    expect(ids(await post('list', admins.userOnly, { subject_type: 'user', subject_id: subjectId }))).toEqual([second.id, first.id]);
+    expect(ids(await post('list', admins.userOnly, { subject_type: 'user', subject_id: subjectId }))).toEqual([
+      second.id,
+      first.id,
+    ]);
     expect(ids(await post('list', admins.viewAll, { subject_type: 'guild', subject_id: subjectId }))).toEqual([]);
     const all = await post('list', admins.viewAll, { subject_type: 'all', subject_id: subjectId });
     expect(all.status).toBe(400);
@@ -233,7 +293,8 @@ describe('POST /admin/archives/list', () => {
     const seeded: Archive[] = [];
     for (let i = 0; i < 5; i++) seeded.push(await seedArchive(requester.adminId, i % 2 === 0 ? 'user' : 'guild'));
     const newestFirst = seeded.map((archive) => archive.id).reverse();
-    const page = (before?: string) => post('list', admins.viewAll, { requested_by: requester.adminId, limit: 2, before });
+    const page = (before?: string) =>
+      post('list', admins.viewAll, { requested_by: requester.adminId, limit: 2, before });
     const first = await page();
     expect(ids(first)).toEqual(newestFirst.slice(0, 2));
     expect(first.body.next_cursor).toBe(newestFirst[1]);
@@ -288,7 +349,11 @@ describe('GET /admin/archives/{subjectType}/{subjectId}/{archiveId}', () => {
     const found = await get(pathOf(archive), admins.userOnly);
     expect(found.status).toBe(200);
     expect(found.body).toEqual({ archive: presentArchive(archive) });
-    for (const path of [pathOf({ ...archive, id: fixtureIds.next() }), pathOf({ ...archive, subjectId: fixtureIds.next() }), `guild/${archive.subjectId}/${archive.id}`]) {
+    for (const path of [
+      pathOf({ ...archive, id: fixtureIds.next() }),
+      pathOf({ ...archive, subjectId: fixtureIds.next() }),
+      `guild/${archive.subjectId}/${archive.id}`,
+    ]) {
       const missing = await get(path);
       expect(missing.status, path).toBe(200);
       expect(missing.body, path).toEqual({ archive: null });
@@ -305,7 +370,10 @@ describe('GET /admin/archives/{subjectType}/{subjectId}/{archiveId}', () => {
     const refused = await get(pathOf(archive), admins.guildOnly);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.archiveTriggerUser });
-    expect((await get(`guild/1/${archive.id}`, admins.userOnly)).body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.archiveTriggerGuild });
+    expect((await get(`guild/1/${archive.id}`, admins.userOnly)).body).toMatchObject({
+      code: 'MISSING_ACL',
+      acl: ACL.archiveTriggerGuild,
+    });
     expect((await get(pathOf(archive), admins.viewAll)).body.archive.archive_id).toBe(archive.id);
   });
 });
@@ -357,14 +425,18 @@ describe('GET …/download', () => {
     expect(Object.keys(answer.body).sort()).toEqual(['downloadUrl', 'expiresAt']);
     const url = new URL(answer.body.downloadUrl);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
-    const signedAt = url.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
+    const signedAt = url.searchParams
+      .get('X-Amz-Date')!
+      .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
     expect(Date.parse(answer.body.expiresAt) - Date.parse(signedAt)).toBe(900_000);
 
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
     const disposition = response.headers.get('content-disposition') ?? '';
-    expect(disposition).toBe(`attachment; filename="${archiveFilename(archive)}"; filename*=UTF-8''${archiveFilename(archive)}`);
+    expect(disposition).toBe(
+      `attachment; filename="${archiveFilename(archive)}"; filename*=UTF-8''${archiveFilename(archive)}`,
+    );
     // Minted per request, never stored.
     expect(await findArchive(gateway.pool, archive.id)).toEqual(archive);
   });
@@ -381,7 +453,11 @@ describe('GET …/download', () => {
       admin_user_id: admins.full.adminId,
       api_key_id: admins.full.keyId,
       target_type: 'archive',
-      metadata: { subject_type: archive.subjectType, subject_id: archive.subjectId, link_expires_at: expect.any(String) },
+      metadata: {
+        subject_type: archive.subjectType,
+        subject_id: archive.subjectId,
+        link_expires_at: expect.any(String),
+      },
     });
     // A refused download hands out nothing and records nothing.
     const pending = await seedArchive(admins.full.adminId);

@@ -21,20 +21,47 @@ const PNG = { contentType: 'image/png', size: 4 };
 
 /** A guild with two emojis and a sticker, rows and objects. */
 async function seed() {
-  const [ownerId, guildId, emojiA, emojiB, stickerId] = Array.from({ length: 5 }, () => fixtureIds.next()) as [string, string, string, string, string];
+  const [ownerId, guildId, emojiA, emojiB, stickerId] = Array.from({ length: 5 }, () => fixtureIds.next()) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   await withTransaction(gateway.pool, async (db) => {
     await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
     await insertGuild(db, { id: guildId, name: 'purge', ownerId });
-    await insertEmojis(db, [emojiA, emojiB].map((id, i) => ({ id, guildId, name: `emoji_${i}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), ...PNG })));
-    await insertStickers(db, [{ id: stickerId, guildId, name: 'sticker', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), ...PNG }]);
+    await insertEmojis(
+      db,
+      [emojiA, emojiB].map((id, i) => ({
+        id,
+        guildId,
+        name: `emoji_${i}`,
+        creatorId: ownerId,
+        storageKey: storageKeys.emoji(id),
+        ...PNG,
+      })),
+    );
+    await insertStickers(db, [
+      {
+        id: stickerId,
+        guildId,
+        name: 'sticker',
+        creatorId: ownerId,
+        storageKey: storageKeys.sticker(stickerId),
+        ...PNG,
+      },
+    ]);
   });
   const keys = [storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
   for (const key of keys) await gateway.storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
   return { guildId, emojiA, emojiB, stickerId, keys };
 }
 
-const purge = (body: unknown, via = gateway) => adminCall(via.url, { method: 'POST', path: '/v1/admin/assets/purge', key: admin.key, body });
-const stored = async (keys: string[]) => (await Promise.all(keys.map((key) => gateway.storage.headObject(key)))).map((head) => head !== null);
+const purge = (body: unknown, via = gateway) =>
+  adminCall(via.url, { method: 'POST', path: '/v1/admin/assets/purge', key: admin.key, body });
+const stored = async (keys: string[]) =>
+  (await Promise.all(keys.map((key) => gateway.storage.headObject(key)))).map((head) => head !== null);
 
 describe('POST /admin/assets/purge', () => {
   it('purges emoji and sticker ids with a per-item result (Fluxer shape)', async () => {
@@ -59,8 +86,18 @@ describe('POST /admin/assets/purge', () => {
     );
     expect(rows).toEqual([
       { target_type: 'asset', target_id: unknown, action: 'purge_asset', metadata: { asset_type: 'unknown' } },
-      { target_type: 'guild_emoji', target_id: emojiA, action: 'purge_guild_emoji_asset', metadata: { asset_type: 'emoji', guild_id: guildId } },
-      { target_type: 'guild_sticker', target_id: stickerId, action: 'purge_guild_sticker_asset', metadata: { asset_type: 'sticker', guild_id: guildId } },
+      {
+        target_type: 'guild_emoji',
+        target_id: emojiA,
+        action: 'purge_guild_emoji_asset',
+        metadata: { asset_type: 'emoji', guild_id: guildId },
+      },
+      {
+        target_type: 'guild_sticker',
+        target_id: stickerId,
+        action: 'purge_guild_sticker_asset',
+        metadata: { asset_type: 'sticker', guild_id: guildId },
+      },
     ]);
   });
 
@@ -81,7 +118,15 @@ describe('POST /admin/assets/purge', () => {
     expect(unknownGuild.body.code).toBe('UNKNOWN_GUILD');
     const tooMany = Array.from({ length: LIMITS.assetPurge.maxIds + 1 }, () => fixtureIds.next());
     const longId = 'x'.repeat(65);
-    for (const body of [{ ids: tooMany }, { ids: [] }, { ids: [longId] }, { ids: ['  '] }, {}, { ids: ['1'], guild_id: '1' }, { guild_id: 'nope' }]) {
+    for (const body of [
+      { ids: tooMany },
+      { ids: [] },
+      { ids: [longId] },
+      { ids: ['  '] },
+      {},
+      { ids: ['1'], guild_id: '1' },
+      { guild_id: 'nope' },
+    ]) {
       const answer = await purge(body);
       expect(answer.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(answer.body.code).toBe('INVALID_FORM_BODY');
@@ -97,18 +142,35 @@ describe('a purge that outlives the request', () => {
       // One emoji row held: the worker blocks inside its first phase, after marking the purge running.
       lock: { sql: 'SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', params: [emojiA] },
       start: () => purge({ guild_id: guildId }, impatient),
-      status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/assets/purges/${first.body.purge_id}`, key: admin.key }),
+      status: (first) =>
+        adminCall(gateway.url, {
+          method: 'GET',
+          path: `/v1/admin/assets/purges/${first.body.purge_id}`,
+          key: admin.key,
+        }),
       ...worker,
     });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toEqual({ purge_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
-    expect(done.body).toMatchObject({ purge_id: accepted.body.purge_id, status: 'completed', errors: [], deleted_objects: 3 });
+    expect(accepted.body).toEqual({
+      purge_id: expect.stringMatching(/^\d+$/),
+      status: expect.stringMatching(/^(queued|running)$/),
+    });
+    expect(done.body).toMatchObject({
+      purge_id: accepted.body.purge_id,
+      status: 'completed',
+      errors: [],
+      deleted_objects: 3,
+    });
     expect(done.body.processed).toHaveLength(3);
     expect(await stored(keys)).toEqual([false, false, false]);
   });
 
   it('answers 404 UNKNOWN_ASSET_PURGE for an id that is no purge', async () => {
-    const answer = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/assets/purges/123456789012345678', key: admin.key });
+    const answer = await adminCall(gateway.url, {
+      method: 'GET',
+      path: '/v1/admin/assets/purges/123456789012345678',
+      key: admin.key,
+    });
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe('UNKNOWN_ASSET_PURGE');
   });

@@ -47,7 +47,9 @@ beforeAll(async () => {
   keys.full = await createAdmin(gateway.pool, ['*']);
   keys.revoked = await createAdmin(gateway.pool, ['*']);
   await deleteAdminApiKey(gateway.pool, { id: keys.revoked.keyId, adminUserId: keys.revoked.adminId });
-  keys.expired = (await insertKey(gateway.pool, keys.full.adminId, ['*'], { expiresAt: new Date(Date.now() - 60_000) })).key;
+  keys.expired = (
+    await insertKey(gateway.pool, keys.full.adminId, ['*'], { expiresAt: new Date(Date.now() - 60_000) })
+  ).key;
   keys.noAuthenticate = await createAdmin(gateway.pool, ROUTE_ACLS);
   keys.authenticateOnly = await createAdmin(gateway.pool, [ACL.authenticate]);
 });
@@ -86,9 +88,19 @@ describe.each(ADMIN_ROUTES.map((route) => [`${route.method} ${route.path}`, rout
 describe('admin router', () => {
   it('has a handler for every table route, and refuses to start with one missing', () => {
     // What createApp gives the areas, as far as building their handlers needs.
-    const deps = { config: gateway.config, pool: gateway.pool, redis: gateway.redis, storage: gateway.storage, producer: gateway.producer } as GatewayDeps;
-    expect(servedAdminRoutes(mergeAdminHandlers(ADMIN_AREAS.map((area) => area(deps))))).toHaveLength(ADMIN_ROUTES.length);
+    const deps = {
+      config: gateway.config,
+      pool: gateway.pool,
+      redis: gateway.redis,
+      storage: gateway.storage,
+      producer: gateway.producer,
+    } as GatewayDeps;
+    expect(servedAdminRoutes(mergeAdminHandlers(ADMIN_AREAS.map((area) => area(deps))))).toHaveLength(
+      ADMIN_ROUTES.length,
+    );
     const [first, ...rest] = Object.entries(markerArea(deps));
-    expect(() => servedAdminRoutes(mergeAdminHandlers([Object.fromEntries(rest)]))).toThrow(`admin route "${first![0]}" has no handler`);
+    expect(() => servedAdminRoutes(mergeAdminHandlers([Object.fromEntries(rest)]))).toThrow(
+      `admin route "${first![0]}" has no handler`,
+    );
   });
 });

@@ -23,7 +23,10 @@ async function seed(users: number, maxMembers?: number) {
   const guildId = fixtureIds.next();
   const userIds = Array.from({ length: users }, () => fixtureIds.next());
   await withTransaction(gateway.pool, async (db) => {
-    await insertUsers(db, [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertUsers(
+      db,
+      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
     await insertGuild(db, { id: guildId, name: 'bulk', ownerId, maxMembers });
     await insertMembers(db, guildId, [{ userId: ownerId }]);
   });
@@ -46,7 +49,10 @@ describe('POST /admin/bulk/add-guild-members', () => {
     expect(answer.body).toEqual({ successful: [a, b, member], failed: [{ id: missing, error: 'UNKNOWN_USER' }] });
     const members = await gateway.pool.query('SELECT member_count FROM guilds WHERE id = $1', [guildId]);
     expect(members.rows[0]).toEqual({ member_count: 4 });
-    const audit = await gateway.pool.query(`SELECT admin_user_id::text, action, metadata, audit_log_reason FROM audit_logs WHERE target_id = $1`, [guildId]);
+    const audit = await gateway.pool.query(
+      `SELECT admin_user_id::text, action, metadata, audit_log_reason FROM audit_logs WHERE target_id = $1`,
+      [guildId],
+    );
     expect(audit.rows).toEqual([
       {
         admin_user_id: admin.adminId,
@@ -60,7 +66,10 @@ describe('POST /admin/bulk/add-guild-members', () => {
   it('fails every user with UNKNOWN_GUILD when the guild does not exist, and a user past their guild cap with MAX_GUILDS', async () => {
     const { userIds } = await seed(2);
     const unknownGuild = await bulkAdd({ guild_id: fixtureIds.next(), user_ids: userIds });
-    expect(unknownGuild.body).toEqual({ successful: [], failed: userIds.map((id) => ({ id, error: 'UNKNOWN_GUILD' })) });
+    expect(unknownGuild.body).toEqual({
+      successful: [],
+      failed: userIds.map((id) => ({ id, error: 'UNKNOWN_GUILD' })),
+    });
 
     // The worker's cap is 3 guilds a user: the third add still fits, the fourth does not.
     const user = userIds[0]!;
@@ -77,7 +86,10 @@ describe('POST /admin/bulk/add-guild-members', () => {
 
   it('never takes a guild over its member limit when two bulk adds race for the last slots', async () => {
     const { guildId, userIds } = await seed(20, 11);
-    const answers = await Promise.all([bulkAdd({ guild_id: guildId, user_ids: userIds.slice(0, 10) }), bulkAdd({ guild_id: guildId, user_ids: userIds.slice(10) })]);
+    const answers = await Promise.all([
+      bulkAdd({ guild_id: guildId, user_ids: userIds.slice(0, 10) }),
+      bulkAdd({ guild_id: guildId, user_ids: userIds.slice(10) }),
+    ]);
     const successful = answers.flatMap((answer) => answer.body.successful);
     const failed = answers.flatMap((answer) => answer.body.failed);
     expect(successful).toHaveLength(10);
@@ -93,12 +105,23 @@ describe('POST /admin/bulk/add-guild-members', () => {
   it('refuses bodies outside the limits with 400, before anything is queued', async () => {
     const { guildId, userIds } = await seed(1);
     const tooMany = Array.from({ length: 51 }, () => fixtureIds.next());
-    for (const body of [{ guild_id: guildId, user_ids: tooMany }, { guild_id: 'x', user_ids: userIds }, { guild_id: guildId, user_ids: ['nope'] }, { user_ids: userIds }]) {
+    for (const body of [
+      { guild_id: guildId, user_ids: tooMany },
+      { guild_id: 'x', user_ids: userIds },
+      { guild_id: guildId, user_ids: ['nope'] },
+      { user_ids: userIds },
+    ]) {
       const answer = await bulkAdd(body);
       expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(answer.body.code).toBe('INVALID_FORM_BODY');
     }
-    expect((await gateway.pool.query('SELECT count(*)::int AS n FROM bulk_operations WHERE request->>\'guild_id\' = $1', [guildId])).rows[0]).toEqual({ n: 0 });
+    expect(
+      (
+        await gateway.pool.query("SELECT count(*)::int AS n FROM bulk_operations WHERE request->>'guild_id' = $1", [
+          guildId,
+        ])
+      ).rows[0],
+    ).toEqual({ n: 0 });
   });
 });
 
@@ -110,19 +133,36 @@ describe('a bulk add that outlives the request', () => {
       // The guild row held: the worker blocks inside its transaction, after marking the row running.
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
       start: () => bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient),
-      status: (first) => adminCall(gateway.url, { method: 'GET', path: `/v1/admin/bulk/operations/${first.body.operation_id}`, key: admin.key }),
+      status: (first) =>
+        adminCall(gateway.url, {
+          method: 'GET',
+          path: `/v1/admin/bulk/operations/${first.body.operation_id}`,
+          key: admin.key,
+        }),
       ...worker,
     });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toEqual({ operation_id: expect.stringMatching(/^\d+$/), status: expect.stringMatching(/^(queued|running)$/) });
-    expect(done.body).toEqual({ operation_id: accepted.body.operation_id, status: 'completed', successful: userIds, failed: [] });
+    expect(accepted.body).toEqual({
+      operation_id: expect.stringMatching(/^\d+$/),
+      status: expect.stringMatching(/^(queued|running)$/),
+    });
+    expect(done.body).toEqual({
+      operation_id: accepted.body.operation_id,
+      status: 'completed',
+      successful: userIds,
+      failed: [],
+    });
     const audit = await gateway.pool.query(`SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1`, [guildId]);
     expect(audit.rows[0]).toEqual({ n: 1 });
   });
 
   it('answers 404 UNKNOWN_BULK_OPERATION for an id that is no operation', async () => {
     for (const id of ['123456789012345678', 'abc']) {
-      const answer = await adminCall(gateway.url, { method: 'GET', path: `/v1/admin/bulk/operations/${id}`, key: admin.key });
+      const answer = await adminCall(gateway.url, {
+        method: 'GET',
+        path: `/v1/admin/bulk/operations/${id}`,
+        key: admin.key,
+      });
       expect(answer.status).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_BULK_OPERATION');
     }

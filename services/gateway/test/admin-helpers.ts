@@ -26,7 +26,11 @@ let adminCount = 0;
  * An admin holding `acls` and one key. The key gets `keyAcls` (default: the same set); it is
  * written directly, so a test can give a key more than its owner holds.
  */
-export async function createAdmin(pool: Pool, acls: string[], options: { keyAcls?: string[]; name?: string } = {}): Promise<AdminFixture> {
+export async function createAdmin(
+  pool: Pool,
+  acls: string[],
+  options: { keyAcls?: string[]; name?: string } = {},
+): Promise<AdminFixture> {
   const name = options.name ?? `admin-${++adminCount}-${fixtureIds.next()}`;
   if (options.keyAcls === undefined) {
     const created = await createAdminWithKey(pool, fixtureIds, { name, acls });
@@ -45,12 +49,19 @@ export async function insertKey(
 ): Promise<{ keyId: string; key: string }> {
   const keyId = fixtureIds.next();
   const key = generateAdminApiKey(keyId);
-  await insertAdminApiKey(pool, { id: keyId, adminUserId: adminId, name: 'fixture', keyHash: hashCredential(key), acls, expiresAt: null });
+  await insertAdminApiKey(pool, {
+    id: keyId,
+    adminUserId: adminId,
+    name: 'fixture',
+    keyHash: hashCredential(key),
+    acls,
+    expiresAt: null,
+  });
   if (options.expiresAt) {
-    await pool.query(`UPDATE admin_api_keys SET created_at = $2::timestamptz - interval '1 day', expires_at = $2 WHERE id = $1`, [
-      keyId,
-      options.expiresAt,
-    ]);
+    await pool.query(
+      `UPDATE admin_api_keys SET created_at = $2::timestamptz - interval '1 day', expires_at = $2 WHERE id = $1`,
+      [keyId, options.expiresAt],
+    );
   }
   return { keyId, key };
 }
@@ -66,5 +77,10 @@ export interface AdminCall {
 
 /** One HTTP call with `Authorization: Admin <key>` when a key is given. */
 export function adminCall(baseUrl: string, request: AdminCall): Promise<Answer> {
-  return call(request.method, `${baseUrl}${request.path}`, { token: request.key, scheme: 'Admin', body: request.body, headers: request.headers });
+  return call(request.method, `${baseUrl}${request.path}`, {
+    token: request.key,
+    scheme: 'Admin',
+    body: request.body,
+    headers: request.headers,
+  });
 }

@@ -34,7 +34,8 @@ describe('admin keys from memory', () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
     await cached(gateway, admin.key);
     const before = await lookups(gateway);
-    for (let i = 0; i < 5; i += 1) expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
+    for (let i = 0; i < 5; i += 1)
+      expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
     const after = await lookups(gateway);
     expect(after.hit - before.hit).toBe(5);
     expect(after.read).toBe(before.read);
@@ -46,7 +47,9 @@ describe('admin keys from memory', () => {
     await cached(other, admin.key);
     await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.authenticate]]);
     for (const target of [gateway, other]) {
-      await expect.poll(async () => (await adminCall(target.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 }).toBe(403);
+      await expect
+        .poll(async () => (await adminCall(target.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 })
+        .toBe(403);
     }
   });
 
@@ -62,7 +65,9 @@ describe('admin keys from memory', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-credential-feed' AND datname = current_database()`,
     );
     expect(rowCount).toBe(2);
-    await expect.poll(async () => (await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 }).toBe(403);
+    await expect
+      .poll(async () => (await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 })
+      .toBe(403);
     // Back within a reconnect, and answering from memory again.
     await silenceChanges(false);
     await expect.poll(async () => (await lookups(gateway)).live, { timeout: 5_000 }).toBe(1);
@@ -77,7 +82,11 @@ describe('admin keys from memory', () => {
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
     await cached(other, admin.key);
     const started = performance.now();
-    const deleted = await adminCall(gateway.url, { method: 'DELETE', path: `/v1/admin/api-keys/${admin.keyId}`, key: admin.key });
+    const deleted = await adminCall(gateway.url, {
+      method: 'DELETE',
+      path: `/v1/admin/api-keys/${admin.keyId}`,
+      key: admin.key,
+    });
     expect(performance.now() - started).toBeLessThan(LEASE_MS);
     expect(deleted).toMatchObject({ status: 200, body: { success: true } });
     expect((await adminCall(other.url, { ...AUDIT, key: admin.key })).status).toBe(401);
@@ -89,18 +98,25 @@ describe('admin keys from memory', () => {
     // A replica stalled after its last beats: it states a lease longer than ours and never
     // acknowledges, so the deletion cannot know it dropped the key before that lease ran out.
     const silentLeaseMs = LEASE_MS + 1_500;
-    const beat = () => gateway.pool.query('SELECT pg_notify($1, $2)', ['switchboard_admin_auth', `b silent-replica 1 ${silentLeaseMs}`]);
+    const beat = () =>
+      gateway.pool.query('SELECT pg_notify($1, $2)', ['switchboard_admin_auth', `b silent-replica 1 ${silentLeaseMs}`]);
     await beat();
     const beating = setInterval(() => void beat(), 250);
     try {
       await cached(other, admin.key);
       const started = performance.now();
-      const deleted = await adminCall(gateway.url, { method: 'DELETE', path: `/v1/admin/api-keys/${admin.keyId}`, key: admin.key });
+      const deleted = await adminCall(gateway.url, {
+        method: 'DELETE',
+        path: `/v1/admin/api-keys/${admin.keyId}`,
+        key: admin.key,
+      });
       const elapsed = performance.now() - started;
       expect(deleted.status).toBe(200);
       expect(elapsed).toBeGreaterThanOrEqual(silentLeaseMs);
       expect(elapsed).toBeLessThan(silentLeaseMs + 5_000);
-      expect((await adminCall(other.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key })).status).toBe(401);
+      expect((await adminCall(other.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key })).status).toBe(
+        401,
+      );
     } finally {
       clearInterval(beating);
     }

@@ -18,7 +18,10 @@ function withAuthorization(base: string, authorization: string) {
 }
 
 async function lastUsedAt(keyId: string): Promise<Date | null> {
-  const { rows } = await gateway.pool.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM admin_api_keys WHERE id = $1', [keyId]);
+  const { rows } = await gateway.pool.query<{ last_used_at: Date | null }>(
+    'SELECT last_used_at FROM admin_api_keys WHERE id = $1',
+    [keyId],
+  );
   return rows[0]!.last_used_at;
 }
 
@@ -46,7 +49,16 @@ describe('the Authorization header', () => {
   it('accepts exactly `Admin <key>` and nothing else', async () => {
     const { key } = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
     expect((await withAuthorization(gateway.url, `Admin ${key}`)).status).toBe(200);
-    for (const header of [`admin ${key}`, `ADMIN ${key}`, `Bearer ${key}`, `Bot ${key}`, key, `Admin  ${key}`, `Admin ${key} x`, 'Admin ']) {
+    for (const header of [
+      `admin ${key}`,
+      `ADMIN ${key}`,
+      `Bearer ${key}`,
+      `Bot ${key}`,
+      key,
+      `Admin  ${key}`,
+      `Admin ${key} x`,
+      'Admin ',
+    ]) {
       const answer = await withAuthorization(gateway.url, header);
       expect(answer.status, header).toBe(401);
       expect(answer.body.code).toBe('UNAUTHORIZED');
@@ -66,7 +78,8 @@ describe('the Authorization header', () => {
       `fa_99999999999999999999_${secret}`,
       'fa__',
     ];
-    for (const candidate of forged) expect((await withAuthorization(gateway.url, `Admin ${candidate}`)).status, candidate).toBe(401);
+    for (const candidate of forged)
+      expect((await withAuthorization(gateway.url, `Admin ${candidate}`)).status, candidate).toBe(401);
   });
 });
 
@@ -97,8 +110,13 @@ describe('ACL changes and revocation', () => {
   it('takes an ACL the owner loses away from its keys on every replica', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ACL.apiKeyManage]);
     expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
-    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.authenticate, ACL.apiKeyManage]]);
-    await expect.poll(async () => (await adminCall(other.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 }).toBe(403);
+    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [
+      admin.adminId,
+      [ACL.authenticate, ACL.apiKeyManage],
+    ]);
+    await expect
+      .poll(async () => (await adminCall(other.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 })
+      .toBe(403);
     const answer = await adminCall(other.url, { ...AUDIT, key: admin.key });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ code: 'MISSING_ACL', acl: ACL.auditLogView });
@@ -109,7 +127,9 @@ describe('ACL changes and revocation', () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView], { keyAcls: ['*'] });
     expect((await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status).toBe(200);
     await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.auditLogView]]);
-    await expect.poll(async () => (await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 }).toBe(403);
+    await expect
+      .poll(async () => (await adminCall(gateway.url, { ...AUDIT, key: admin.key })).status, { timeout: 2_000 })
+      .toBe(403);
     const answer = await adminCall(gateway.url, { ...AUDIT, key: admin.key });
     expect(answer.status).toBe(403);
     expect(answer.body.code).toBe('MISSING_PERMISSIONS');
@@ -126,7 +146,11 @@ describe('ACL changes and revocation', () => {
   it('revokes a key on every replica for the very next request', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
     expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
-    const deleted = await adminCall(gateway.url, { method: 'DELETE', path: `/v1/admin/api-keys/${admin.keyId}`, key: admin.key });
+    const deleted = await adminCall(gateway.url, {
+      method: 'DELETE',
+      path: `/v1/admin/api-keys/${admin.keyId}`,
+      key: admin.key,
+    });
     expect(deleted).toMatchObject({ status: 200, body: { success: true } });
     expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(401);
     expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(401);
@@ -140,7 +164,9 @@ describe('last_used_at', () => {
     expect((await adminCall(gateway.url, { ...LIST, key: admin.key })).status).toBe(200);
     const first = await writtenLastUsedAt(admin.keyId);
     const listed = await adminCall(gateway.url, { ...LIST, key: admin.key });
-    expect(listed.body.find((key: { key_id: string }) => key.key_id === admin.keyId).last_used_at).toBe(first.toISOString());
+    expect(listed.body.find((key: { key_id: string }) => key.key_id === admin.keyId).last_used_at).toBe(
+      first.toISOString(),
+    );
 
     // Clear the column: were a second use to reach the database, it would write it again.
     await gateway.pool.query('UPDATE admin_api_keys SET last_used_at = NULL WHERE id = $1', [admin.keyId]);
@@ -161,7 +187,8 @@ describe('last_used_at', () => {
     await gateway.redis.set(markerKey(admin.keyId), '1', 'PX', 400);
     const asks = countMarkerWrites(other.redis);
     try {
-      for (let use = 0; use < 5; use++) expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
+      for (let use = 0; use < 5; use++)
+        expect((await adminCall(other.url, { ...LIST, key: admin.key })).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(asks.count).toBe(1);
       expect(await lastUsedAt(admin.keyId)).toBeNull();

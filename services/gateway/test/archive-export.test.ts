@@ -1,7 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, storageKeys } from '@switchboard/contracts';
-import { insertEmojis, insertGuild, insertMembers, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { metricValue, QUICK_TAKEOVER, scrapeMetrics, spawnService, unzip, useTestEnvironment, waitFor, type MetricSample, type ServiceProcess } from '@switchboard/testkit';
+import {
+  insertEmojis,
+  insertGuild,
+  insertMembers,
+  insertStickers,
+  insertUsers,
+  withTransaction,
+} from '@switchboard/db';
+import {
+  metricValue,
+  QUICK_TAKEOVER,
+  scrapeMetrics,
+  spawnService,
+  unzip,
+  useTestEnvironment,
+  waitFor,
+  type MetricSample,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -14,7 +31,12 @@ let admin: AdminFixture;
 
 beforeAll(async () => {
   workers.push(await spawnService('archive-worker', environment.processEnv(WORKER_ENV)));
-  admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.archiveTriggerGuild, ACL.archiveTriggerUser, ACL.archiveViewAll]);
+  admin = await createAdmin(gateway.pool, [
+    ACL.authenticate,
+    ACL.archiveTriggerGuild,
+    ACL.archiveTriggerUser,
+    ACL.archiveViewAll,
+  ]);
 });
 
 afterAll(async () => {
@@ -27,11 +49,14 @@ const HOSTILE = 'back\\slash \\\\ "quoted" \n new line \t tab \r \u0001\u0002 , 
 
 /** A guild: owner and two members, two text channels (one with 12,000 messages), a voice channel, an emoji with its object, a sticker without. */
 async function seedGuild(messagesInBig = 12_000) {
-  const [ownerId, userA, userB, guildId, big, small, voice, emojiId, stickerId] = Array.from({ length: 9 }, () => fixtureIds.next()) as [
-    string, string, string, string, string, string, string, string, string,
-  ];
+  const [ownerId, userA, userB, guildId, big, small, voice, emojiId, stickerId] = Array.from({ length: 9 }, () =>
+    fixtureIds.next(),
+  ) as [string, string, string, string, string, string, string, string, string];
   await withTransaction(gateway.pool, async (db) => {
-    await insertUsers(db, [ownerId, userA, userB].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertUsers(
+      db,
+      [ownerId, userA, userB].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
     await insertGuild(db, { id: guildId, name: 'Archived guild', ownerId });
     await insertMembers(db, guildId, [{ userId: ownerId }, { userId: userA, nick: 'Aye' }, { userId: userB }]);
     await db.query(
@@ -46,18 +71,55 @@ async function seedGuild(messagesInBig = 12_000) {
        FROM unnest($1::bigint[]) WITH ORDINALITY AS m (id, n)`,
       [messageIds, big, guildId, userA, userB],
     );
-    await db.query(`INSERT INTO messages (id, channel_id, guild_id, author_id, content) VALUES ($1, $2, $3, $4, $5)`, [fixtureIds.next(), small, guildId, ownerId, HOSTILE]);
-    await insertEmojis(db, [{ id: emojiId, guildId, name: 'wave', creatorId: ownerId, storageKey: storageKeys.emoji(emojiId), contentType: 'image/png', size: PNG.length }]);
-    await insertStickers(db, [{ id: stickerId, guildId, name: 'gone', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), contentType: 'image/png', size: PNG.length }]);
+    await db.query(`INSERT INTO messages (id, channel_id, guild_id, author_id, content) VALUES ($1, $2, $3, $4, $5)`, [
+      fixtureIds.next(),
+      small,
+      guildId,
+      ownerId,
+      HOSTILE,
+    ]);
+    await insertEmojis(db, [
+      {
+        id: emojiId,
+        guildId,
+        name: 'wave',
+        creatorId: ownerId,
+        storageKey: storageKeys.emoji(emojiId),
+        contentType: 'image/png',
+        size: PNG.length,
+      },
+    ]);
+    await insertStickers(db, [
+      {
+        id: stickerId,
+        guildId,
+        name: 'gone',
+        creatorId: ownerId,
+        storageKey: storageKeys.sticker(stickerId),
+        contentType: 'image/png',
+        size: PNG.length,
+      },
+    ]);
   });
   await gateway.storage.upload(storageKeys.emoji(emojiId), PNG, { contentType: 'image/png' });
   return { guildId, ownerId, userA, userB, big, small, voice, emojiId, stickerId };
 }
 
 const trigger = (type: 'user' | 'guild', id: string) =>
-  adminCall(gateway.url, { method: 'POST', path: `/v1/admin/archives/${type}`, key: admin.key, body: type === 'guild' ? { guild_id: id } : { user_id: id } });
+  adminCall(gateway.url, {
+    method: 'POST',
+    path: `/v1/admin/archives/${type}`,
+    key: admin.key,
+    body: type === 'guild' ? { guild_id: id } : { user_id: id },
+  });
 const archiveOf = async (type: string, subjectId: string, archiveId: string) =>
-  (await adminCall(gateway.url, { method: 'GET', path: `/v1/admin/archives/${type}/${subjectId}/${archiveId}`, key: admin.key })).body.archive;
+  (
+    await adminCall(gateway.url, {
+      method: 'GET',
+      path: `/v1/admin/archives/${type}/${subjectId}/${archiveId}`,
+      key: admin.key,
+    })
+  ).body.archive;
 
 async function completed(type: string, subjectId: string, archiveId: string, timeoutMs = 30_000) {
   return waitFor(async () => {
@@ -69,7 +131,11 @@ async function completed(type: string, subjectId: string, archiveId: string, tim
 
 /** Downloads the archive through its presigned link and unzips it: path → bytes. */
 async function download(type: string, subjectId: string, archiveId: string): Promise<Map<string, Buffer>> {
-  const link = await adminCall(gateway.url, { method: 'GET', path: `/v1/admin/archives/${type}/${subjectId}/${archiveId}/download`, key: admin.key });
+  const link = await adminCall(gateway.url, {
+    method: 'GET',
+    path: `/v1/admin/archives/${type}/${subjectId}/${archiveId}/download`,
+    key: admin.key,
+  });
   expect(link.status).toBe(200);
   const response = await fetch(link.body.downloadUrl);
   expect(response.status).toBe(200);
@@ -86,17 +152,34 @@ describe('guild archives', () => {
     expect(triggered.status).toBe(200);
     expect(triggered.body).toMatchObject({ status: 'queued', progress_step: 'Queued', progress_percent: 0 });
     const archive = await completed('guild', seeded.guildId, triggered.body.archive_id);
-    expect(archive).toMatchObject({ progress_percent: 100, progress_step: 'Completed', failed_at: null, error_message: null });
+    expect(archive).toMatchObject({
+      progress_percent: 100,
+      progress_step: 'Completed',
+      failed_at: null,
+      error_message: null,
+    });
     expect(Number(archive.file_size)).toBeGreaterThan(0);
 
     const files = await download('guild', seeded.guildId, archive.archive_id);
     expect([...files.keys()].sort()).toEqual(
-      ['guild.json', `channels/${seeded.big}/messages.json`, `channels/${seeded.small}/messages.json`, `assets/guild/emojis/${seeded.emojiId}.png`, 'missing-assets.json'].sort(),
+      [
+        'guild.json',
+        `channels/${seeded.big}/messages.json`,
+        `channels/${seeded.small}/messages.json`,
+        `assets/guild/emojis/${seeded.emojiId}.png`,
+        'missing-assets.json',
+      ].sort(),
     );
     const guild = json(files, 'guild.json');
     expect(guild.guild).toMatchObject({ id: seeded.guildId, name: 'Archived guild', owner_id: seeded.ownerId });
-    expect(guild.members.map((member: { user_id: string }) => member.user_id).sort()).toEqual([seeded.ownerId, seeded.userA, seeded.userB].sort());
-    expect(guild.channels.map((channel: { id: string }) => channel.id)).toEqual([seeded.big, seeded.small, seeded.voice]);
+    expect(guild.members.map((member: { user_id: string }) => member.user_id).sort()).toEqual(
+      [seeded.ownerId, seeded.userA, seeded.userB].sort(),
+    );
+    expect(guild.channels.map((channel: { id: string }) => channel.id)).toEqual([
+      seeded.big,
+      seeded.small,
+      seeded.voice,
+    ]);
     expect(guild.emojis).toEqual([{ id: seeded.emojiId, name: 'wave', animated: false, creator_id: seeded.ownerId }]);
 
     // Every message, compared with the database row by row.
@@ -104,20 +187,31 @@ describe('guild archives', () => {
       'SELECT id::text, author_id::text, content FROM messages WHERE channel_id = $1 ORDER BY id',
       [seeded.big],
     );
-    const exported = json(files, `channels/${seeded.big}/messages.json`) as Array<{ id: string; author_id: string; content: string; timestamp: string }>;
+    const exported = json(files, `channels/${seeded.big}/messages.json`) as Array<{
+      id: string;
+      author_id: string;
+      content: string;
+      timestamp: string;
+    }>;
     expect(exported).toHaveLength(12_000);
     expect(exported.map(({ id, author_id, content }) => ({ id, author_id, content }))).toEqual(rows);
     expect(Number.isNaN(Date.parse(exported[0]!.timestamp))).toBe(false);
-    expect(json(files, `channels/${seeded.small}/messages.json`)).toMatchObject([{ author_id: seeded.ownerId, content: HOSTILE }]);
+    expect(json(files, `channels/${seeded.small}/messages.json`)).toMatchObject([
+      { author_id: seeded.ownerId, content: HOSTILE },
+    ]);
     expect(files.get(`assets/guild/emojis/${seeded.emojiId}.png`)).toEqual(PNG);
-    expect(json(files, 'missing-assets.json')).toEqual([{ path: `assets/guild/stickers/${seeded.stickerId}.png`, key: storageKeys.sticker(seeded.stickerId) }]);
+    expect(json(files, 'missing-assets.json')).toEqual([
+      { path: `assets/guild/stickers/${seeded.stickerId}.png`, key: storageKeys.sticker(seeded.stickerId) },
+    ]);
   });
 
   it('builds each of several archives requested at once exactly once with two workers on the queue', async () => {
     workers.push(await spawnService('archive-worker', environment.processEnv(WORKER_ENV)));
     const seeded = await Promise.all([seedGuild(200), seedGuild(200), seedGuild(200), seedGuild(200)]);
     const triggered = await Promise.all(seeded.map(({ guildId }) => trigger('guild', guildId)));
-    const archives = await Promise.all(triggered.map((answer, i) => completed('guild', seeded[i]!.guildId, answer.body.archive_id)));
+    const archives = await Promise.all(
+      triggered.map((answer, i) => completed('guild', seeded[i]!.guildId, answer.body.archive_id)),
+    );
     expect(archives.map((archive) => archive.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     // A worker logs the completion after committing the row, and its output reaches this
     // process through a pipe: wait for every archive's line, then count them.
@@ -144,7 +238,11 @@ describe('guild archives', () => {
       await Promise.all(workers.splice(0).map((worker) => worker.stop('SIGKILL')));
       const key = storageKeys.archive('guild', seeded.guildId, archiveId);
       expect(await gateway.storage.headObject(key)).toBeNull();
-      const notReady = await adminCall(gateway.url, { method: 'GET', path: `/v1/admin/archives/guild/${seeded.guildId}/${archiveId}/download`, key: admin.key });
+      const notReady = await adminCall(gateway.url, {
+        method: 'GET',
+        path: `/v1/admin/archives/guild/${seeded.guildId}/${archiveId}/download`,
+        key: admin.key,
+      });
       expect(notReady.body.code).toBe('HARVEST_NOT_READY');
 
       await blocker.query('ROLLBACK');
@@ -163,14 +261,19 @@ describe('archive metrics', () => {
   /** Every live worker's samples (a worker an earlier test killed has none). */
   async function scrapeWorkers(): Promise<MetricSample[][]> {
     const scrapes = await Promise.all(
-      workers.map((worker) => scrapeMetrics(`http://127.0.0.1:${String(worker.ready['healthPort'])}/metrics`).then((scrape) => scrape.samples, () => null)),
+      workers.map((worker) =>
+        scrapeMetrics(`http://127.0.0.1:${String(worker.ready['healthPort'])}/metrics`).then(
+          (scrape) => scrape.samples,
+          () => null,
+        ),
+      ),
     );
     return scrapes.filter((samples) => samples !== null);
   }
   const total = (scrapes: MetricSample[][], name: string, labels: Record<string, string>) =>
     scrapes.reduce((sum, samples) => sum + (metricValue(samples, name, labels) ?? 0), 0);
 
-  it('counts the bytes of every archive uploaded, and the export job, on the workers\' /metrics', async () => {
+  it("counts the bytes of every archive uploaded, and the export job, on the workers' /metrics", async () => {
     const bytesBefore = total(await scrapeWorkers(), 'archive_bytes_written_total', { subject_type: 'guild' });
     const seeded = await seedGuild(300);
     const triggered = await trigger('guild', seeded.guildId);
@@ -186,7 +289,9 @@ describe('archive metrics', () => {
       const again = await scrapeWorkers();
       return total(again, 'worker_jobs_completed_total', job) >= 1 && again;
     });
-    expect(total(later, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(total(later, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' })).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 });
 
@@ -213,15 +318,27 @@ describe('retention', () => {
     const archive = await completed('guild', seeded.guildId, triggered.body.archive_id);
     const key = storageKeys.archive('guild', seeded.guildId, archive.archive_id);
     expect(await gateway.storage.headObject(key)).not.toBeNull();
-    await gateway.pool.query(`UPDATE archives SET expires_at = now() - interval '1 minute' WHERE id = $1`, [archive.archive_id]);
+    await gateway.pool.query(`UPDATE archives SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+      archive.archive_id,
+    ]);
     // A worker whose retention schedule ticks every second.
-    workers.push(await spawnService('archive-worker', environment.processEnv({ ...WORKER_ENV, ARCHIVE_RETENTION_INTERVAL_MS: '1000' })));
+    workers.push(
+      await spawnService(
+        'archive-worker',
+        environment.processEnv({ ...WORKER_ENV, ARCHIVE_RETENTION_INTERVAL_MS: '1000' }),
+      ),
+    );
     // The API calls it expired at once (its date passed); the sweep then marks the row and deletes the object.
     expect((await archiveOf('guild', seeded.guildId, archive.archive_id)).status).toBe('expired');
-    const rowStatus = async () => (await gateway.pool.query('SELECT status FROM archives WHERE id = $1', [archive.archive_id])).rows[0]?.status;
+    const rowStatus = async () =>
+      (await gateway.pool.query('SELECT status FROM archives WHERE id = $1', [archive.archive_id])).rows[0]?.status;
     await waitFor(async () => (await rowStatus()) === 'expired', 20_000);
     expect(await gateway.storage.headObject(key)).toBeNull();
-    const expired = await adminCall(gateway.url, { method: 'GET', path: `/v1/admin/archives/guild/${seeded.guildId}/${archive.archive_id}/download`, key: admin.key });
+    const expired = await adminCall(gateway.url, {
+      method: 'GET',
+      path: `/v1/admin/archives/guild/${seeded.guildId}/${archive.archive_id}/download`,
+      key: admin.key,
+    });
     expect(expired.status).toBe(400);
     expect(expired.body.code).toBe('HARVEST_EXPIRED');
   });

@@ -36,7 +36,9 @@ function readName(message: Buffer, offset: number): { name: string; end: number 
 }
 
 function encodeName(name: string): Buffer {
-  const parts = name.split('.').map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, 'ascii')]));
+  const parts = name
+    .split('.')
+    .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, 'ascii')]));
   return Buffer.concat([...parts, Buffer.from([0])]);
 }
 
@@ -60,7 +62,10 @@ function answer(query: Buffer, questionEnd: number, ptr: string | undefined): Bu
   return Buffer.concat([header, question, record, rdata]);
 }
 
-export async function startDnsServer(options: { ptr: Record<string, string>; silent?: string[] }): Promise<TestDnsServer> {
+export async function startDnsServer(options: {
+  ptr: Record<string, string>;
+  silent?: string[];
+}): Promise<TestDnsServer> {
   const counts = new Map<string, number>();
   const silent = new Set(options.silent ?? []);
   const socket = createSocket('udp4');

@@ -110,7 +110,11 @@ describe('IP ban list: pages', () => {
 
 describe('reverse DNS configuration', () => {
   it('takes comma-separated resolvers with ports and refuses anything else', () => {
-    expect(gatewayConfig(environment, { DNS_SERVERS: '127.0.0.1:5353, [::1]:53,10.0.0.2' }).DNS_SERVERS).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2']);
+    expect(gatewayConfig(environment, { DNS_SERVERS: '127.0.0.1:5353, [::1]:53,10.0.0.2' }).DNS_SERVERS).toEqual([
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '10.0.0.2',
+    ]);
     expect(gatewayConfig(environment).DNS_SERVERS).toEqual([]);
     expect(() => gatewayConfig(environment, { DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
     expect(() => gatewayConfig(environment, { REVERSE_DNS_TIMEOUT_MS: '0' })).toThrow(/REVERSE_DNS_TIMEOUT_MS/);

@@ -63,10 +63,29 @@ describe('IP bans: addresses', () => {
 
   it('refuses what does not parse strictly, naming each element', async () => {
     const answer = await bans('ip', 'add', {
-      ips: ['1.2.3', '999.1.1.1', '10.0.0.1/33', 'beef', '01.2.3.4', 'fe80::1%eth0', '2001:db8::/129', `${'1:'.repeat(40)}1`, '10.0.0.1'],
+      ips: [
+        '1.2.3',
+        '999.1.1.1',
+        '10.0.0.1/33',
+        'beef',
+        '01.2.3.4',
+        'fe80::1%eth0',
+        '2001:db8::/129',
+        `${'1:'.repeat(40)}1`,
+        '10.0.0.1',
+      ],
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors.map((error: { path: string }) => error.path)).toEqual(['ips.0', 'ips.1', 'ips.2', 'ips.3', 'ips.4', 'ips.5', 'ips.6', 'ips.7']);
+    expect(answer.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      'ips.0',
+      'ips.1',
+      'ips.2',
+      'ips.3',
+      'ips.4',
+      'ips.5',
+      'ips.6',
+      'ips.7',
+    ]);
     expect(answer.body.errors[0].code).toBe('INVALID_IP_ADDRESS');
     expect(await matched('10.0.0.1')).toBeNull();
     expect((await bans('ip', 'check', { ip: '300.0.0.1' })).status).toBe(400);
@@ -128,7 +147,9 @@ describe('IP bans: ranges', () => {
     const live = await bans('ip', 'check', { ip: '203.0.113.50' });
     expect(live.body).toMatchObject({ banned: true, matched: '203.0.113.0/24' });
     expect((await fetch(`${gateway.url}/v1/.well-known/service`, { headers: client })).status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(live.body.expires_at) - Date.now()) + 50));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(live.body.expires_at) - Date.now()) + 50),
+    );
     expect(await matched('203.0.113.50')).toBeNull();
     expect((await fetch(`${gateway.url}/v1/.well-known/service`, { headers: client })).status).toBe(200);
   });
@@ -139,13 +160,20 @@ describe('IP bans: audit and retroactive revocation', () => {
     const users = addresses.map(() => ({ id: fixtureIds.next(), username: 'seeded' }));
     await insertUsers(gateway.pool, users);
     const hashes = addresses.map(() => randomBytes(32));
-    await insertUserTokens(gateway.pool, hashes.map((tokenHash, i) => ({ tokenHash, userId: users[i]!.id, kind: 'user' as const })));
-    for (const [i, address] of addresses.entries()) if (address) await recordUserTokenSeen(gateway.pool, hashes[i]!, address);
+    await insertUserTokens(
+      gateway.pool,
+      hashes.map((tokenHash, i) => ({ tokenHash, userId: users[i]!.id, kind: 'user' as const })),
+    );
+    for (const [i, address] of addresses.entries())
+      if (address) await recordUserTokenSeen(gateway.pool, hashes[i]!, address);
     return hashes;
   }
 
   async function remaining(hashes: Buffer[]): Promise<number[]> {
-    const { rows } = await gateway.pool.query<{ token_hash: Buffer }>('SELECT token_hash FROM user_tokens WHERE token_hash = ANY($1)', [hashes]);
+    const { rows } = await gateway.pool.query<{ token_hash: Buffer }>(
+      'SELECT token_hash FROM user_tokens WHERE token_hash = ANY($1)',
+      [hashes],
+    );
     return hashes.flatMap((hash, i) => (rows.some((row) => row.token_hash.equals(hash)) ? [i] : []));
   }
 
@@ -159,8 +187,20 @@ describe('IP bans: audit and retroactive revocation', () => {
   }
 
   it('revokes tokens last seen inside the banned ranges, keeps the others, and records the counts', async () => {
-    const hashes = await seedTokens(['100.64.1.5', '100.64.200.9', '100.65.0.1', '2001:db8:aa::1', '2001:db8:ab::1', null]);
-    const answer = await bans('ip', 'add', { ips: ['100.64.0.0/16', '2001:db8:aa::/48', '100.64.1.5'], retroactive: true }, { 'X-Audit-Log-Reason': 'abuse' });
+    const hashes = await seedTokens([
+      '100.64.1.5',
+      '100.64.200.9',
+      '100.65.0.1',
+      '2001:db8:aa::1',
+      '2001:db8:ab::1',
+      null,
+    ]);
+    const answer = await bans(
+      'ip',
+      'add',
+      { ips: ['100.64.0.0/16', '2001:db8:aa::/48', '100.64.1.5'], retroactive: true },
+      { 'X-Audit-Log-Reason': 'abuse' },
+    );
     expect(answer.status).toBe(204);
     expect(await remaining(hashes)).toEqual([2, 4, 5]);
     expect(await audit('100.64.0.0/16')).toEqual([
@@ -173,7 +213,11 @@ describe('IP bans: audit and retroactive revocation', () => {
         metadata: { ip: '100.64.0.0/16', retroactive: 'true', revoked_tokens: '2' },
       },
     ]);
-    expect((await audit('2001:db8:aa::/48'))[0]!.metadata).toEqual({ ip: '2001:db8:aa::/48', retroactive: 'true', revoked_tokens: '1' });
+    expect((await audit('2001:db8:aa::/48'))[0]!.metadata).toEqual({
+      ip: '2001:db8:aa::/48',
+      retroactive: 'true',
+      revoked_tokens: '1',
+    });
     // Overlapping entries each count the tokens inside them.
     expect((await audit('100.64.1.5'))[0]!.metadata.revoked_tokens).toBe('1');
   });

@@ -50,7 +50,10 @@ describe('email bans', () => {
   it('takes the reason from X-Audit-Log-Reason when the body has none, and audits each value once', async () => {
     // UTF-8 bytes on the wire (fetch sends header text as latin1): U+202E is stripped, then trimmed.
     const headers = { 'X-Audit-Log-Reason': Buffer.from('  ticket\u202e 4711 ', 'utf8').toString('latin1') };
-    expect((await bans('email', 'add', { email: 'a1@audit.test', emails: ['A2@audit.test', 'a1@audit.test'] }, headers)).status).toBe(204);
+    expect(
+      (await bans('email', 'add', { email: 'a1@audit.test', emails: ['A2@audit.test', 'a1@audit.test'] }, headers))
+        .status,
+    ).toBe(204);
     expect((await bans('email', 'check', { email: 'a2@audit.test' })).body.reason).toBe('ticket 4711');
     const added = await auditRows('ban_email', 'email', 'a1@audit.test');
     expect(added).toEqual([
@@ -65,7 +68,9 @@ describe('email bans', () => {
     ]);
     expect(await auditRows('ban_email', 'email', 'a2@audit.test')).toHaveLength(1);
     await bans('email', 'remove', { emails: ['a1@audit.test'] });
-    expect((await auditRows('unban_email', 'email', 'a1@audit.test')).map((row) => row.audit_log_reason)).toEqual([null]);
+    expect((await auditRows('unban_email', 'email', 'a1@audit.test')).map((row) => row.audit_log_reason)).toEqual([
+      null,
+    ]);
   });
 
   it('names even the longest email as the audit target', async () => {
@@ -89,10 +94,22 @@ describe('email bans', () => {
 
   it('refuses invalid emails with a 400 naming each bad element', async () => {
     const answer = await bans('email', 'add', {
-      emails: ['ok@valid.test', 'no-at-sign', 'ok2@valid.test', 'spaces in@valid.test', 'a"quote@valid.test', `${'x'.repeat(250)}@v.test`],
+      emails: [
+        'ok@valid.test',
+        'no-at-sign',
+        'ok2@valid.test',
+        'spaces in@valid.test',
+        'a"quote@valid.test',
+        `${'x'.repeat(250)}@v.test`,
+      ],
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors.map((error: { path: string }) => error.path)).toEqual(['emails.1', 'emails.3', 'emails.4', 'emails.5']);
+    expect(answer.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      'emails.1',
+      'emails.3',
+      'emails.4',
+      'emails.5',
+    ]);
     expect(answer.body.errors[0].code).toBe('INVALID_EMAIL_FORMAT');
     const single = await bans('email', 'check', { email: 'not an email' });
     expect(single.status).toBe(400);
@@ -105,7 +122,11 @@ describe('email bans', () => {
     const missing = await bans('email', 'add', { email: '' });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([expect.objectContaining({ path: 'email' })]);
-    const both = await bans('email', 'add', { email: 'x@expiry.test', expires_at: '2999-01-01T00:00:00Z', expires_in_seconds: 60 });
+    const both = await bans('email', 'add', {
+      email: 'x@expiry.test',
+      expires_at: '2999-01-01T00:00:00Z',
+      expires_in_seconds: 60,
+    });
     expect(both.body.errors).toEqual([expect.objectContaining({ path: 'expires_in_seconds' })]);
     const past = await bans('email', 'add', { email: 'x@expiry.test', expires_at: '2001-01-01T00:00:00Z' });
     expect(past.body.errors).toEqual([expect.objectContaining({ path: 'expires_at' })]);
@@ -116,15 +137,26 @@ describe('email bans', () => {
 
 describe('phone bans', () => {
   it('stores strict E.164 as given and refuses anything reformatted', async () => {
-    expect((await bans('phone', 'add', { phone: '+15551234567', expires_at: '2999-01-01T00:00:00.000Z' })).status).toBe(204);
+    expect((await bans('phone', 'add', { phone: '+15551234567', expires_at: '2999-01-01T00:00:00.000Z' })).status).toBe(
+      204,
+    );
     expect((await bans('phone', 'check', { phone: '+15551234567' })).body).toMatchObject({
       banned: true,
       matched: '+15551234567',
       expires_at: '2999-01-01T00:00:00.000Z',
     });
-    const bad = await bans('phone', 'add', { phones: ['+1 555 123 4567', '15551234567', '+05551234567', '+1-555-1234', '+1234567890123456', '+4'] });
+    const bad = await bans('phone', 'add', {
+      phones: ['+1 555 123 4567', '15551234567', '+05551234567', '+1-555-1234', '+1234567890123456', '+4'],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((error: { path: string }) => error.path)).toEqual(['phones.0', 'phones.1', 'phones.2', 'phones.3', 'phones.4', 'phones.5']);
+    expect(bad.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      'phones.0',
+      'phones.1',
+      'phones.2',
+      'phones.3',
+      'phones.4',
+      'phones.5',
+    ]);
     expect(bad.body.errors[0].code).toBe('INVALID_PHONE_FORMAT');
   });
 

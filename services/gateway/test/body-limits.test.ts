@@ -10,7 +10,10 @@ const environment = useTestEnvironment();
 /** Short read timeouts, so stalled bodies end within a test. */
 const IDLE_TIMEOUT_MS = 1_500;
 const TOTAL_TIMEOUT_MS = 4_000;
-const timeouts = { WEBHOOK_BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), WEBHOOK_BODY_TIMEOUT_MS: String(TOTAL_TIMEOUT_MS) };
+const timeouts = {
+  WEBHOOK_BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+  WEBHOOK_BODY_TIMEOUT_MS: String(TOTAL_TIMEOUT_MS),
+};
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ...timeouts });
 const { gateway: limited } = useClockedGateway(environment, 'body-limits', timeouts);
 
@@ -35,7 +38,11 @@ const GZIP_HEADER = gzipSync(Buffer.from('{"content":"x"}')).subarray(0, 10);
  * connection of its own: `gzip` a chunked gzip body of only its header, `declared` a
  * Content-Length of 1 MiB and one byte of it, `slow` a chunked JSON body a byte per `everyMs`.
  */
-function stall(url: string, kind: 'gzip' | 'declared' | { everyMs: number }, headers: Record<string, string> = {}): Stalled {
+function stall(
+  url: string,
+  kind: 'gzip' | 'declared' | { everyMs: number },
+  headers: Record<string, string> = {},
+): Stalled {
   const started = performance.now();
   const bodyHeaders: Record<string, string> =
     kind === 'gzip'
@@ -43,7 +50,11 @@ function stall(url: string, kind: 'gzip' | 'declared' | { everyMs: number }, hea
       : kind === 'declared'
         ? { 'content-length': String(1024 * 1024) }
         : { 'transfer-encoding': 'chunked' };
-  const sent = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...bodyHeaders, ...headers } });
+  const sent = request(url, {
+    method: 'POST',
+    agent: false,
+    headers: { 'content-type': 'application/json', ...bodyHeaders, ...headers },
+  });
   let drip: NodeJS.Timeout | undefined;
   const ended = new Promise<Ended>((resolve) => {
     const end = (status: number) => {
@@ -68,7 +79,10 @@ function stall(url: string, kind: 'gzip' | 'declared' | { everyMs: number }, hea
 
 /** Five gzip headers and three 1 MiB bodies of one byte: what held every execution of a process at 503. */
 function stallEight(url: string): Stalled[] {
-  return [...Array.from({ length: 5 }, () => stall(url, 'gzip')), ...Array.from({ length: 3 }, () => stall(url, 'declared'))];
+  return [
+    ...Array.from({ length: 5 }, () => stall(url, 'gzip')),
+    ...Array.from({ length: 3 }, () => stall(url, 'declared')),
+  ];
 }
 
 async function timedExecute(hook: WebhookFixture): Promise<{ status: number; elapsedMs: number }> {
@@ -149,10 +163,16 @@ describe('stalled bodies (issue 51): checked before they are read, bounded while
     } finally {
       for (const one of stalled) one.destroy();
     }
-    const after = await call('POST', url, { body: { zen: 'z', hook_id: 1 }, headers: { ...client, 'X-GitHub-Event': 'ping' } });
+    const after = await call('POST', url, {
+      body: { zen: 'z', hook_id: 1 },
+      headers: { ...client, 'X-GitHub-Event': 'ping' },
+    });
     expect(after.status).toBe(429);
     // Another client was never affected.
-    const other = await call('POST', url, { body: { zen: 'z', hook_id: 1 }, headers: { ...uniqueClient(), 'X-GitHub-Event': 'ping' } });
+    const other = await call('POST', url, {
+      body: { zen: 'z', hook_id: 1 },
+      headers: { ...uniqueClient(), 'X-GitHub-Event': 'ping' },
+    });
     expect(other.status).toBe(204);
   });
 });
@@ -162,15 +182,21 @@ const MANY_FIELDS = 'a&'.repeat(512 * 1024);
 
 function postForm(url: string, body: string): Promise<{ status: number; elapsedMs: number }> {
   const started = performance.now();
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (answer) => {
-    await answer.arrayBuffer();
-    return { status: answer.status, elapsedMs: performance.now() - started };
-  });
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(
+    async (answer) => {
+      await answer.arrayBuffer();
+      return { status: answer.status, elapsedMs: performance.now() - started };
+    },
+  );
 }
 
 /** A form POST on a connection of its own: `uploaded` once the whole body is written, `status` its answer's. */
 function uploadForm(url: string, body: string): { uploaded: Promise<void>; status: Promise<number> } {
-  const sent = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } });
+  const sent = request(url, {
+    method: 'POST',
+    agent: false,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+  });
   const status = new Promise<number>((resolve, reject) => {
     sent.on('response', (response) => {
       response.resume();
@@ -187,9 +213,19 @@ describe('form bodies of many fields (issue 51)', () => {
     const hook = await createWebhookFixture(gateway.pool);
     // The parse threads start with the first large body: started here, so the bounds below
     // measure the parse, not a thread's start.
-    expect((await postForm(executeUrl(gateway, hook, '/slack'), `payload=${JSON.stringify({ text: 'warm', padding: 'p'.repeat(100 * 1024) })}`)).status).toBe(200);
+    expect(
+      (
+        await postForm(
+          executeUrl(gateway, hook, '/slack'),
+          `payload=${JSON.stringify({ text: 'warm', padding: 'p'.repeat(100 * 1024) })}`,
+        )
+      ).status,
+    ).toBe(200);
     for (const suffix of ['', '/slack', '/github']) {
-      const unknown = await postForm(executeUrl(gateway, { webhookId: fixtureIds.next(), token: hook.token }, suffix), MANY_FIELDS);
+      const unknown = await postForm(
+        executeUrl(gateway, { webhookId: fixtureIds.next(), token: hook.token }, suffix),
+        MANY_FIELDS,
+      );
       expect(unknown.status, suffix).toBe(404);
       expect(unknown.elapsedMs, suffix).toBeLessThan(1_000);
       const real = await postForm(executeUrl(gateway, hook, suffix), MANY_FIELDS);
@@ -207,7 +243,12 @@ describe('form bodies of many fields (issue 51)', () => {
     await Promise.all(hostile.map((one) => one.uploaded));
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     // 100 KiB: over WEBHOOK_INLINE_BODY_MAX_BYTES, so parsed on a parse thread behind them.
-    const legitimate = postForm(url, new URLSearchParams({ payload: JSON.stringify({ text: 'legitimate', padding: 'p'.repeat(100 * 1024) }) }).toString());
+    const legitimate = postForm(
+      url,
+      new URLSearchParams({
+        payload: JSON.stringify({ text: 'legitimate', padding: 'p'.repeat(100 * 1024) }),
+      }).toString(),
+    );
     const delivered = await legitimate;
     expect(delivered.status).toBe(200);
     // Slack for a busy machine: behind four quadratic parses it took 15 s.

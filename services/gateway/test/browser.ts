@@ -32,11 +32,18 @@ export interface TestBrowser {
  */
 export async function launchChromium(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium) to run the browser tests.`);
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium) to run the browser tests.`,
+    );
   }
   const profile = await mkdtemp(join(tmpdir(), 'switchboard-chromium-'));
   // Within vitest's 60 s hook bound. Playwright passes the profile as --user-data-dir itself (it refuses the flag in `args`).
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 45_000 });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 45_000,
+  });
   return {
     context,
     close: async () => {

@@ -91,7 +91,11 @@ describe('gateway configuration', () => {
   });
 
   it('makes the process exit non-zero naming each bad variable, and never echoing a value', async () => {
-    const exited = await spawnService('gateway', { ...BAD, S3_SECRET_ACCESS_KEY: 'x', DATABASE_URL: 'mysql://user:s3cret@db/x' }).catch((error: unknown) => error);
+    const exited = await spawnService('gateway', {
+      ...BAD,
+      S3_SECRET_ACCESS_KEY: 'x',
+      DATABASE_URL: 'mysql://user:s3cret@db/x',
+    }).catch((error: unknown) => error);
     expect(exited).toBeInstanceOf(ServiceExitError);
     const { status, stderr } = exited as ServiceExitError;
     expect(status.code).not.toBe(0);

@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 describe('queue dashboard in a browser', () => {
-  it('signs in with a jobs:read key, lists every queue and shows why a failed job failed', { timeout: WALK_TIMEOUT_MS }, async () => {
+  it('signs in with a jobs:read key, lists every queue and shows why a failed job failed', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
     const id = await failedJob(queue, environment.redisUrl, 'browser-failure');
     const page = await chromium.context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT_MS);
@@ -41,14 +43,21 @@ describe('queue dashboard in a browser', () => {
     await Promise.all([page.waitForURL(`${gateway.url}/v1/admin/dashboard/`), page.click('button[type=submit]')]);
 
     const cookies = await chromium.context.cookies(gateway.url + '/v1/admin/dashboard/');
-    expect(cookies.find((cookie) => cookie.name === 'sb_dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/admin/dashboard' });
+    expect(cookies.find((cookie) => cookie.name === 'sb_dashboard_session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/v1/admin/dashboard',
+    });
 
     for (const name of Object.values(QUEUES)) await page.getByRole('link', { name, exact: true }).first().waitFor();
 
     await page.getByRole('link', { name: QUEUES.assetPurges, exact: true }).first().click();
     await page.waitForURL(/\/queue\/asset-purges/);
     // The status tabs are upper-cased by CSS and carry their count: "FAILED 1".
-    await page.getByRole('link', { name: /^failed/i }).first().click();
+    await page
+      .getByRole('link', { name: /^failed/i })
+      .first()
+      .click();
     await page.waitForURL(/status=failed/);
     await page.getByRole('link', { name: `#${id} browser-failure` }).click();
     await page.waitForURL(new RegExp(`/queue/asset-purges/${id}(\\?|$)`));
@@ -57,7 +66,9 @@ describe('queue dashboard in a browser', () => {
     // Sign-out is a form posted by the browser itself (its Origin passes the CSRF check).
     await page.goto(`${gateway.url}/v1/admin/dashboard/logout`);
     await Promise.all([page.waitForURL(/\/login$/), page.click('button[type=submit]')]);
-    expect((await chromium.context.cookies(gateway.url + '/v1/admin/dashboard/')).map((cookie) => cookie.name)).not.toContain('sb_dashboard_session');
+    expect(
+      (await chromium.context.cookies(gateway.url + '/v1/admin/dashboard/')).map((cookie) => cookie.name),
+    ).not.toContain('sb_dashboard_session');
     await page.goto(`${gateway.url}/v1/admin/dashboard/queue/asset-purges`);
     expect(new URL(page.url()).pathname).toBe('/v1/admin/dashboard/login');
     await page.close();

@@ -6,7 +6,9 @@ type Route = { method: string | string[]; route: string | string[] };
 
 /** Every (method, path pattern) bull-board's API serves. */
 const bullBoardRoutes = (appRoutes.api as Route[]).flatMap((route) =>
-  [route.method].flat().flatMap((method) => [route.route].flat().map((pattern) => ({ method: method.toUpperCase(), pattern }))),
+  [route.method]
+    .flat()
+    .flatMap((method) => [route.route].flat().map((pattern) => ({ method: method.toUpperCase(), pattern }))),
 );
 
 /** A concrete path for a pattern: each parameter gets a value of its own. */
@@ -23,7 +25,10 @@ describe('the dashboard audit table', () => {
     for (const { method, pattern } of writes) {
       const { path, params } = concrete(pattern);
       // An action to audit, or null for one the dashboard refuses: never unknown.
-      expect(matchWriteRoute(method, path), `${method} ${pattern}`).toEqual({ action: expect.toSatisfy((action) => action === null || typeof action === 'string'), params });
+      expect(matchWriteRoute(method, path), `${method} ${pattern}`).toEqual({
+        action: expect.toSatisfy((action) => action === null || typeof action === 'string'),
+        params,
+      });
     }
   });
 
@@ -39,9 +44,15 @@ describe('the dashboard audit table', () => {
   });
 
   it('decodes parameters and refuses empty ones', () => {
-    expect(matchWriteRoute('PUT', '/api/queues/asset-purges/a%2Fb/retry')).toEqual({ action: 'retry_job', params: { queueName: 'asset-purges', jobId: 'a/b' } });
+    expect(matchWriteRoute('PUT', '/api/queues/asset-purges/a%2Fb/retry')).toEqual({
+      action: 'retry_job',
+      params: { queueName: 'asset-purges', jobId: 'a/b' },
+    });
     expect(matchWriteRoute('PUT', '/api/queues/asset-purges//retry')).toBeNull();
     expect(matchWriteRoute('PUT', '/api/queues/asset-purges/%E0%A4%A/retry')).toBeNull();
-    expect(matchWriteRoute('PUT', '/api/queues/asset-purges/retry/failed')).toEqual({ action: 'retry_all_jobs', params: { queueName: 'asset-purges', queueStatus: 'failed' } });
+    expect(matchWriteRoute('PUT', '/api/queues/asset-purges/retry/failed')).toEqual({
+      action: 'retry_all_jobs',
+      params: { queueName: 'asset-purges', queueStatus: 'failed' },
+    });
   });
 });

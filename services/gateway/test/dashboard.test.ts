@@ -26,7 +26,11 @@ async function signIn(key: string): Promise<{ answer: Answer; cookie: string }> 
 }
 
 /** A dashboard request with the session cookie (and an Origin when given). */
-function board(method: string, path: string, options: { cookie?: string; origin?: string; url?: string } = {}): Promise<Answer> {
+function board(
+  method: string,
+  path: string,
+  options: { cookie?: string; origin?: string; url?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers['Cookie'] = options.cookie;
   if (options.origin) headers['Origin'] = options.origin;
@@ -42,7 +46,10 @@ beforeAll(async () => {
   admins.reader = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
   admins.writer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead, ACL.jobsWrite]);
   admins.outsider = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
-  queue = new Queue(QUEUES.bulkOperations, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  queue = new Queue(QUEUES.bulkOperations, {
+    connection: gateway.redis,
+    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
+  });
 });
 
 afterAll(async () => {
@@ -53,7 +60,10 @@ describe('dashboard sign-in', () => {
   it('exchanges a jobs:read key for an HttpOnly, SameSite=Strict cookie scoped to the dashboard, kept in Redis with a TTL, and audited', async () => {
     const { answer, cookie } = await signIn(admins.reader.key);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ dashboard_url: `${gateway.config.endpoints.api}${BOARD}/`, expires_at: expect.any(String) });
+    expect(answer.body).toEqual({
+      dashboard_url: `${gateway.config.endpoints.api}${BOARD}/`,
+      expires_at: expect.any(String),
+    });
     const setCookie = answer.headers.get('set-cookie')!;
     expect(setCookie).toMatch(/^sb_dashboard_session=[A-Za-z0-9_-]{43}; /);
     expect(setCookie).toContain(`Path=${BOARD}`);
@@ -65,12 +75,21 @@ describe('dashboard sign-in', () => {
     const ttl = await gateway.redis.ttl(sessionKey(cookie));
     expect(ttl).toBeGreaterThan(800);
     expect(ttl).toBeLessThanOrEqual(900);
-    const { rows } = await gateway.pool.query('SELECT action, target_type, target_id FROM audit_logs WHERE admin_user_id = $1', [admins.reader.adminId]);
-    expect(rows).toContainEqual({ action: 'create_dashboard_session', target_type: 'admin_api_key', target_id: admins.reader.keyId });
+    const { rows } = await gateway.pool.query(
+      'SELECT action, target_type, target_id FROM audit_logs WHERE admin_user_id = $1',
+      [admins.reader.adminId],
+    );
+    expect(rows).toContainEqual({
+      action: 'create_dashboard_session',
+      target_type: 'admin_api_key',
+      target_id: admins.reader.keyId,
+    });
   });
 
   it('never outlives its key', async () => {
-    const { key } = await insertKey(gateway.pool, admins.reader.adminId, [ACL.jobsRead], { expiresAt: new Date(Date.now() + 120_000) });
+    const { key } = await insertKey(gateway.pool, admins.reader.adminId, [ACL.jobsRead], {
+      expiresAt: new Date(Date.now() + 120_000),
+    });
     const { answer, cookie } = await signIn(key);
     expect(answer.status).toBe(200);
     const maxAge = Number(/Max-Age=(\d+)/.exec(answer.headers.get('set-cookie')!)![1]);
@@ -131,7 +150,10 @@ describe('dashboard session', () => {
     const stripped = await board('GET', '/api/queues', { cookie });
     expect(stripped.status).toBe(403);
     expect(stripped.body).toMatchObject({ code: 'MISSING_ACL', acl: 'jobs:read' });
-    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [admin.adminId, [ACL.authenticate, ACL.jobsRead]]);
+    await gateway.pool.query('UPDATE admin_users SET acls = $2 WHERE id = $1', [
+      admin.adminId,
+      [ACL.authenticate, ACL.jobsRead],
+    ]);
     expect((await board('GET', '/api/queues', { cookie })).status).toBe(200);
     await deleteAdminApiKey(gateway.pool, { id: admin.keyId, adminUserId: admin.adminId });
     expect((await board('GET', '/api/queues', { cookie })).status).toBe(401);
@@ -153,8 +175,15 @@ describe('dashboard session', () => {
 describe('dashboard reads', () => {
   it('refuses jobsPerPage above 100 and absurd pages with 400 at the parameter, before the board runs', async () => {
     const { cookie } = await signIn(admins.reader.key);
-    const read = (query: string) => board('GET', `/api/queues?activeQueue=${QUEUES.bulkOperations}&status=failed${query}`, { cookie });
-    for (const [query, path] of [['&jobsPerPage=1000000', 'jobsPerPage'], ['&jobsPerPage=101', 'jobsPerPage'], ['&jobsPerPage=0', 'jobsPerPage'], ['&page=1e9', 'page'], ['&page=-1', 'page']]) {
+    const read = (query: string) =>
+      board('GET', `/api/queues?activeQueue=${QUEUES.bulkOperations}&status=failed${query}`, { cookie });
+    for (const [query, path] of [
+      ['&jobsPerPage=1000000', 'jobsPerPage'],
+      ['&jobsPerPage=101', 'jobsPerPage'],
+      ['&jobsPerPage=0', 'jobsPerPage'],
+      ['&page=1e9', 'page'],
+      ['&page=-1', 'page'],
+    ]) {
       const answer = await read(query!);
       expect([answer.status, answer.body.code], query).toEqual([400, 'INVALID_FORM_BODY']);
       expect(answer.body.errors[0].path).toBe(path);
@@ -168,7 +197,10 @@ describe('dashboard changes', () => {
   it('refuses a retry to a key without jobs:write (its board is read-only too)', async () => {
     const id = await failedJob(queue, environment.redisUrl, 'read-only-retry');
     const { cookie } = await signIn(admins.reader.key);
-    const answer = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, { cookie, origin: gateway.url });
+    const answer = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, {
+      cookie,
+      origin: gateway.url,
+    });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ code: 'MISSING_ACL', acl: 'jobs:write' });
     expect(await queue.getJobState(id)).toBe('failed');
@@ -191,20 +223,34 @@ describe('dashboard changes', () => {
     const { cookie } = await signIn(admins.writer.key);
     const queues = await board('GET', '/api/queues', { cookie });
     expect(queues.body.queues.every((q: { readOnlyMode: boolean }) => !q.readOnlyMode)).toBe(true);
-    const answer = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, { cookie, origin: gateway.url });
+    const answer = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, {
+      cookie,
+      origin: gateway.url,
+    });
     expect(answer.status).toBe(204);
     expect(await queue.getJobState(id)).toBe('waiting');
-    const { rows } = await gateway.pool.query('SELECT action, target_type, target_id, metadata FROM audit_logs WHERE admin_user_id = $1 AND target_type = $2', [
-      admins.writer.adminId,
-      'job',
-    ]);
+    const { rows } = await gateway.pool.query(
+      'SELECT action, target_type, target_id, metadata FROM audit_logs WHERE admin_user_id = $1 AND target_type = $2',
+      [admins.writer.adminId, 'job'],
+    );
     expect(rows).toEqual([
-      { action: 'retry_job', target_type: 'job', target_id: `${QUEUES.bulkOperations}:${id}`, metadata: { queue: QUEUES.bulkOperations, job_id: id, via: 'dashboard' } },
+      {
+        action: 'retry_job',
+        target_type: 'job',
+        target_id: `${QUEUES.bulkOperations}:${id}`,
+        metadata: { queue: QUEUES.bulkOperations, job_id: id, via: 'dashboard' },
+      },
     ]);
     // A change bull-board refuses (the job is no longer failed) leaves no entry.
-    const again = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, { cookie, origin: gateway.url });
+    const again = await board('PUT', `/api/queues/${QUEUES.bulkOperations}/${id}/retry`, {
+      cookie,
+      origin: gateway.url,
+    });
     expect(again.status).toBe(400);
-    const after = await gateway.pool.query('SELECT count(*)::int AS n FROM audit_logs WHERE admin_user_id = $1 AND target_type = $2', [admins.writer.adminId, 'job']);
+    const after = await gateway.pool.query(
+      'SELECT count(*)::int AS n FROM audit_logs WHERE admin_user_id = $1 AND target_type = $2',
+      [admins.writer.adminId, 'job'],
+    );
     expect(after.rows[0].n).toBe(1);
   });
 
@@ -217,6 +263,8 @@ describe('dashboard changes', () => {
     });
     expect(added.status).toBe(403);
     expect(added.body).toMatchObject({ code: 'FORBIDDEN' });
-    expect((await queue.getJobs(['waiting', 'prioritized', 'delayed'])).map((job) => job.name)).not.toContain('by-hand');
+    expect((await queue.getJobs(['waiting', 'prioritized', 'delayed'])).map((job) => job.name)).not.toContain(
+      'by-hand',
+    );
   });
 });

@@ -6,14 +6,20 @@ import { executeUrl } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 const QUERY_TIMEOUT_MS = 300;
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
+const gateway = useGateway(environment, {
+  RATE_LIMITS_ENABLED: 'false',
+  DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+});
 
 describe('a statement past DATABASE_QUERY_TIMEOUT_MS', () => {
   it('answers 503 with Retry-After within the bound, not 500, and serves again once the database does', async () => {
     const hook = await createWebhookFixture(gateway.pool);
     const deliveryId = randomUUID();
     const url = executeUrl(gateway, hook, '/codehost');
-    const request = { body: { zen: 'Keep it logically awesome.', hook_id: 1 }, headers: { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId } };
+    const request = {
+      body: { zen: 'Keep it logically awesome.', hook_id: 1 },
+      headers: { 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId },
+    };
     // Another transaction holds the webhooks table, uncommitted: the gateway's read of the
     // webhook (not in its memory yet) waits on that lock, as it would on a database stalled by
     // anything else.

@@ -54,14 +54,21 @@ const referenceShape = z.object({
     manual_review_enabled: z.boolean(),
   }),
   gif: z.strictObject({ provider: z.enum(['klipy', 'tenor']) }),
-  sso: z.strictObject({ enabled: z.boolean(), enforced: z.boolean(), display_name: nullableString, redirect_uri: z.string() }),
+  sso: z.strictObject({
+    enabled: z.boolean(),
+    enforced: z.boolean(),
+    display_name: nullableString,
+    redirect_uri: z.string(),
+  }),
   limits: z.strictObject({
     version: z.literal(2),
     traitDefinitions: z.array(z.string()),
     rules: z.array(
       z.strictObject({
         id: z.string(),
-        filters: z.object({ traits: z.array(z.string()).optional(), guildFeatures: z.array(z.string()).optional() }).optional(),
+        filters: z
+          .object({ traits: z.array(z.string()).optional(), guildFeatures: z.array(z.string()).optional() })
+          .optional(),
         overrides: z.record(z.string(), z.number()),
       }),
     ),
@@ -73,12 +80,20 @@ const referenceShape = z.object({
 });
 
 function discovery(path: string = DISCOVERY_PATHS[0], init: RequestInit = {}): Promise<Response> {
-  return fetch(`${gateway.url}${path}`, { ...init, headers: { ...uniqueClient(), ...(init.headers as Record<string, string>) } });
+  return fetch(`${gateway.url}${path}`, {
+    ...init,
+    headers: { ...uniqueClient(), ...(init.headers as Record<string, string>) },
+  });
 }
 
 describe('discovery document', () => {
-  it('is served identically at /v1/.well-known/service, /.well-known/service and Fluxer\'s /.well-known/fluxer', async () => {
-    expect(DISCOVERY_PATHS).toEqual(['/v1/.well-known/service', '/.well-known/service', '/v1/.well-known/fluxer', '/.well-known/fluxer']);
+  it("is served identically at /v1/.well-known/service, /.well-known/service and Fluxer's /.well-known/fluxer", async () => {
+    expect(DISCOVERY_PATHS).toEqual([
+      '/v1/.well-known/service',
+      '/.well-known/service',
+      '/v1/.well-known/fluxer',
+      '/.well-known/fluxer',
+    ]);
     const [versioned, ...others] = await Promise.all(DISCOVERY_PATHS.map((path) => discovery(path)));
     expect(versioned!.status).toBe(200);
     expect(versioned!.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -153,7 +168,12 @@ describe('discovery document', () => {
       max_webhooks_per_guild: 1000,
     });
     const limits = document.service_limits as Record<string, Record<string, unknown>>;
-    expect(limits['body']).toEqual({ admin_bytes: 1_048_576, avatar_body_bytes: 15_029_592, management_bytes: 1_048_576, inbound_webhook_bytes: 26_214_400 });
+    expect(limits['body']).toEqual({
+      admin_bytes: 1_048_576,
+      avatar_body_bytes: 15_029_592,
+      management_bytes: 1_048_576,
+      inbound_webhook_bytes: 26_214_400,
+    });
     expect(limits['bans']).toMatchObject({ list: { min: 1, max: 500, default: 200 }, max_values_per_request: 1000 });
     expect(limits['audit_logs']).toMatchObject({ list: { min: 1, max: 200, default: 50 } });
     expect(limits['bulk']).toEqual({ max_user_ids: LIMITS.bulk.maxUserIds });
@@ -171,19 +191,28 @@ describe('discovery document', () => {
   });
 
   it('publishes the failure budget the deployment enforces', () => {
-    const document = buildDiscoveryDocument(gatewayConfig(environment, { AUTH_FAILURE_BUDGET: '250', AUTH_FAILURE_WINDOW_MS: '30000' }), adminFeatures(new Map()));
+    const document = buildDiscoveryDocument(
+      gatewayConfig(environment, { AUTH_FAILURE_BUDGET: '250', AUTH_FAILURE_WINDOW_MS: '30000' }),
+      adminFeatures(new Map()),
+    );
     const rateLimits = (document.service_limits as { rate_limits: { buckets: Record<string, unknown> } }).rate_limits;
     expect(rateLimits.buckets['auth:failures']).toEqual({ limit: 250, window_ms: 30_000, counts_toward_global: false });
   });
 
   it('publishes the bulk size the deployment enforces', () => {
-    const document = buildDiscoveryDocument(gatewayConfig(environment, { BULK_MAX_USER_IDS: '250' }), adminFeatures(new Map()));
+    const document = buildDiscoveryDocument(
+      gatewayConfig(environment, { BULK_MAX_USER_IDS: '250' }),
+      adminFeatures(new Map()),
+    );
     expect((document.service_limits as Record<string, unknown>)['bulk']).toEqual({ max_user_ids: 250 });
   });
 
   it('reports federation only when it is enabled; the limits hash does not depend on it', () => {
     const off = buildDiscoveryDocument(gatewayConfig(environment), adminFeatures(new Map()));
-    const on = buildDiscoveryDocument(gatewayConfig(environment, { FEDERATION_ENABLED: 'true' }), adminFeatures(new Map()));
+    const on = buildDiscoveryDocument(
+      gatewayConfig(environment, { FEDERATION_ENABLED: 'true' }),
+      adminFeatures(new Map()),
+    );
     expect(off).not.toHaveProperty('federation');
     expect(on.federation).toEqual({ enabled: true, version: 1 });
     expect(on.limits.defaultsHash).toBe(off.limits.defaultsHash);
@@ -198,9 +227,14 @@ describe('discovery admin features', () => {
   });
 
   it('turns a feature on only when every one of its routes has a handler', () => {
-    const handlersFor = (routes: typeof ADMIN_ROUTES) => mergeAdminHandlers([Object.fromEntries(routes.map((route) => [routeKey(route), () => undefined]))]);
+    const handlersFor = (routes: typeof ADMIN_ROUTES) =>
+      mergeAdminHandlers([Object.fromEntries(routes.map((route) => [routeKey(route), () => undefined]))]);
     const off = { archives: false, asset_purge: false, bulk_operations: false };
-    const prefixes = { archives: '/v1/admin/archives/', asset_purge: '/v1/admin/assets/', bulk_operations: '/v1/admin/bulk/' };
+    const prefixes = {
+      archives: '/v1/admin/archives/',
+      asset_purge: '/v1/admin/assets/',
+      bulk_operations: '/v1/admin/bulk/',
+    };
     for (const [feature, prefix] of Object.entries(prefixes)) {
       const routes = ADMIN_ROUTES.filter((route) => route.path.startsWith(prefix));
       expect(routes.length, feature).toBeGreaterThan(0);
@@ -272,7 +306,11 @@ describe('discovery CORS and methods', () => {
 
   it('refuses other methods with 405 and an Allow header', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const response = await discovery(DISCOVERY_PATHS[0], { method, body: '{}', headers: { 'Content-Type': 'application/json' } });
+      const response = await discovery(DISCOVERY_PATHS[0], {
+        method,
+        body: '{}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(await response.json()).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' });
@@ -299,7 +337,9 @@ describe('discovery rate limit', () => {
     // The bucket refills one request a second, so a few more may pass before the refusal.
     for (const [index, burst] of [45, 15].entries()) {
       if (index > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
-      const answers = await Promise.all(Array.from({ length: burst }, () => discovery(DISCOVERY_PATHS[0], { headers: client })));
+      const answers = await Promise.all(
+        Array.from({ length: burst }, () => discovery(DISCOVERY_PATHS[0], { headers: client })),
+      );
       expect(answers.map((answer) => answer.status)).toEqual(Array(burst).fill(200));
     }
     let limited: Response | undefined;
@@ -312,7 +352,11 @@ describe('discovery rate limit', () => {
     expect(limited!.headers.get('x-ratelimit-global')).toBe('false');
     expect(limited!.headers.get('x-ratelimit-limit')).toBe('60');
     expect(limited!.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await limited!.json()).toMatchObject({ code: 'RATE_LIMITED', global: false, retry_after: expect.any(Number) });
+    expect(await limited!.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      global: false,
+      retry_after: expect.any(Number),
+    });
     const other = await discovery();
     expect(other.status).toBe(200);
   });

@@ -4,7 +4,15 @@ import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
-import { closedPort, metricValue, scrapeMetrics, serveOnFreePort, silentServer, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import {
+  closedPort,
+  metricValue,
+  scrapeMetrics,
+  serveOnFreePort,
+  silentServer,
+  useTestEnvironment,
+  waitFor,
+} from '@switchboard/testkit';
 import { createApp } from '../src/index.ts';
 import { gatewayConfig, useGateway } from './helpers.ts';
 
@@ -24,7 +32,9 @@ async function gatewayWith(urls: { database?: string; redis?: string; s3?: strin
   if (!urls.redis) await once(redis, 'ready');
   const storage = createStorage({ ...storageOptionsFromConfig(config), ...(urls.s3 ? { endpoint: urls.s3 } : {}) });
   const snowflakeLease = gateway.snowflakeLease;
-  const served = await serveOnFreePort(createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, snowflakeLease, isDraining }));
+  const served = await serveOnFreePort(
+    createApp({ config, logger: createLogger('test', 'silent'), pool, redis, storage, snowflakeLease, isDraining }),
+  );
   return {
     url: served.url,
     close: async () => {
@@ -45,7 +55,10 @@ describe('health', () => {
   it('answers /readyz 200 when PostgreSQL, the IP-ban index, Redis and the bucket answer and a worker id is leased', async () => {
     const response = await fetch(`${gateway.url}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' } });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', ip_bans: 'ok', redis: 'ok', s3: 'ok', snowflake: 'ok' },
+    });
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -93,7 +106,9 @@ describe('health', () => {
       // within a bound however long Redis takes not to answer the queue counts.
       const failedLoads = await waitFor(async () => {
         const { samples } = await scrapeMetrics(`${broken.url}/metrics`);
-        return (metricValue(samples, 'ip_ban_reload_duration_seconds_count', { outcome: 'failed' }) ?? 0) >= 1 && samples;
+        return (
+          (metricValue(samples, 'ip_ban_reload_duration_seconds_count', { outcome: 'failed' }) ?? 0) >= 1 && samples
+        );
       }, 15_000);
       expect(metricValue(failedLoads, 'ip_ban_reload_duration_seconds_count', { outcome: 'loaded' })).toBeUndefined();
       // Counts that cannot be read are left out, not reported as zero.
@@ -127,7 +142,10 @@ describe('health', () => {
     try {
       const response = await fetch(`${draining.url}/readyz`);
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ status: 'draining', checks: { postgres: 'ok', redis: 'ok', s3: 'ok' } });
+      expect(await response.json()).toMatchObject({
+        status: 'draining',
+        checks: { postgres: 'ok', redis: 'ok', s3: 'ok' },
+      });
       expect(response.headers.get('retry-after')).toBe('5');
     } finally {
       await draining.close();
@@ -136,12 +154,18 @@ describe('health', () => {
 
   it('serves Prometheus metrics: answers timed by route template, never by raw path', async () => {
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
-    await fetch(`${gateway.url}/v1/webhooks/123456789012345678/a-secret-token`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    await fetch(`${gateway.url}/v1/webhooks/123456789012345678/a-secret-token`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     const answer = await fetch(`${gateway.url}/metrics`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/plain');
     const text = await answer.text();
-    const healthz = text.split('\n').find((line) => line.startsWith('http_request_duration_seconds_count{') && line.includes('route="/healthz"'));
+    const healthz = text
+      .split('\n')
+      .find((line) => line.startsWith('http_request_duration_seconds_count{') && line.includes('route="/healthz"'));
     expect(healthz).toMatch(/method="GET"/);
     expect(healthz).toMatch(/status="200"/);
     expect(healthz).toMatch(/service="gateway"/);

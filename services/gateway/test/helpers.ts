@@ -9,7 +9,14 @@ import { createProducer, type Producer } from '@switchboard/queue';
 import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
 import type { SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { frozenClock, metricValue, scrapeMetrics, serveOnFreePort, type TestClock, type TestEnvironment } from '@switchboard/testkit';
+import {
+  frozenClock,
+  metricValue,
+  scrapeMetrics,
+  serveOnFreePort,
+  type TestClock,
+  type TestEnvironment,
+} from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
 
 export interface RunningGateway {
@@ -58,7 +65,16 @@ export async function startGateway(
   await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
-  const expressApp = createApp({ config, logger, pool: resources.pool, redis, storage, snowflakeLease, ...app, producer });
+  const expressApp = createApp({
+    config,
+    logger,
+    pool: resources.pool,
+    redis,
+    storage,
+    snowflakeLease,
+    ...app,
+    producer,
+  });
   const served = await serveOnFreePort(expressApp);
   // As main.ts: requests Node's parser refuses are answered in the error-body shape too.
   answerClientErrors(served.server);
@@ -133,7 +149,10 @@ export function uniqueClient(): Record<string, string> {
  * A credential cache's lookups so far (`<counter>{outcome="hit"|"read"}`) and whether the
  * process's change feed holds its lease (`credential_change_feed_live`), from /metrics.
  */
-export async function credentialLookups(target: RunningGateway, counter: string): Promise<{ hit: number; read: number; live: number }> {
+export async function credentialLookups(
+  target: RunningGateway,
+  counter: string,
+): Promise<{ hit: number; read: number; live: number }> {
   const { samples } = await scrapeMetrics(`${target.url}/metrics`);
   return {
     hit: metricValue(samples, counter, { outcome: 'hit' }) ?? 0,
@@ -147,7 +166,11 @@ export async function credentialLookups(target: RunningGateway, counter: string)
  * process's change feed holds its lease, and `counter`'s hits moved by one (the read after a
  * change heard meanwhile is not kept, so the first calls may read).
  */
-export async function untilAnsweredFromMemory(target: RunningGateway, counter: string, request: () => Promise<void>): Promise<void> {
+export async function untilAnsweredFromMemory(
+  target: RunningGateway,
+  counter: string,
+  request: () => Promise<void>,
+): Promise<void> {
   await expect.poll(async () => (await credentialLookups(target, counter)).live, { timeout: 5_000 }).toBe(1);
   await expect
     .poll(

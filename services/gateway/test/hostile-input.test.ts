@@ -33,7 +33,11 @@ describe('deeply nested JSON (docs/decisions.md#bad-input: a 400, never a 500)',
 
   it('is refused with 400 by webhook execution, as JSON and inside a form payload', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const asJson = await fetch(executeUrl(stack.gateway, hook), { method: 'POST', headers: { 'content-type': 'application/json' }, body: nestedObjects(100_000) });
+    const asJson = await fetch(executeUrl(stack.gateway, hook), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nestedObjects(100_000),
+    });
     expect(asJson.status).toBe(400);
     expect(await asJson.json()).toMatchObject(TOO_DEEP);
     const asForm = await fetch(executeUrl(stack.gateway, hook, '/slack'), {
@@ -48,7 +52,9 @@ describe('deeply nested JSON (docs/decisions.md#bad-input: a 400, never a 500)',
   it('still takes real payloads with ordinary nesting', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const embeds = [{ title: 't', fields: [{ name: 'n', value: 'v' }], footer: { text: 'f' } }];
-    expect((await call('POST', executeUrl(stack.gateway, hook), { body: { content: 'nested enough', embeds } })).status).toBe(204);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook), { body: { content: 'nested enough', embeds } })).status,
+    ).toBe(204);
   });
 });
 
@@ -63,7 +69,10 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
     for (const suffix of ['', '?wait=true']) {
       const nul = await postRaw(`${executeUrl(stack.gateway, hook)}${suffix}`, '{"content":"a\\u0000b"}');
       expect(nul.status).toBe(400);
-      expect(await nul.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'content', code: 'INVALID_CHARACTERS' }] });
+      expect(await nul.json()).toMatchObject({
+        code: 'INVALID_FORM_BODY',
+        errors: [{ path: 'content', code: 'INVALID_CHARACTERS' }],
+      });
     }
     const surrogate = await postRaw(executeUrl(stack.gateway, hook), '{"embeds":[{"title":"half \\ud800 a pair"}]}');
     expect(surrogate.status).toBe(400);
@@ -75,7 +84,10 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
 
   it('is cleaned in third-party formats, whose messages must post whatever they hold', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const answer = await postRaw(executeUrl(stack.gateway, hook, '/slack'), '{"text":"build \\u0000passed \\udc00 on main"}');
+    const answer = await postRaw(
+      executeUrl(stack.gateway, hook, '/slack'),
+      '{"text":"build \\u0000passed \\udc00 on main"}',
+    );
     expect(answer.status).toBe(200);
     const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(stored!.content).toBe('build passed \ufffd on main');
@@ -83,7 +95,9 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
 
   it('cuts over-long third-party text to the limit (docs/decisions.md#message-limits), while plain execute refuses it', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/slack'), { body: { text: 'z'.repeat(4500) } })).status).toBe(200);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook, '/slack'), { body: { text: 'z'.repeat(4500) } })).status,
+    ).toBe(200);
     const [stored] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(stored!.content).toHaveLength(2000);
     expect(stored!.content.endsWith('...')).toBe(true);
@@ -95,16 +109,28 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
 describe('NUL in admin input (PostgreSQL text cannot hold it)', () => {
   it('is a 400 naming the field, not a 500 from the database (found by the fuzz suite)', async () => {
     const admin = await createAdmin(stack.gateway.pool, ['*']);
-    const answer = await call('POST', `${stack.gateway.url}/v1/admin/api-keys`, { token: admin.key, scheme: 'Admin', body: { name: 'ok', acls: ['a\u0000b'] } });
+    const answer = await call('POST', `${stack.gateway.url}/v1/admin/api-keys`, {
+      token: admin.key,
+      scheme: 'Admin',
+      body: { name: 'ok', acls: ['a\u0000b'] },
+    });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'acls.0', code: 'INVALID_CHARACTERS' }] });
-    const search = await call('POST', `${stack.gateway.url}/v1/admin/audit-logs/search`, { token: admin.key, scheme: 'Admin', body: { query: 'x\u0000' } });
+    expect(answer.body).toMatchObject({
+      code: 'INVALID_FORM_BODY',
+      errors: [{ path: 'acls.0', code: 'INVALID_CHARACTERS' }],
+    });
+    const search = await call('POST', `${stack.gateway.url}/v1/admin/audit-logs/search`, {
+      token: admin.key,
+      scheme: 'Admin',
+      body: { query: 'x\u0000' },
+    });
     expect(search.status).toBe(400);
   });
 });
 
 describe('prototype keys (`__proto__`, `constructor`, `prototype`) in JSON bodies', () => {
-  const POLLUTING = '{"__proto__":{"email":"a@example.com","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+  const POLLUTING =
+    '{"__proto__":{"email":"a@example.com","polluted":true},"constructor":{"prototype":{"polluted":true}}}';
 
   it('never lend a validated body their fields: a field only under `__proto__` is missing', async () => {
     const admin = await createAdmin(stack.gateway.pool, [ACL.authenticate, ACL.banEmailCheck]);
@@ -146,22 +172,35 @@ describe('snowflakes', () => {
       body: { guild_id: '9'.repeat(1_000_000) },
     });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'guild_id', code: 'INVALID_SNOWFLAKE_FORMAT' }] });
+    expect(answer.body).toMatchObject({
+      code: 'INVALID_FORM_BODY',
+      errors: [{ path: 'guild_id', code: 'INVALID_SNOWFLAKE_FORMAT' }],
+    });
   });
 });
 
 describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () => {
   it('answers 503 with Retry-After before reading a body that would not fit, and admits again once bodies are done', async () => {
     const MiB = 1024 * 1024;
-    const gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB) });
+    const gateway = await startGateway(environment, {
+      RATE_LIMITS_ENABLED: 'false',
+      WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB),
+    });
     const hook = await createWebhookFixture(gateway.pool);
     const url = new URL(executeUrl(gateway, hook));
     // A client that declares 20 MiB and sends a trickle: its reservation stays held.
-    const slow = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) } });
+    const slow = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) },
+    });
     slow.on('error', () => {});
     slow.write('{"content":"');
     try {
-      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'x'.repeat(11 * MiB) }) });
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'x'.repeat(11 * MiB) }),
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(await refused.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
@@ -169,7 +208,11 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       expect((await call('POST', url.href, { body: { content: 'small' } })).status).toBe(204);
       slow.destroy();
       const admitted = await waitFor(async () => {
-        const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'x'.repeat(11 * MiB) }) });
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ content: 'x'.repeat(11 * MiB) }),
+        });
         return answer.status !== 503 && answer;
       });
       // Admitted and read: too long for a message, so the usual 400.
@@ -189,17 +232,25 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
 
   it('counts a chunked body by the bytes it sends: small chunked deliveries share the budget, one growing past it is 503', async () => {
     const MiB = 1024 * 1024;
-    const gateway = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB) });
+    const gateway = await startGateway(environment, {
+      RATE_LIMITS_ENABLED: 'false',
+      WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB),
+    });
     const hook = await createWebhookFixture(gateway.pool);
     const url = new URL(executeUrl(gateway, hook));
     const held: ReturnType<typeof request>[] = [];
     try {
       // Each would have reserved the whole 25 MiB limit: only one at a time would have fitted.
-      const statuses = await Promise.all(Array.from({ length: 8 }, (_, index) => postChunked(url, [`{"content":"chunked ${index}"}`])));
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => postChunked(url, [`{"content":"chunked ${index}"}`])),
+      );
       expect(statuses).toEqual(Array(8).fill(204));
       // Beside a held 20 MiB reservation, 15 MiB sent in 1 MiB chunks: refused once past the
       // 30 MiB budget, never read to the end.
-      const slow = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) } });
+      const slow = request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) },
+      });
       slow.on('error', () => {});
       slow.write('{"content":"');
       held.push(slow);
@@ -221,7 +272,10 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
  */
 function postChunked(url: URL, chunks: string[]): Promise<number> {
   return new Promise((resolve) => {
-    const sent = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const sent = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
     let answered = false;
     sent.on('response', (response) => {
       answered = true;
@@ -248,9 +302,15 @@ function postChunked(url: URL, chunks: string[]): Promise<number> {
  * Sends the headers of a JSON POST declaring `declaredBytes` and its first two bytes, never the
  * rest. Answers the response, or fails after 10 s.
  */
-function answerBeforeBody(url: string, declaredBytes: number): Promise<{ status: number; body: string; connection: string | undefined }> {
+function answerBeforeBody(
+  url: string,
+  declaredBytes: number,
+): Promise<{ status: number; body: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(declaredBytes) } });
+    const sent = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(declaredBytes) },
+    });
     const timer = setTimeout(() => {
       sent.destroy();
       reject(new Error('no answer before the body was sent'));
@@ -279,8 +339,14 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
     expect((await postRaw(executeUrl(stack.gateway, wrongToken), `{"content":"${padding}"`)).status).toBe(404);
     const notJson = await postRaw(executeUrl(stack.gateway, hook), `{"content":"${padding}"`);
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] });
-    const badField = await postRaw(executeUrl(stack.gateway, hook), JSON.stringify({ content: 'x', embeds: 'not a list', padding }));
+    expect(await notJson.json()).toMatchObject({
+      code: 'INVALID_FORM_BODY',
+      errors: [{ path: 'root', code: 'INVALID_FORMAT' }],
+    });
+    const badField = await postRaw(
+      executeUrl(stack.gateway, hook),
+      JSON.stringify({ content: 'x', embeds: 'not a list', padding }),
+    );
     expect(badField.status).toBe(400);
     expect(await badField.json()).toMatchObject({ errors: [{ path: 'embeds' }] });
     const empty = JSON.stringify({ content: '   ', padding });
@@ -288,7 +354,10 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
     const emptyAnswer = await postRaw(executeUrl(stack.gateway, hook), empty);
     expect(emptyAnswer.status).toBe(400);
     expect(await emptyAnswer.json()).toMatchObject({ code: 'CANNOT_SEND_EMPTY_MESSAGE' });
-    const tooDeep = await postRaw(executeUrl(stack.gateway, hook), `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`);
+    const tooDeep = await postRaw(
+      executeUrl(stack.gateway, hook),
+      `{"padding":"${padding}","a":${'['.repeat(100)}${']'.repeat(100)}}`,
+    );
     expect(tooDeep.status).toBe(400);
   });
 
@@ -317,7 +386,10 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
 
   it('holding more objects and arrays than a parse thread has memory for: 400 before parsing, and the gateway lives on', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const manyOf = (element: string, bytes: number) => `[${Array(Math.floor((bytes - 2) / (element.length + 1))).fill(element).join(',')}]`;
+    const manyOf = (element: string, bytes: number) =>
+      `[${Array(Math.floor((bytes - 2) / (element.length + 1)))
+        .fill(element)
+        .join(',')}]`;
     const tooMany = { code: 'INVALID_FORM_BODY', errors: [{ path: 'root', code: 'INVALID_FORMAT' }] };
     // 25 MiB of empty objects or arrays: 8.7 million values, more heap than the parse thread has
     // (it aborted the whole process).
@@ -340,7 +412,10 @@ describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX
 
   it('post as small ones do when valid, as JSON and as a form', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const json = await postRaw(executeUrl(stack.gateway, hook, '/slack'), JSON.stringify({ text: 'large json', padding }));
+    const json = await postRaw(
+      executeUrl(stack.gateway, hook, '/slack'),
+      JSON.stringify({ text: 'large json', padding }),
+    );
     expect(json.status).toBe(200);
     const form = await fetch(executeUrl(stack.gateway, hook, '/slack'), {
       method: 'POST',

@@ -23,7 +23,12 @@ afterAll(async () => {
 });
 
 /** The status of a GET sent through `agent`, noting the connection it went over. */
-function statusOver(agent: Agent, url: string, headers: Record<string, string>, sockets: Set<unknown>): Promise<number> {
+function statusOver(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  sockets: Set<unknown>,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = get(url, { agent, headers }, (response) => {
       sockets.add(response.socket);
@@ -35,7 +40,10 @@ function statusOver(agent: Agent, url: string, headers: Record<string, string>, 
 }
 
 function from(forwardedFor: string, path = DISCOVERY, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${gateway.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'X-Forwarded-For': forwardedFor } });
+  return fetch(`${gateway.url}${path}`, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), 'X-Forwarded-For': forwardedFor },
+  });
 }
 
 describe('IP ban enforcement', () => {
@@ -75,7 +83,8 @@ describe('IP ban enforcement', () => {
     const behindTwo = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', TRUSTED_PROXY_HOPS: '2' });
     try {
       await bans('ip', 'add', { ip: '192.0.2.88' });
-      const fromTwo = (forwardedFor: string) => fetch(`${behindTwo.url}${DISCOVERY}`, { headers: { 'X-Forwarded-For': forwardedFor } });
+      const fromTwo = (forwardedFor: string) =>
+        fetch(`${behindTwo.url}${DISCOVERY}`, { headers: { 'X-Forwarded-For': forwardedFor } });
       // Through both proxies: the client is the second entry from the right.
       await waitFor(async () => (await fromTwo('192.0.2.88, 10.0.0.2')).status === 403);
       // One entry, written by whoever connected: the socket address is the client, not 192.0.2.88.
@@ -89,7 +98,8 @@ describe('IP ban enforcement', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const sockets = new Set<unknown>();
-      const onOne = (forwardedFor: string) => statusOver(agent, `${gateway.url}${DISCOVERY}`, { 'X-Forwarded-For': forwardedFor }, sockets);
+      const onOne = (forwardedFor: string) =>
+        statusOver(agent, `${gateway.url}${DISCOVERY}`, { 'X-Forwarded-For': forwardedFor }, sockets);
       expect(await onOne('192.0.2.91')).toBe(200);
       await bans('ip', 'add', { ip: '192.0.2.91' });
       expect(await onOne('192.0.2.91')).toBe(403);

@@ -14,7 +14,8 @@ function match(index: LiveIpBanIndex, query: string, nowMs = 1_000): string | nu
 }
 
 describe('LiveIpBanIndex', () => {
-  const base = () => new IpIndex([entry('10.0.0.0/8'), entry('10.1.0.0/16'), entry('10.1.2.3'), entry('2001:db8::/32')]);
+  const base = () =>
+    new IpIndex([entry('10.0.0.0/8'), entry('10.1.0.0/16'), entry('10.1.2.3'), entry('2001:db8::/32')]);
 
   it('sees through removed base entries to the wider ones around them', () => {
     const index = new LiveIpBanIndex(base());
@@ -52,11 +53,17 @@ describe('LiveIpBanIndex', () => {
 
 describe('IP ban messages', () => {
   it('parse as `<seq> <json>` and refuse anything else', () => {
-    const ok = parseIpBanMessage('7 {"adds":[{"network":"10.0.0.0/8","reason":null,"expires_at_ms":null,"created_at_ms":1}],"removes":["::1"]}');
+    const ok = parseIpBanMessage(
+      '7 {"adds":[{"network":"10.0.0.0/8","reason":null,"expires_at_ms":null,"created_at_ms":1}],"removes":["::1"]}',
+    );
     expect(ok).toMatchObject({ ok: true, seq: 7 });
     expect(ok.ok && ok.delta.adds[0]!.network.canonical).toBe('10.0.0.0/8');
     expect(parseIpBanMessage('garbage')).toEqual({ ok: false, seq: null });
-    expect(parseIpBanMessage('8 {"adds":[{"network":"not-an-ip","reason":null,"expires_at_ms":null,"created_at_ms":1}],"removes":[]}')).toEqual({ ok: false, seq: 8 });
+    expect(
+      parseIpBanMessage(
+        '8 {"adds":[{"network":"not-an-ip","reason":null,"expires_at_ms":null,"created_at_ms":1}],"removes":[]}',
+      ),
+    ).toEqual({ ok: false, seq: 8 });
     expect(parseIpBanMessage('9 {')).toEqual({ ok: false, seq: 9 });
   });
 });

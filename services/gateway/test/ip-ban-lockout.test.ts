@@ -33,7 +33,10 @@ async function auditOf(network: string): Promise<AuditRow[]> {
 
 describe('the widest IP ban range', () => {
   it('refuses ranges wider than /8 (IPv4) and /32 (IPv6) without force, naming each', async () => {
-    const answer = await bans('ip', 'add', { ip: '0.0.0.0/0', ips: ['203.0.113.0/24', '::/0', '10.0.0.0/7', '::ffff:0.0.0.0/96', '2001:db8::/31'] });
+    const answer = await bans('ip', 'add', {
+      ip: '0.0.0.0/0',
+      ips: ['203.0.113.0/24', '::/0', '10.0.0.0/7', '::ffff:0.0.0.0/96', '2001:db8::/31'],
+    });
     expect([answer.status, answer.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
     expect(answer.body.errors.map((e: { path: string; code: string }) => [e.path, e.code])).toEqual([
       ['ip', 'RANGE_TOO_WIDE'],
@@ -49,7 +52,11 @@ describe('the widest IP ban range', () => {
   });
 
   it('takes the floor from IP_BAN_MIN_PREFIX_V4 / _V6', async () => {
-    const strict = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', IP_BAN_MIN_PREFIX_V4: '16', IP_BAN_MIN_PREFIX_V6: '48' });
+    const strict = await startGateway(environment, {
+      RATE_LIMITS_ENABLED: 'false',
+      IP_BAN_MIN_PREFIX_V4: '16',
+      IP_BAN_MIN_PREFIX_V6: '48',
+    });
     try {
       const strictBans = banCaller(strict.url, admin.key);
       expect((await strictBans('ip', 'add', { ip: '172.16.0.0/12' })).body.errors[0].code).toBe('RANGE_TOO_WIDE');
@@ -64,7 +71,12 @@ describe('the widest IP ban range', () => {
 
 describe('an admin locked out by a forced ban of everyone', () => {
   it('accepts the ban only with force (audited), then still lets a ban:ip:remove key lift it', async () => {
-    const added = await bans('ip', 'add', { ips: ['0.0.0.0/0', '::/0'], force: true }, { 'X-Audit-Log-Reason': 'maintenance' });
+    const added = await bans(
+      'ip',
+      'add',
+      { ips: ['0.0.0.0/0', '::/0'], force: true },
+      { 'X-Audit-Log-Reason': 'maintenance' },
+    );
     expect(added.status).toBe(204);
     expect((await auditOf('0.0.0.0/0'))[0]?.metadata).toEqual({ ip: '0.0.0.0/0', forced: 'true' });
 
@@ -78,7 +90,13 @@ describe('an admin locked out by a forced ban of everyone', () => {
     const narrow = await createAdmin(gateway.pool, ['*'], { keyAcls: [ACL.authenticate, ACL.banIpAdd] });
     const noAuthenticate = await createAdmin(gateway.pool, [ACL.banIpRemove]);
     const remove = (key: string | undefined) =>
-      adminCall(gateway.url, { method: 'POST', path: '/v1/admin/bans/ip/remove', key, body: { ips: ['0.0.0.0/0', '::/0'] }, headers: { 'X-Forwarded-For': CLIENT } });
+      adminCall(gateway.url, {
+        method: 'POST',
+        path: '/v1/admin/bans/ip/remove',
+        key,
+        body: { ips: ['0.0.0.0/0', '::/0'] },
+        headers: { 'X-Forwarded-For': CLIENT },
+      });
     for (const key of [undefined, 'fa_1_garbage', narrow.key, noAuthenticate.key]) {
       const refused = await remove(key);
       expect([refused.status, refused.body.code], String(key)).toEqual([403, 'IP_BANNED']);
@@ -89,16 +107,29 @@ describe('an admin locked out by a forced ban of everyone', () => {
 
     expect((await remove(admin.key)).status).toBe(204);
     expect((await auditOf('0.0.0.0/0')).map((row) => row.action)).toEqual(['ban_ip', 'unban_ip']);
-    expect((await fetch(`${gateway.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': CLIENT } })).status).toBe(200);
+    expect(
+      (await fetch(`${gateway.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': CLIENT } })).status,
+    ).toBe(200);
     expect((await bans('ip', 'list', {})).status).toBe(200);
   });
 });
 
 describe('an operator locked out of every admin key', () => {
   it('lifts the ban with the CLI, straight in PostgreSQL, and the gateway follows', async () => {
-    const quick = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false', TRUSTED_PROXY_HOPS: '1', IP_BANS_FULL_RELOAD_MS: '1000' });
+    const quick = await startGateway(environment, {
+      RATE_LIMITS_ENABLED: 'false',
+      TRUSTED_PROXY_HOPS: '1',
+      IP_BANS_FULL_RELOAD_MS: '1000',
+    });
     try {
-      expect((await banCaller(quick.url, admin.key, { 'X-Forwarded-For': CLIENT })('ip', 'add', { ip: '0.0.0.0/0', force: true })).status).toBe(204);
+      expect(
+        (
+          await banCaller(quick.url, admin.key, { 'X-Forwarded-For': CLIENT })('ip', 'add', {
+            ip: '0.0.0.0/0',
+            force: true,
+          })
+        ).status,
+      ).toBe(204);
       const discovery = () => fetch(`${quick.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': CLIENT } });
       expect((await discovery()).status).toBe(403);
       const cli = spawnNode(fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url)), {

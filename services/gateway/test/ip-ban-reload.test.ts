@@ -37,11 +37,16 @@ async function seed(): Promise<void> {
 
 /** A ban written behind the replica's back: only a full reload finds it. */
 async function insertUnannounced(network: string): Promise<void> {
-  await gateway.pool.query(`INSERT INTO ip_bans (id, network, display, reason) VALUES ($1, $2::cidr, $2::text, 'marker')`, [FIRST_ID - 1, network]);
+  await gateway.pool.query(
+    `INSERT INTO ip_bans (id, network, display, reason) VALUES ($1, $2::cidr, $2::text, 'marker')`,
+    [FIRST_ID - 1, network],
+  );
 }
 
 async function status(forwardedFor: string): Promise<number> {
-  const response = await fetch(`${gateway.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': forwardedFor } });
+  const response = await fetch(`${gateway.url}/v1/.well-known/service`, {
+    headers: { 'X-Forwarded-For': forwardedFor },
+  });
   await response.arrayBuffer();
   return response.status;
 }
@@ -68,7 +73,13 @@ describe(`a full reload of ${SEEDED.toLocaleString('en-US')} IP bans`, () => {
   it('never holds the event loop long, and bans apply during and after the swap', async () => {
     const marker = '198.51.100.77';
     await insertUnannounced(marker);
-    const answers: Record<string, number[]> = { [BANNED_V4]: [], [BANNED_V6]: [], [IN_RANGE]: [], [FREE]: [], [marker]: [] };
+    const answers: Record<string, number[]> = {
+      [BANNED_V4]: [],
+      [BANNED_V6]: [],
+      [IN_RANGE]: [],
+      [FREE]: [],
+      [marker]: [],
+    };
     const watch = watchEventLoop();
     let longestBlockCpuMs: number;
     try {

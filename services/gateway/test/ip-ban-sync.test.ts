@@ -28,14 +28,20 @@ afterAll(async () => {
 });
 
 async function status(gateway: RunningGateway, forwardedFor: string): Promise<number> {
-  const response = await fetch(`${gateway.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': forwardedFor } });
+  const response = await fetch(`${gateway.url}/v1/.well-known/service`, {
+    headers: { 'X-Forwarded-For': forwardedFor },
+  });
   await response.arrayBuffer();
   return response.status;
 }
 
 /** A ban written to the database behind the replicas' backs: only a reload can find it. */
 async function insertSilently(network: string): Promise<void> {
-  await upsertIpBans(first.pool, [{ id: fixtureIds.next(), network, display: network }], { reason: null, expiresAt: null, createdBy: admin.adminId });
+  await upsertIpBans(first.pool, [{ id: fixtureIds.next(), network, display: network }], {
+    reason: null,
+    expiresAt: null,
+    createdBy: admin.adminId,
+  });
 }
 
 async function checkOnSecond(ip: string): Promise<unknown> {
@@ -81,7 +87,9 @@ describe('IP bans across replicas', () => {
     expect(await status(second, '192.0.2.65')).toBe(200);
     const name = `ip-bans:${first.config.REDIS_PREFIX}`;
     const clients = String(await first.redis.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-    const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+) /gm)].filter((match) => match[2] === name).map((match) => match[1]!);
+    const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+) /gm)]
+      .filter((match) => match[2] === name)
+      .map((match) => match[1]!);
     expect(ids).toHaveLength(2);
     for (const id of ids) await first.redis.call('CLIENT', 'KILL', 'ID', id);
     await waitFor(async () => (await status(second, '192.0.2.65')) === 403, 5_000);
@@ -99,11 +107,19 @@ describe('IP bans across replicas', () => {
       await bans('ip', 'add', { ip: '192.0.2.160/28', reason: 'range' });
       await bans('ip', 'remove', { ips: ['192.0.2.161', '192.0.2.160/28'] });
       await bans('ip', 'add', { ip: '192.0.2.161', reason: 'again' });
-      for (const [ip, expected] of [['192.0.2.160', 403], ['192.0.2.161', 403], ['192.0.2.163', 403], ['192.0.2.164', 200]] as const) {
+      for (const [ip, expected] of [
+        ['192.0.2.160', 403],
+        ['192.0.2.161', 403],
+        ['192.0.2.163', 403],
+        ['192.0.2.164', 200],
+      ] as const) {
         expect(await status(folding, ip)).toBe(expected);
         await waitFor(async () => (await status(second, ip)) === expected, 1_000);
       }
-      expect((await bans('ip', 'check', { ip: '192.0.2.161' })).body).toMatchObject({ matched: '192.0.2.161', reason: 'again' });
+      expect((await bans('ip', 'check', { ip: '192.0.2.161' })).body).toMatchObject({
+        matched: '192.0.2.161',
+        reason: 'again',
+      });
     } finally {
       await folding.close();
     }
@@ -123,7 +139,14 @@ describe('IP bans across replicas', () => {
 
 describe('IP ban loading', () => {
   it('reads every live ban page by page in network order, across families, skipping expired ones', async () => {
-    const networks = ['2001:db8:1::/48', '198.51.100.0/24', '198.51.100.9', '::ffff:198.51.100.10', '2001:db8:1::1', '0.0.0.0/1'];
+    const networks = [
+      '2001:db8:1::/48',
+      '198.51.100.0/24',
+      '198.51.100.9',
+      '::ffff:198.51.100.10',
+      '2001:db8:1::1',
+      '0.0.0.0/1',
+    ];
     for (const network of networks) await insertSilently(parseIpNetwork(network)!.canonical);
     await upsertIpBans(first.pool, [{ id: fixtureIds.next(), network: '198.51.101.0/24', display: 'x' }], {
       reason: null,
@@ -131,7 +154,9 @@ describe('IP ban loading', () => {
       createdBy: admin.adminId,
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const { rows } = await first.pool.query<{ live: number }>('SELECT count(*)::int AS live FROM ip_bans WHERE expires_at IS NULL OR expires_at > now()');
+    const { rows } = await first.pool.query<{ live: number }>(
+      'SELECT count(*)::int AS live FROM ip_bans WHERE expires_at IS NULL OR expires_at > now()',
+    );
     const { index, skipped } = await loadIpBans(first.pool, 2);
     expect(skipped).toBe(0);
     expect(index.size).toBe(rows[0]!.live);
@@ -178,7 +203,11 @@ describe('IP ban change counter', () => {
       // Written with triggers off: the counter stays put, as if nothing had changed.
       await withTransaction(first.pool, async (client) => {
         await client.query('SET LOCAL session_replication_role = replica');
-        await upsertIpBans(client, [{ id: fixtureIds.next(), network: unseen.canonical, display: unseen.canonical }], { reason: null, expiresAt: null, createdBy: admin.adminId });
+        await upsertIpBans(client, [{ id: fixtureIds.next(), network: unseen.canonical, display: unseen.canonical }], {
+          reason: null,
+          expiresAt: null,
+          createdBy: admin.adminId,
+        });
       });
       await ipBans.reloadIfChanged('test');
       expect(ipBans.covers(unseen)).toBe(false);

@@ -44,7 +44,13 @@ describe('paging', () => {
   });
 
   it('refuses out-of-range limits and malformed ids with 400 at the parameter', async () => {
-    for (const [query, path] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=x', 'limit'], ['?before=abc', 'before'], ['?after=-1', 'after']]) {
+    for (const [query, path] of [
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?limit=x', 'limit'],
+      ['?before=abc', 'before'],
+      ['?after=-1', 'after'],
+    ]) {
       const answer = await list(query);
       expect(answer.status, query).toBe(400);
       expect(answer.body.errors[0].path).toBe(path);
@@ -88,7 +94,10 @@ describe('message shape', () => {
        VALUES ($1, $2, $3, $4, 'Deploys', 'shipped', $5::jsonb)`,
       [messageId, guild.channelIds[1], guild.guildId, made.id, JSON.stringify([embed])],
     );
-    await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { name: 'Renamed later' } });
+    await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
+      token: guild.owner.token,
+      body: { name: 'Renamed later' },
+    });
     const [message] = (await list('', guild.member.token, guild.channelIds[1])).body;
     expect(message).toMatchObject({
       id: messageId,
@@ -103,7 +112,10 @@ describe('message shape', () => {
 describe('access', () => {
   it('lets any member read (owner, plain member, bot), refuses outsiders with 403 MISSING_ACCESS', async () => {
     for (const account of [guild.owner, guild.member]) expect((await list('?limit=1', account.token)).status).toBe(200);
-    const bot = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/messages?limit=1`, { token: guild.bot.token, scheme: 'Bot' });
+    const bot = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/messages?limit=1`, {
+      token: guild.bot.token,
+      scheme: 'Bot',
+    });
     expect(bot.status).toBe(200);
     const outsider = await list('', guild.outsider.token);
     expect([outsider.status, outsider.body.code]).toEqual([403, 'MISSING_ACCESS']);
@@ -182,10 +194,16 @@ describe('channel permissions', () => {
   it('lets a channel overwrite grant MANAGE_WEBHOOKS in that channel only', async () => {
     await overwrite(g.channelIds[0], g.member.id, 1, { allow: MANAGE_WEBHOOKS });
     await createWebhook(gateway.url, g.channelIds[0], g.member);
-    const elsewhere = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, { token: g.member.token, body: { name: 'x' } });
+    const elsewhere = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, {
+      token: g.member.token,
+      body: { name: 'x' },
+    });
     expect([elsewhere.status, elsewhere.body.code]).toEqual([403, 'MISSING_PERMISSIONS']);
     await overwrite(g.channelIds[1], g.roleIds.manager, 0, { deny: MANAGE_WEBHOOKS });
-    const denied = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, { token: g.manager.token, body: { name: 'x' } });
+    const denied = await call('POST', `${gateway.url}/v1/channels/${g.channelIds[1]}/webhooks`, {
+      token: g.manager.token,
+      body: { name: 'x' },
+    });
     expect([denied.status, denied.body.code]).toEqual([403, 'MISSING_PERMISSIONS']);
   });
 });

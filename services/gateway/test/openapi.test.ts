@@ -77,7 +77,9 @@ const statuses = (operation: Operation): string[] => Object.keys(operation.respo
 
 /** A request for a route with placeholder path values: snowflake-shaped ids, a token that names nothing. */
 function concretePath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => (name === 'token' ? 'no-such-token' : name === 'subjectType' ? 'user' : '1'));
+  return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) =>
+    name === 'token' ? 'no-such-token' : name === 'subjectType' ? 'user' : '1',
+  );
 }
 
 describe('GET /v1/openapi.json', () => {
@@ -93,12 +95,17 @@ describe('GET /v1/openapi.json', () => {
     expect(validator.version).toBe('3.1');
 
     const etag = answer.headers.get('etag')!;
-    const again = await call('GET', `${gateway.url}/v1/openapi.json`, { headers: { ...uniqueClient(), 'If-None-Match': etag } });
+    const again = await call('GET', `${gateway.url}/v1/openapi.json`, {
+      headers: { ...uniqueClient(), 'If-None-Match': etag },
+    });
     expect(again.status).toBe(304);
 
     const text = JSON.stringify(answer.body);
     const secrets = Object.entries(gateway.config).filter(
-      ([key, value]) => typeof value === 'string' && value.length >= 6 && /DATABASE_URL|REDIS_URL|SECRET|PASSWORD|ACCESS_KEY|CREDENTIAL/.test(key),
+      ([key, value]) =>
+        typeof value === 'string' &&
+        value.length >= 6 &&
+        /DATABASE_URL|REDIS_URL|SECRET|PASSWORD|ACCESS_KEY|CREDENTIAL/.test(key),
     );
     expect(secrets.length).toBeGreaterThan(0);
     for (const [key, value] of secrets) expect(text.includes(value as string), key).toBe(false);
@@ -108,49 +115,87 @@ describe('GET /v1/openapi.json', () => {
     const document = await fetchDocument();
     const mounted = mountedRoutes(gateway.app);
     // The walk sees every area: admin table, webhook management and execution (with aliases), channels, discovery, health.
-    for (const path of ['/v1/admin/bans/ip/add', '/v1/webhooks/:webhook_id/:token/github', '/v1/webhooks/:webhook_id/:token/slack', '/v1/channels/:channel_id/messages', '/.well-known/service', '/readyz', '/docs']) {
+    for (const path of [
+      '/v1/admin/bans/ip/add',
+      '/v1/webhooks/:webhook_id/:token/github',
+      '/v1/webhooks/:webhook_id/:token/slack',
+      '/v1/channels/:channel_id/messages',
+      '/.well-known/service',
+      '/readyz',
+      '/docs',
+    ]) {
       expect(mounted.map((route) => route.path)).toContain(path);
     }
-    for (const route of ADMIN_ROUTES) expect(mounted).toContainEqual({ method: route.method.toLowerCase(), path: route.path });
+    for (const route of ADMIN_ROUTES)
+      expect(mounted).toContainEqual({ method: route.method.toLowerCase(), path: route.path });
 
-    const missing = mounted.filter((route) => !operationOf(document, route)).map((route) => `${route.method} ${route.path}`);
+    const missing = mounted
+      .filter((route) => !operationOf(document, route))
+      .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
-    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
     const served = new Set(mounted.map((route) => `${route.method} ${openApiPath(route.path)}`));
     expect(documented.filter((operation) => !served.has(operation))).toEqual([]);
 
     for (const route of mounted) {
       const operation = operationOf(document, route)!;
       const where = `${route.method} ${route.path}`;
-      const pathParams = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name);
+      const pathParams = (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'path')
+        .map((parameter) => parameter.name);
       expect(pathParams, where).toEqual([...route.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]));
-      expect(statuses(operation).some((status) => /^2\d\d$/.test(status)), where).toBe(true);
+      expect(
+        statuses(operation).some((status) => /^2\d\d$/.test(status)),
+        where,
+      ).toBe(true);
       if (route.method === 'post' || route.method === 'patch') {
         expect(operation.requestBody?.content['application/json']?.schema, where).toBeDefined();
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
         const schema = response.$ref ?? response.content?.['application/json']?.schema.$ref;
-        expect(schema, `${where} ${status}`).toBe(status === '429' ? '#/components/responses/RateLimited' : '#/components/schemas/Error');
+        expect(schema, `${where} ${status}`).toBe(
+          status === '429' ? '#/components/responses/RateLimited' : '#/components/schemas/Error',
+        );
       }
     }
   });
 
   it('gives each family of routes the statuses its chain produces, and admin routes the admin key scheme', async () => {
     const document = await fetchDocument();
-    expect(document.components.securitySchemes['adminApiKey']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
-    expect(document.components.securitySchemes['userToken']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(document.components.securitySchemes['adminApiKey']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+    expect(document.components.securitySchemes['userToken']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
     const expectStatuses = (method: string, path: string, expected: string[], security: string | null) => {
       const operation = operationOf(document, { method, path })!;
       expect(statuses(operation), `${method} ${path}`).toEqual(expect.arrayContaining(expected));
       expect(operation.security, `${method} ${path}`).toEqual(security === null ? [] : [{ [security]: [] }]);
     };
-    for (const route of ADMIN_ROUTES) expectStatuses(route.method.toLowerCase(), route.path, ['400', '401', '403', '413', '429', '503'], 'adminApiKey');
-    for (const [method, path] of [['get', '/v1/channels/:channel_id/webhooks'], ['post', '/v1/channels/:channel_id/webhooks'], ['patch', '/v1/webhooks/:webhook_id']]) {
+    for (const route of ADMIN_ROUTES)
+      expectStatuses(route.method.toLowerCase(), route.path, ['400', '401', '403', '413', '429', '503'], 'adminApiKey');
+    for (const [method, path] of [
+      ['get', '/v1/channels/:channel_id/webhooks'],
+      ['post', '/v1/channels/:channel_id/webhooks'],
+      ['patch', '/v1/webhooks/:webhook_id'],
+    ]) {
       expectStatuses(method!, path!, ['400', '401', '403', '404', '429'], 'userToken');
     }
     for (const suffix of ['', '/codehost', '/github', '/errortracker', '/sentry', '/chatapp', '/slack']) {
-      expectStatuses('post', `/v1/webhooks/:webhook_id/:token${suffix}`, ['400', '404', '413', '415', '429', '503'], null);
+      expectStatuses(
+        'post',
+        `/v1/webhooks/:webhook_id/:token${suffix}`,
+        ['400', '404', '413', '415', '429', '503'],
+        null,
+      );
     }
     expectStatuses('post', '/v1/webhooks/:webhook_id/:token/github', ['401'], null);
     expectStatuses('get', '/v1/channels/:channel_id/messages', ['400', '401', '403', '404', '429'], 'userToken');
@@ -162,8 +207,14 @@ describe('GET /v1/openapi.json', () => {
     const document = await fetchDocument();
     for (const route of mountedRoutes(gateway.app)) {
       const body = route.method === 'post' || route.method === 'patch' ? {} : undefined;
-      const answer = await call(route.method.toUpperCase(), `${gateway.url}${concretePath(route.path)}`, { headers: uniqueClient(), body });
-      expect(statuses(operationOf(document, route)!), `${route.method} ${route.path} answered ${answer.status}`).toContain(String(answer.status));
+      const answer = await call(route.method.toUpperCase(), `${gateway.url}${concretePath(route.path)}`, {
+        headers: uniqueClient(),
+        body,
+      });
+      expect(
+        statuses(operationOf(document, route)!),
+        `${route.method} ${route.path} answered ${answer.status}`,
+      ).toContain(String(answer.status));
     }
   });
 });
@@ -176,7 +227,10 @@ function expectDocumented(document: Document, method: string, path: string, answ
   const operation = operationOf(document, { method, path })!;
   let response = operation.responses[String(answer.status)];
   expect(response, `${method} ${path} answered ${answer.status}`).toBeDefined();
-  if (response!.$ref) response = (document.components as unknown as Record<string, Record<string, typeof response>>)['responses']![response!.$ref.split('/').at(-1)!];
+  if (response!.$ref)
+    response = (document.components as unknown as Record<string, Record<string, typeof response>>)['responses']![
+      response!.$ref.split('/').at(-1)!
+    ];
   const schema = response!.content?.['application/json']?.schema;
   if (!schema) return;
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
@@ -194,25 +248,61 @@ describe('documented responses', () => {
     const tokenPath = `/v1/webhooks/${webhook.webhookId}/${webhook.token}`;
     const asOwner = { token: webhook.ownerToken, headers: uniqueClient() };
 
-    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id/:token', await call('GET', `${gateway.url}${tokenPath}`, { headers: uniqueClient() }));
-    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id', await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, asOwner));
+    expectDocumented(
+      document,
+      'get',
+      '/v1/webhooks/:webhook_id/:token',
+      await call('GET', `${gateway.url}${tokenPath}`, { headers: uniqueClient() }),
+    );
+    expectDocumented(
+      document,
+      'get',
+      '/v1/webhooks/:webhook_id',
+      await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, asOwner),
+    );
     const listed = await call('GET', `${gateway.url}/v1/channels/${webhook.channelId}/webhooks`, asOwner);
     expect(listed.body).toHaveLength(1);
     expectDocumented(document, 'get', '/v1/channels/:channel_id/webhooks', listed);
-    const renamed = await call('PATCH', `${gateway.url}${tokenPath}`, { headers: uniqueClient(), body: { name: 'renamed' } });
+    const renamed = await call('PATCH', `${gateway.url}${tokenPath}`, {
+      headers: uniqueClient(),
+      body: { name: 'renamed' },
+    });
     expect(renamed.status).toBe(200);
     expectDocumented(document, 'patch', '/v1/webhooks/:webhook_id/:token', renamed);
-    const invalid = await call('POST', `${gateway.url}/v1/channels/${webhook.channelId}/webhooks`, { ...asOwner, body: { name: '' } });
+    const invalid = await call('POST', `${gateway.url}/v1/channels/${webhook.channelId}/webhooks`, {
+      ...asOwner,
+      body: { name: '' },
+    });
     expect(invalid.status).toBe(400);
     expectDocumented(document, 'post', '/v1/channels/:channel_id/webhooks', invalid);
-    expectDocumented(document, 'get', '/v1/webhooks/:webhook_id', await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, { headers: uniqueClient() }));
+    expectDocumented(
+      document,
+      'get',
+      '/v1/webhooks/:webhook_id',
+      await call('GET', `${gateway.url}/v1/webhooks/${webhook.webhookId}`, { headers: uniqueClient() }),
+    );
 
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
-    const created = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/api-keys', key: admin.key, body: { name: 'docs', acls: [ACL.apiKeyManage] } });
+    const created = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/api-keys',
+      key: admin.key,
+      body: { name: 'docs', acls: [ACL.apiKeyManage] },
+    });
     expect(created.status).toBe(200);
     expectDocumented(document, 'post', '/v1/admin/api-keys', created);
-    expectDocumented(document, 'get', '/v1/admin/api-keys', await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key }));
-    const refused = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/bans/ip/add', key: admin.key, body: { ip: '192.0.2.1' } });
+    expectDocumented(
+      document,
+      'get',
+      '/v1/admin/api-keys',
+      await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key }),
+    );
+    const refused = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/bans/ip/add',
+      key: admin.key,
+      body: { ip: '192.0.2.1' },
+    });
     expect(refused.status).toBe(403);
     expectDocumented(document, 'post', '/v1/admin/bans/ip/add', refused);
   });

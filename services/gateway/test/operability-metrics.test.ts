@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
-import { createWebhookFixture, metricValue, scrapeMetrics, useTestEnvironment, waitFor, type Answer } from '@switchboard/testkit';
+import {
+  createWebhookFixture,
+  metricValue,
+  scrapeMetrics,
+  useTestEnvironment,
+  waitFor,
+  type Answer,
+} from '@switchboard/testkit';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { adminCall } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
@@ -28,15 +35,22 @@ describe('gateway operability metrics', () => {
     // instance:info (60 a minute) counts toward the global bucket (50 a second): whichever refused says so.
     const global = refused.headers.get('x-ratelimit-global');
     const { samples, text } = await scrape();
-    expect(metricValue(samples, 'rate_limit_refusals_total', { bucket: 'instance:info', global: global! })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(samples, 'rate_limit_refusals_total', { bucket: 'instance:info', global: global! }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(client['X-Forwarded-For']);
   });
 
   it('counts the failure budget refusing bad admin keys under auth:failures', async () => {
     const headers = uniqueClient();
-    await firstRefusal(() => adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: 'not-a-key', headers }), 80);
+    await firstRefusal(
+      () => adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: 'not-a-key', headers }),
+      80,
+    );
     const { samples } = await scrape();
-    expect(metricValue(samples, 'rate_limit_refusals_total', { bucket: 'auth:failures', global: 'false' })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(samples, 'rate_limit_refusals_total', { bucket: 'auth:failures', global: 'false' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('exports the IP-ban index size and how long its full reloads take', async () => {
@@ -46,11 +60,15 @@ describe('gateway operability metrics', () => {
     });
     const reloadsBefore = metricValue(before, 'ip_ban_reload_duration_seconds_count', { outcome: 'loaded' })!;
     // A ban written behind the replica's back, and a message no replica can read: a full reload.
-    await gateway.pool.query(`INSERT INTO ip_bans (id, network, display, reason) VALUES (4999999001, '198.51.100.0/24', '198.51.100.0/24', 'metrics')`);
+    await gateway.pool.query(
+      `INSERT INTO ip_bans (id, network, display, reason) VALUES (4999999001, '198.51.100.0/24', '198.51.100.0/24', 'metrics')`,
+    );
     await gateway.redis.publish(ipBanChannel(gateway.config.REDIS_PREFIX), 'reload, please');
     const after = await waitFor(async () => {
       const { samples } = await scrape();
-      return metricValue(samples, 'ip_ban_reload_duration_seconds_count', { outcome: 'loaded' })! > reloadsBefore && samples;
+      return (
+        metricValue(samples, 'ip_ban_reload_duration_seconds_count', { outcome: 'loaded' })! > reloadsBefore && samples
+      );
     });
     expect(metricValue(after, 'ip_ban_index_entries', { part: 'base' })).toBeGreaterThanOrEqual(1);
     expect(metricValue(after, 'ip_ban_index_entries', { part: 'overlay' })).toBe(0);
@@ -71,11 +89,15 @@ describe('gateway operability metrics', () => {
     const { samples, text } = await scrape();
     for (const queue of Object.values(QUEUES)) {
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
-        expect(metricValue(samples, 'queue_jobs', { queue, state, service: 'gateway' }), `${queue} ${state}`).toEqual(expect.any(Number));
+        expect(metricValue(samples, 'queue_jobs', { queue, state, service: 'gateway' }), `${queue} ${state}`).toEqual(
+          expect.any(Number),
+        );
       }
     }
     // No worker runs on this file's queues: the delivery waits.
-    expect(metricValue(samples, 'queue_jobs', { queue: QUEUES.webhookDeliveries, state: 'waiting' })).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(samples, 'queue_jobs', { queue: QUEUES.webhookDeliveries, state: 'waiting' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(hook.token);
   });
 });

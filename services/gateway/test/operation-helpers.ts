@@ -12,9 +12,14 @@ export interface RunningWorker {
  * Call at the top of a test file: worker service `service` on the file's stores from before
  * the first test to after the last, with quick job takeover and `env`.
  */
-export function useWorker(environment: TestEnvironment, service: string, env: Record<string, string> = {}): RunningWorker {
+export function useWorker(
+  environment: TestEnvironment,
+  service: string,
+  env: Record<string, string> = {},
+): RunningWorker {
   let current: ServiceProcess | undefined;
-  const start = async () => (current = await spawnService(service, environment.processEnv({ ...QUICK_TAKEOVER, ...env })));
+  const start = async () =>
+    (current = await spawnService(service, environment.processEnv({ ...QUICK_TAKEOVER, ...env })));
   beforeAll(start);
   afterAll(async () => {
     await current?.stop();

@@ -7,7 +7,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
 import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
-import { childPids, isAlive, metricValue, scrapeMetrics, spawnService, useTestEnvironment, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import {
+  childPids,
+  isAlive,
+  metricValue,
+  scrapeMetrics,
+  spawnService,
+  useTestEnvironment,
+  waitFor,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { parseGatewayConfig } from '../src/config.ts';
 
 // GATEWAY_PROCESSES: main.ts as a primary with gateway processes sharing one port (node:cluster).
@@ -20,7 +29,13 @@ afterEach(async () => {
 });
 
 function startGateway(processes: number, options: { nodeFlags?: readonly string[] } = {}): Promise<ServiceProcess> {
-  const env = environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: String(processes) });
+  const env = environment.processEnv({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMITS_ENABLED: 'false',
+    GATEWAY_PROCESSES: String(processes),
+  });
   return spawnService('gateway', env, options);
 }
 
@@ -71,7 +86,8 @@ describe('GATEWAY_PROCESSES', () => {
     expect(await commandLine(gateway.child.pid!)).not.toContain(SERVICE_NODE_FLAGS[0]);
     const processes = await childPids(gateway.child.pid!);
     expect(processes).toHaveLength(2);
-    for (const pid of processes) expect(await commandLine(pid)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+    for (const pid of processes)
+      expect(await commandLine(pid)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
   });
 
   it('serves even one process from a process with the service node flags when started without them', async () => {
@@ -125,7 +141,12 @@ describe('GATEWAY_PROCESSES', () => {
     gateway = await startGateway(2);
     const processes = await childPids(gateway.child.pid!);
     expect(await gateway.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    expect(gateway.stdout().split('\n').filter((line) => line.includes('"drained":true'))).toHaveLength(2);
+    expect(
+      gateway
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"drained":true')),
+    ).toHaveLength(2);
     expect(processes.some(isAlive)).toBe(false);
   });
 

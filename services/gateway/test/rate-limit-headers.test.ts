@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACL, ADMIN_ROUTES, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitBucketName } from '@switchboard/contracts';
+import {
+  ACL,
+  ADMIN_ROUTES,
+  GLOBAL_RATE_LIMIT,
+  RATE_LIMIT_BUCKETS,
+  type RateLimitBucket,
+  type RateLimitBucketName,
+} from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer, type WebhookFixture } from '@switchboard/testkit';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
@@ -7,7 +14,9 @@ import { uniqueClient, useClockedGateway } from './helpers.ts';
 const environment = useTestEnvironment();
 /** A small address budget, so its 429 comes after a few bad keys. */
 const ADDRESS_BUDGET = 10;
-const { gateway, clock } = useClockedGateway(environment, 'rate-limit-headers', { AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET) });
+const { gateway, clock } = useClockedGateway(environment, 'rate-limit-headers', {
+  AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET),
+});
 let hook: WebhookFixture;
 
 beforeAll(async () => {
@@ -21,7 +30,13 @@ let signedIn: Promise<string> | undefined;
 function dashboardCookie(): Promise<string> {
   signedIn ??= (async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
-    const session = await adminCall(gateway.url, { method: 'POST', path: '/v1/admin/dashboard/session', key: admin.key, body: {}, headers: uniqueClient() });
+    const session = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/dashboard/session',
+      key: admin.key,
+      body: {},
+      headers: uniqueClient(),
+    });
     return (session.headers.get('set-cookie') ?? '').split(';')[0]!;
   })();
   return signedIn;
@@ -41,7 +56,12 @@ function adminCase(name: RateLimitBucketName): Case {
   const route = ADMIN_ROUTES.find((candidate) => candidate.bucket === name);
   if (!route) throw new Error(`no admin route uses ${name}`);
   const path = route.path.replace(/:[A-Za-z]+/g, '1');
-  return { bucket: RATE_LIMIT_BUCKETS[name], key: () => name, send: (client) => call(route.method, url(path), { body: route.method === 'POST' ? {} : undefined, headers: client }) };
+  return {
+    bucket: RATE_LIMIT_BUCKETS[name],
+    key: () => name,
+    send: (client) =>
+      call(route.method, url(path), { body: route.method === 'POST' ? {} : undefined, headers: client }),
+  };
 }
 
 function simple(name: RateLimitBucketName, key: () => string, send: Case['send']): Case {
@@ -50,7 +70,11 @@ function simple(name: RateLimitBucketName, key: () => string, send: Case['send']
 
 /** Every bucket a 429 can name, and a request of a route that spends it (the type makes the table whole). */
 const CASES: Record<RateLimitBucketName | 'global', Case> = {
-  'instance:info': simple('instance:info', () => 'instance:info', (client) => call('GET', url('/v1/.well-known/service'), { headers: client })),
+  'instance:info': simple(
+    'instance:info',
+    () => 'instance:info',
+    (client) => call('GET', url('/v1/.well-known/service'), { headers: client }),
+  ),
   'auth:failures': {
     bucket: { ...RATE_LIMIT_BUCKETS['auth:failures'], limit: ADDRESS_BUDGET },
     key: () => 'auth:failures',
@@ -59,7 +83,8 @@ const CASES: Record<RateLimitBucketName | 'global', Case> = {
   'webhook:failures::webhook_id': simple(
     'webhook:failures::webhook_id',
     () => `webhook:failures:${hook.webhookId}`,
-    (client) => call('POST', url(tokenPath('/github')), { body: [1, 2], headers: { ...client, 'X-GitHub-Event': 'push' } }),
+    (client) =>
+      call('POST', url(tokenPath('/github')), { body: [1, 2], headers: { ...client, 'X-GitHub-Event': 'push' } }),
   ),
   'admin:code:generation': adminCase('admin:code:generation'),
   'admin:user:modify': adminCase('admin:user:modify'),
@@ -68,30 +93,67 @@ const CASES: Record<RateLimitBucketName | 'global', Case> = {
   'admin:audit_log': adminCase('admin:audit_log'),
   'admin:ban:operation': adminCase('admin:ban:operation'),
   'admin:bulk:operation': adminCase('admin:bulk:operation'),
-  'webhook:list::guild_id': simple('webhook:list::guild_id', () => 'webhook:list:11', (client) => call('GET', url('/v1/guilds/11/webhooks'), { headers: client })),
-  'webhook:list::channel_id': simple('webhook:list::channel_id', () => 'webhook:list:12', (client) => call('GET', url('/v1/channels/12/webhooks'), { headers: client })),
-  'webhook:create::channel_id': simple('webhook:create::channel_id', () => 'webhook:create:13', (client) =>
-    call('POST', url('/v1/channels/13/webhooks'), { body: { name: 'x' }, headers: client }),
+  'webhook:list::guild_id': simple(
+    'webhook:list::guild_id',
+    () => 'webhook:list:11',
+    (client) => call('GET', url('/v1/guilds/11/webhooks'), { headers: client }),
   ),
-  'webhook:read::webhook_id': simple('webhook:read::webhook_id', () => `webhook:read:${hook.webhookId}`, (client) => call('GET', url(tokenPath()), { headers: client })),
-  'webhook:update::webhook_id': simple('webhook:update::webhook_id', () => 'webhook:update:14', (client) =>
-    call('PATCH', url('/v1/webhooks/14'), { body: {}, headers: client }),
+  'webhook:list::channel_id': simple(
+    'webhook:list::channel_id',
+    () => 'webhook:list:12',
+    (client) => call('GET', url('/v1/channels/12/webhooks'), { headers: client }),
   ),
-  'webhook:delete::webhook_id': simple('webhook:delete::webhook_id', () => 'webhook:delete:15', (client) => call('DELETE', url('/v1/webhooks/15'), { headers: client })),
-  'channel:messages:read::channel_id': simple('channel:messages:read::channel_id', () => 'channel:messages:read:16', (client) =>
-    call('GET', url('/v1/channels/16/messages'), { headers: client }),
+  'webhook:create::channel_id': simple(
+    'webhook:create::channel_id',
+    () => 'webhook:create:13',
+    (client) => call('POST', url('/v1/channels/13/webhooks'), { body: { name: 'x' }, headers: client }),
   ),
-  'webhook:execute::webhook_id': simple('webhook:execute::webhook_id', () => `webhook:execute:${hook.webhookId}`, (client) =>
-    call('GET', url(tokenPath('/messages/17')), { headers: client }),
+  'webhook:read::webhook_id': simple(
+    'webhook:read::webhook_id',
+    () => `webhook:read:${hook.webhookId}`,
+    (client) => call('GET', url(tokenPath()), { headers: client }),
   ),
-  'webhook:codehost::webhook_id': simple('webhook:codehost::webhook_id', () => `webhook:codehost:${hook.webhookId}`, (client) =>
-    call('POST', url(tokenPath('/github')), { body: { zen: 'z', hook_id: 1 }, headers: { ...client, 'X-GitHub-Event': 'ping' } }),
+  'webhook:update::webhook_id': simple(
+    'webhook:update::webhook_id',
+    () => 'webhook:update:14',
+    (client) => call('PATCH', url('/v1/webhooks/14'), { body: {}, headers: client }),
   ),
-  'admin:dashboard': simple('admin:dashboard', () => 'admin:dashboard', async (client) =>
-    call('GET', url('/v1/admin/dashboard/'), { headers: { ...client, Cookie: await dashboardCookie() } }),
+  'webhook:delete::webhook_id': simple(
+    'webhook:delete::webhook_id',
+    () => 'webhook:delete:15',
+    (client) => call('DELETE', url('/v1/webhooks/15'), { headers: client }),
+  ),
+  'channel:messages:read::channel_id': simple(
+    'channel:messages:read::channel_id',
+    () => 'channel:messages:read:16',
+    (client) => call('GET', url('/v1/channels/16/messages'), { headers: client }),
+  ),
+  'webhook:execute::webhook_id': simple(
+    'webhook:execute::webhook_id',
+    () => `webhook:execute:${hook.webhookId}`,
+    (client) => call('GET', url(tokenPath('/messages/17')), { headers: client }),
+  ),
+  'webhook:codehost::webhook_id': simple(
+    'webhook:codehost::webhook_id',
+    () => `webhook:codehost:${hook.webhookId}`,
+    (client) =>
+      call('POST', url(tokenPath('/github')), {
+        body: { zen: 'z', hook_id: 1 },
+        headers: { ...client, 'X-GitHub-Event': 'ping' },
+      }),
+  ),
+  'admin:dashboard': simple(
+    'admin:dashboard',
+    () => 'admin:dashboard',
+    async (client) =>
+      call('GET', url('/v1/admin/dashboard/'), { headers: { ...client, Cookie: await dashboardCookie() } }),
   ),
   // A route bucket larger than the global one, at a clock that stands still: the global refuses first.
-  global: { bucket: GLOBAL_RATE_LIMIT, key: () => 'global', send: (client) => call('GET', url('/v1/.well-known/service'), { headers: client }) },
+  global: {
+    bucket: GLOBAL_RATE_LIMIT,
+    key: () => 'global',
+    send: (client) => call('GET', url('/v1/.well-known/service'), { headers: client }),
+  },
 };
 
 /**
@@ -99,7 +161,8 @@ const CASES: Record<RateLimitBucketName | 'global', Case> = {
  * refill per request, so the global bucket never runs out and the route's bucket is what refuses.
  */
 async function firstRefusal(name: string, { bucket, send }: Case): Promise<Answer> {
-  const stepMs = name !== 'global' && bucket.countsTowardGlobal ? GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit : 0;
+  const stepMs =
+    name !== 'global' && bucket.countsTowardGlobal ? GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit : 0;
   const client = uniqueClient();
   for (let sent = 0; sent < 2 * bucket.limit + 10; sent += 1) {
     const answer = await send(client);

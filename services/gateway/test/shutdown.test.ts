@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentServer, spawnService, useTestEnvironment, waitFor, type ServiceProcess, type SilentServer } from '@switchboard/testkit';
+import {
+  silentServer,
+  spawnService,
+  useTestEnvironment,
+  waitFor,
+  type ServiceProcess,
+  type SilentServer,
+} from '@switchboard/testkit';
 
 const environment = useTestEnvironment();
 /** A hung S3 endpoint makes /readyz a request that stays in flight for READY_CHECK_TIMEOUT_MS. */
@@ -17,7 +24,9 @@ afterAll(async () => {
  * A spawned gateway with a GET /readyz surely in flight (its S3 check has reached the hung
  * endpoint) when it is sent SIGTERM.
  */
-async function sigtermDuringReadyz(shutdownTimeoutMs: string): Promise<{ gateway: ServiceProcess; port: number; response: Promise<Response> }> {
+async function sigtermDuringReadyz(
+  shutdownTimeoutMs: string,
+): Promise<{ gateway: ServiceProcess; port: number; response: Promise<Response> }> {
   const gateway = await spawnService(
     'gateway',
     environment.processEnv({
@@ -42,10 +51,20 @@ describe('graceful shutdown', () => {
     const { gateway, port, response: inFlight } = await sigtermDuringReadyz('10000');
 
     // New connections are refused while the request in flight is still running.
-    await waitFor(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true), 10_000);
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+      10_000,
+    );
     const response = await inFlight;
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ status: 'draining', checks: { postgres: 'ok', redis: 'ok', s3: 'timeout' } });
+    expect(await response.json()).toMatchObject({
+      status: 'draining',
+      checks: { postgres: 'ok', redis: 'ok', s3: 'timeout' },
+    });
     expect(response.headers.get('connection')).toBe('close');
     expect(await gateway.exit).toMatchObject({ code: 0 });
     expect(gateway.stdout()).toContain('"drained":true');

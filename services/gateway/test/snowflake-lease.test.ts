@@ -80,7 +80,9 @@ describe('snowflake worker-id leases in the gateway', () => {
         await redis.del(key(freed));
         expect(await snowflakeLease.renew()).toBe(true);
         expect(snowflakeLease.workerId()).toBe(freed);
-        const served = await call('POST', `${executeUrl(gateway, webhook)}?wait=true`, { body: { content: 'leased again' } });
+        const served = await call('POST', `${executeUrl(gateway, webhook)}?wait=true`, {
+          body: { content: 'leased again' },
+        });
         expect(served.status).toBe(200);
         expect(snowflakeWorkerId(served.body.id)).toBe(freed);
         expect((await call('GET', `${gateway.url}/readyz`)).body.status).toBe('ok');

@@ -13,11 +13,15 @@ const other = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', CREDENTIAL
 const COUNTER = 'webhook_execution_lookups_total';
 const lookups = (target: RunningGateway) => credentialLookups(target, COUNTER);
 
-const execute = (target: RunningGateway, hook: WebhookFixture) => call('POST', executeUrl(target, hook), { body: { content: 'from memory?' } });
+const execute = (target: RunningGateway, hook: WebhookFixture) =>
+  call('POST', executeUrl(target, hook), { body: { content: 'from memory?' } });
 
 /** A code-host ping without a signature: 204 while the webhook has no secret, 401 once it has one. */
 const unsignedPing = (target: RunningGateway, hook: WebhookFixture) =>
-  call('POST', executeUrl(target, hook, '/codehost'), { body: { zen: 'Keep it logically awesome.' }, headers: { 'X-GitHub-Event': 'ping' } });
+  call('POST', executeUrl(target, hook, '/codehost'), {
+    body: { zen: 'Keep it logically awesome.' },
+    headers: { 'X-GitHub-Event': 'ping' },
+  });
 
 /** Executes until an answer came from memory (401 for a webhook with a secret: it is signed-only). */
 const cached = (target: RunningGateway, hook: WebhookFixture, status = 204) =>
@@ -27,7 +31,9 @@ const cached = (target: RunningGateway, hook: WebhookFixture, status = 204) =>
 
 /** The trigger of migration 0010 off: changes made meanwhile notify no gateway. */
 async function silenceChanges(silent: boolean): Promise<void> {
-  await gateway.pool.query(`ALTER TABLE webhooks ${silent ? 'DISABLE' : 'ENABLE'} TRIGGER webhooks_credentials_changed`);
+  await gateway.pool.query(
+    `ALTER TABLE webhooks ${silent ? 'DISABLE' : 'ENABLE'} TRIGGER webhooks_credentials_changed`,
+  );
 }
 
 afterEach(() => silenceChanges(false));
@@ -46,7 +52,10 @@ describe('webhooks from memory', () => {
   });
 
   it('accepts a delivery with a dedupe key from memory, queued with its key; a wrong token or a missing signature queues nothing', async () => {
-    const [open, signed] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool, { secret: 'shh' })]);
+    const [open, signed] = await Promise.all([
+      createWebhookFixture(gateway.pool),
+      createWebhookFixture(gateway.pool, { secret: 'shh' }),
+    ]);
     await cached(gateway, open);
     await cached(gateway, signed, 401);
     const deliveryId = randomUUID();
@@ -95,7 +104,10 @@ describe('webhooks from memory', () => {
     await cached(gateway, hook);
     await cached(other, hook);
     expect((await unsignedPing(other, hook)).status).toBe(204);
-    const patched = await call('PATCH', `${gateway.url}/v1/webhooks/${hook.webhookId}`, { token: hook.ownerToken, body: { secret: 'shh' } });
+    const patched = await call('PATCH', `${gateway.url}/v1/webhooks/${hook.webhookId}`, {
+      token: hook.ownerToken,
+      body: { secret: 'shh' },
+    });
     expect(patched.status).toBe(200);
     expect((await unsignedPing(other, hook)).status).toBe(401);
     expect((await unsignedPing(gateway, hook)).status).toBe(401);
@@ -108,7 +120,8 @@ describe('webhooks from memory', () => {
     await gateway.pool.query('DELETE FROM webhooks WHERE id = $1', [hook.webhookId]);
     await gateway.pool.query('DELETE FROM guilds WHERE id = $1', [byGuild.guildId]);
     for (const target of [gateway, other]) {
-      for (const fixture of [hook, byGuild]) await expect.poll(async () => (await execute(target, fixture)).status, { timeout: 2_000 }).toBe(404);
+      for (const fixture of [hook, byGuild])
+        await expect.poll(async () => (await execute(target, fixture)).status, { timeout: 2_000 }).toBe(404);
     }
   });
 

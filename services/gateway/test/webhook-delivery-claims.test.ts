@@ -17,7 +17,13 @@ import {
   type WebhookFixture,
 } from '@switchboard/testkit';
 import { startGateway, useGateway, type RunningGateway } from './helpers.ts';
-import { deliveriesQueue, deliveriesSettled, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
+import {
+  deliveriesQueue,
+  deliveriesSettled,
+  executeUrl,
+  messagesOf,
+  spawnWebhookWorker,
+} from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
 const environment = useTestEnvironment();
@@ -43,8 +49,13 @@ async function startWorker(): Promise<void> {
 
 /** GitHub's own "issues opened" example payload (@octokit/webhooks-examples). */
 function issueOpened(): Record<string, unknown> {
-  const definitions = require('@octokit/webhooks-examples/api.github.com/index.json') as Array<{ name: string; examples: Record<string, unknown>[] }>;
-  const example = definitions.find((definition) => definition.name === 'issues')!.examples.find((payload) => payload['action'] === 'opened');
+  const definitions = require('@octokit/webhooks-examples/api.github.com/index.json') as Array<{
+    name: string;
+    examples: Record<string, unknown>[];
+  }>;
+  const example = definitions
+    .find((definition) => definition.name === 'issues')!
+    .examples.find((payload) => payload['action'] === 'opened');
   return structuredClone(example!);
 }
 
@@ -55,16 +66,24 @@ function largeIssueOpened(): Record<string, unknown> {
   return payload;
 }
 
-function deliver(hook: WebhookFixture, deliveryId: string, payload: Record<string, unknown> = issueOpened(), to: { url: string } = gateway) {
-  return call('POST', executeUrl(to, hook, '/codehost'), { body: payload, headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': deliveryId } });
+function deliver(
+  hook: WebhookFixture,
+  deliveryId: string,
+  payload: Record<string, unknown> = issueOpened(),
+  to: { url: string } = gateway,
+) {
+  return call('POST', executeUrl(to, hook, '/codehost'), {
+    body: payload,
+    headers: { 'X-GitHub-Event': 'issues', 'X-GitHub-Delivery': deliveryId },
+  });
 }
 
 /** The stored message that holds the webhook's delivery id (the worker stores it on the message), if any. */
 async function keyHolderOf(hook: WebhookFixture, deliveryId: string): Promise<string | undefined> {
-  const { rows } = await gateway.pool.query<{ id: string }>('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id = $2', [
-    hook.webhookId,
-    deliveryId,
-  ]);
+  const { rows } = await gateway.pool.query<{ id: string }>(
+    'SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id = $2',
+    [hook.webhookId, deliveryId],
+  );
   return rows[0]?.id;
 }
 
@@ -139,7 +158,11 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
    * out and drops its answer, `cut` resets the connection under it. Either way the gateway
    * answers 503, and the sender retries with the same X-GitHub-Delivery.
    */
-  async function gatewayBehindProxy(): Promise<{ faulty: RunningGateway; setMode(mode: FaultMode): void; close(): Promise<void> }> {
+  async function gatewayBehindProxy(): Promise<{
+    faulty: RunningGateway;
+    setMode(mode: FaultMode): void;
+    close(): Promise<void>;
+  }> {
     const target = new URL(environment.redisUrl);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
     const connection = createRedis(proxy.urlFor(environment.redisUrl), { role: 'producer', commandTimeoutMs: 300 });
@@ -190,10 +213,15 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
     const warm = await createWebhookFixture(gateway.pool);
     const { faulty, setMode, close } = await gatewayBehindProxy();
     // No X-GitHub-Delivery: nothing but the body tells the added job and the retry apart.
-    const push = (to: { url: string }) => call('POST', executeUrl(to, hook, '/codehost'), { body: largeIssueOpened(), headers: { 'X-GitHub-Event': 'issues' } });
+    const push = (to: { url: string }) =>
+      call('POST', executeUrl(to, hook, '/codehost'), {
+        body: largeIssueOpened(),
+        headers: { 'X-GitHub-Event': 'issues' },
+      });
     const bodies = async () => {
       const keys: string[] = [];
-      for await (const page of gateway.storage.listObjects(`webhook-bodies/${hook.webhookId}/`)) keys.push(...page.map((object) => object.key));
+      for await (const page of gateway.storage.listObjects(`webhook-bodies/${hook.webhookId}/`))
+        keys.push(...page.map((object) => object.key));
       return keys;
     };
     try {
@@ -220,7 +248,12 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
     expect(await bodies()).toHaveLength(2);
     expect(await bodies()).toContain(added.data.body.key);
 
-    workers.push(await spawnWebhookWorker(environment, { WEBHOOK_BODY_ORPHAN_AGE_MS: '1000', WEBHOOK_BODY_SWEEP_INTERVAL_MS: '200' }));
+    workers.push(
+      await spawnWebhookWorker(environment, {
+        WEBHOOK_BODY_ORPHAN_AGE_MS: '1000',
+        WEBHOOK_BODY_SWEEP_INTERVAL_MS: '200',
+      }),
+    );
     const [stored] = await messagesOf(gateway.pool, hook.webhookId);
     expect(stored!.id).toBe(added.data.messageId);
     await waitFor(async () => (await queue.getJobState(added.id!)) === 'completed', 10_000);

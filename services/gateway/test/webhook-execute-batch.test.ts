@@ -26,19 +26,29 @@ const PING = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
 
 /** A ping delivery; `signature: 'valid'` signs it with SECRET, any other string is sent as is. */
 function delivery(hook: Pick<WebhookFixture, 'webhookId' | 'token'>, deliveryId: string, signature?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': deliveryId };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-GitHub-Event': 'ping',
+    'X-GitHub-Delivery': deliveryId,
+  };
   if (signature !== undefined) headers['X-Hub-Signature-256'] = signature === 'valid' ? sign(PING) : signature;
   return call('POST', executeUrl(gateway, hook, '/codehost'), { body: PING, headers });
 }
 
 async function jobsOf(webhookId: string): Promise<string[]> {
   const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed']);
-  return jobs.filter((job) => job.data.webhookId === webhookId).map((job) => String(job.data.deliveryId)).sort();
+  return jobs
+    .filter((job) => job.data.webhookId === webhookId)
+    .map((job) => String(job.data.deliveryId))
+    .sort();
 }
 
 describe('concurrent requests share one lookup statement, each with its own answer', () => {
   it('mixes good and bad tokens, redeliveries, secrets and unknown webhooks in one burst', async () => {
-    const [open, secret] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool, { secret: SECRET })]);
+    const [open, secret] = await Promise.all([
+      createWebhookFixture(gateway.pool),
+      createWebhookFixture(gateway.pool, { secret: SECRET }),
+    ]);
     const wrongToken = { ...open, token: 'w'.repeat(64) };
     const unknown = { webhookId: fixtureIds.next(), token: open.token };
     const fresh = Array.from({ length: 10 }, () => randomUUID());
@@ -73,7 +83,10 @@ describe('the batched lookup', () => {
   });
 
   it('answers each lookup of a batch with its own webhook, null for an id nobody has', async () => {
-    const [open, secret] = await Promise.all([createWebhookFixture(gateway.pool), createWebhookFixture(gateway.pool, { secret: SECRET })]);
+    const [open, secret] = await Promise.all([
+      createWebhookFixture(gateway.pool),
+      createWebhookFixture(gateway.pool, { secret: SECRET }),
+    ]);
     const lookUp = batchedLookup(gateway.pool, 4, 1);
     const ids = [open.webhookId, fixtureIds.next(), secret.webhookId, open.webhookId];
     expect(await Promise.all(ids.map((id) => lookUp(id)))).toEqual([

@@ -2,7 +2,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
-import { call, channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import {
+  call,
+  channelEvents,
+  createWebhookFixture,
+  useTestEnvironment,
+  webhookMessages,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { codeHostReadPart, renderCodeHost } from '@switchboard/webhook-formats';
 import { deliveriesSettled, executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
@@ -17,21 +24,28 @@ interface Example {
 
 function corpus(): Example[] {
   return SOURCES.flatMap((source) =>
-    (require(`@octokit/webhooks-examples/${source}/index.json`) as Array<{ name: string; examples: Record<string, any>[] }>).flatMap(
-      (definition) => definition.examples.map((payload) => ({ event: definition.name, payload })),
-    ),
+    (
+      require(`@octokit/webhooks-examples/${source}/index.json`) as Array<{
+        name: string;
+        examples: Record<string, any>[];
+      }>
+    ).flatMap((definition) => definition.examples.map((payload) => ({ event: definition.name, payload }))),
   );
 }
 
 function firstExample(event: string, action?: string): Record<string, any> {
-  const found = corpus().find((entry) => entry.event === event && (action === undefined || entry.payload['action'] === action));
+  const found = corpus().find(
+    (entry) => entry.event === event && (action === undefined || entry.payload['action'] === action),
+  );
   if (!found) throw new Error(`no ${event} example`);
   return structuredClone(found.payload);
 }
 
 /** A real push with commits (the corpus also has tag pushes and empty ones, which post nothing). */
 function pushExample(): Record<string, any> {
-  const found = corpus().find((entry) => entry.event === 'push' && !entry.payload['forced'] && entry.payload['commits']?.length > 0);
+  const found = corpus().find(
+    (entry) => entry.event === 'push' && !entry.payload['forced'] && entry.payload['commits']?.length > 0,
+  );
   if (!found) throw new Error('no push example with commits');
   return structuredClone(found.payload);
 }
@@ -69,7 +83,10 @@ describe('the whole @octokit/webhooks-examples corpus through HTTP (docs/decisio
     expect(examples.length).toBeGreaterThan(700);
     const statuses = await inParallel(examples, 16, async ({ event, payload }) => {
       const suffix = Math.random() < 0.5 ? '/codehost' : '/github';
-      const answer = await call('POST', executeUrl(stack.gateway, hook, suffix), { body: payload, headers: github(event) });
+      const answer = await call('POST', executeUrl(stack.gateway, hook, suffix), {
+        body: payload,
+        headers: github(event),
+      });
       return { event, status: answer.status, body: answer.body };
     });
     const failures = statuses.filter(({ status }) => status !== 204);
@@ -79,7 +96,9 @@ describe('the whole @octokit/webhooks-examples corpus through HTTP (docs/decisio
     await messagesOf(stack.gateway.pool, hook.webhookId, expected, 60_000);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(expected);
-    expect(await channelEvents(stack.gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(expected);
+    expect(await channelEvents(stack.gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(
+      expected,
+    );
   }, 120_000);
 });
 
@@ -89,11 +108,16 @@ describe('code-host deliveries', () => {
     const payload = pushExample();
     const rendered = renderCodeHost('push', payload);
     if (rendered.kind !== 'message') throw new Error('the push example renders no message');
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/github'), { body: payload, headers: github('push') })).status).toBe(204);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook, '/github'), { body: payload, headers: github('push') }))
+        .status,
+    ).toBe(204);
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.webhookName).toBe('GitHub');
     expect(message!.content).toBe('');
-    expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
+    expect(message!.embeds).toEqual(
+      rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })),
+    );
     expect(message!.embeds[0].color).toBe(0x7289da);
   });
 
@@ -101,7 +125,9 @@ describe('code-host deliveries', () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const form = `payload=${encodeURIComponent(JSON.stringify(firstExample('issues', 'opened')))}`;
     const headers = github('issues', { 'Content-Type': 'application/x-www-form-urlencoded' });
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: form, headers })).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: form, headers })).status).toBe(
+      204,
+    );
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
     expect(message!.embeds[0].title).toContain('Issue opened');
     const missing = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: 'other=1', headers });
@@ -111,19 +137,39 @@ describe('code-host deliveries', () => {
 
   it('answers 204 and posts nothing for unknown events and a missing X-GitHub-Event; ping answers 204', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('push'), headers: github('no_such_event') })).status).toBe(204);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('push') })).status).toBe(204);
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+          body: firstExample('push'),
+          headers: github('no_such_event'),
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('push') })).status,
+    ).toBe(204);
     expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: {} })).status).toBe(204);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: firstExample('ping'), headers: github('ping') })).status).toBe(204);
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+          body: firstExample('ping'),
+          headers: github('ping'),
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it('drops duplicate X-GitHub-Delivery ids atomically: 20 concurrent redeliveries post once', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const payload = firstExample('issues', 'opened');
     const headers = github('issues');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers }),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(new Array(20).fill(204));
     await messagesOf(stack.gateway.pool, hook.webhookId);
     await drained();
@@ -131,7 +177,9 @@ describe('code-host deliveries', () => {
     expect(await channelEvents(stack.gateway.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(1);
     // The same delivery id on another webhook is another delivery.
     const other = await createWebhookFixture(stack.gateway.pool);
-    expect((await call('POST', executeUrl(stack.gateway, other, '/codehost'), { body: payload, headers })).status).toBe(204);
+    expect((await call('POST', executeUrl(stack.gateway, other, '/codehost'), { body: payload, headers })).status).toBe(
+      204,
+    );
     await messagesOf(stack.gateway.pool, other.webhookId);
   });
 
@@ -139,9 +187,14 @@ describe('code-host deliveries', () => {
   async function queuedPush(hook: WebhookFixture, payload: Record<string, any>) {
     await stack.deliveries.pause();
     try {
-      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: payload, headers: github('push') });
+      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+        body: payload,
+        headers: github('push'),
+      });
       expect(answer.status).toBe(204);
-      const [job] = (await stack.deliveries.getWaiting()).filter((waiting) => waiting.data.webhookId === hook.webhookId);
+      const [job] = (await stack.deliveries.getWaiting()).filter(
+        (waiting) => waiting.data.webhookId === hook.webhookId,
+      );
       return job!;
     } finally {
       await stack.deliveries.resume();
@@ -177,7 +230,9 @@ describe('code-host deliveries', () => {
     expect(job.data.body.text.length).toBeLessThan(2048);
     expect(await stack.gateway.storage.headObject(webhookBodyKey(hook.webhookId, job.data.messageId))).toBeNull();
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
-    expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
+    expect(message!.embeds).toEqual(
+      rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })),
+    );
   });
 
   it('carries in its job the part of a small body the worker reads, and the worker renders the same message from it', async () => {
@@ -193,10 +248,18 @@ describe('code-host deliveries', () => {
     // Paused, so the job is read as the gateway queued it, before the worker takes it.
     await stack.deliveries.pause();
     try {
-      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('push', { 'Content-Type': 'application/json' }) });
+      const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+        body: raw,
+        headers: github('push', { 'Content-Type': 'application/json' }),
+      });
       expect(answer.status).toBe(204);
-      const [job] = (await stack.deliveries.getWaiting()).filter((waiting) => waiting.data.webhookId === hook.webhookId);
-      expect(job?.data.body).toEqual({ kind: 'inline', value: JSON.parse(JSON.stringify(codeHostReadPart('push', JSON.parse(raw)))) });
+      const [job] = (await stack.deliveries.getWaiting()).filter(
+        (waiting) => waiting.data.webhookId === hook.webhookId,
+      );
+      expect(job?.data.body).toEqual({
+        kind: 'inline',
+        value: JSON.parse(JSON.stringify(codeHostReadPart('push', JSON.parse(raw)))),
+      });
       // The repository's ~90 URLs and the other copies of the author stay out of the queue.
       expect(JSON.stringify(job!.data.body).length).toBeLessThan(raw.length / 5);
       expect(Object.hasOwn(job!.data.body.value, '__proto__')).toBe(false);
@@ -205,7 +268,9 @@ describe('code-host deliveries', () => {
       await stack.deliveries.resume();
     }
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
-    expect(message!.embeds).toEqual(rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })));
+    expect(message!.embeds).toEqual(
+      rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })),
+    );
     expect(JSON.stringify(message!.embeds)).toContain('Raketen');
   });
 });
@@ -218,15 +283,34 @@ describe('signatures (docs/decisions.md#webhook-secrets: optional per-webhook se
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify(firstExample('issues', 'opened'), null, 2);
     const json = { 'Content-Type': 'application/json' };
-    const good = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }) });
+    const good = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+      body: raw,
+      headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign(raw)}` }),
+    });
     expect(good.status).toBe(204);
-    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }) });
+    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {
+      body: raw,
+      headers: github('issues', { ...json, 'X-Hub-Signature-256': `sha256=${sign('other')}` }),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('INVALID_WEBHOOK_SIGNATURE');
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', json) })).status).toBe(401);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: raw, headers: github('issues', json) }))
+        .status,
+    ).toBe(401);
     const form = `payload=${encodeURIComponent(raw)}`;
-    const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Hub-Signature-256': `sha256=${sign(form)}` };
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/github'), { body: form, headers: github('issues', formHeaders) })).status).toBe(204);
+    const formHeaders = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Hub-Signature-256': `sha256=${sign(form)}`,
+    };
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/github'), {
+          body: form,
+          headers: github('issues', formHeaders),
+        })
+      ).status,
+    ).toBe(204);
     await messagesOf(stack.gateway.pool, hook.webhookId, 2);
     await drained();
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toHaveLength(2);
@@ -234,10 +318,16 @@ describe('signatures (docs/decisions.md#webhook-secrets: optional per-webhook se
 
   it('checks the token before the signature, and ignores signatures without a secret', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
-    const bad = await call('POST', `${executeUrl(stack.gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, { body: {}, headers: { 'X-Hub-Signature-256': 'sha256=00' } });
+    const bad = await call('POST', `${executeUrl(stack.gateway, { ...hook, token: 'y'.repeat(64) }, '/codehost')}`, {
+      body: {},
+      headers: { 'X-Hub-Signature-256': 'sha256=00' },
+    });
     expect(bad.status).toBe(404);
     const open = await createWebhookFixture(stack.gateway.pool);
-    const unsigned = await call('POST', executeUrl(stack.gateway, open, '/codehost'), { body: firstExample('ping'), headers: github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }) });
+    const unsigned = await call('POST', executeUrl(stack.gateway, open, '/codehost'), {
+      body: firstExample('ping'),
+      headers: github('ping', { 'X-Hub-Signature-256': 'sha256=nonsense' }),
+    });
     expect(unsigned.status).toBe(204);
   });
 
@@ -245,8 +335,18 @@ describe('signatures (docs/decisions.md#webhook-secrets: optional per-webhook se
     const hook = await createWebhookFixture(stack.gateway.pool, { secret });
     const raw = JSON.stringify({ action: 'created', data: {} });
     const json = { 'Content-Type': 'application/json', 'Sentry-Hook-Resource': 'issue' };
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: raw, headers: { ...json, 'Sentry-Hook-Signature': sign(raw) } })).status).toBe(204);
-    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), { body: raw, headers: { ...json, 'Sentry-Hook-Signature': sign('x') } });
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/sentry'), {
+          body: raw,
+          headers: { ...json, 'Sentry-Hook-Signature': sign(raw) },
+        })
+      ).status,
+    ).toBe(204);
+    const wrong = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), {
+      body: raw,
+      headers: { ...json, 'Sentry-Hook-Signature': sign('x') },
+    });
     expect(wrong.status).toBe(401);
   });
 });

@@ -7,20 +7,33 @@ import { uniqueClient, useClockedGateway } from './helpers.ts';
 const environment = useTestEnvironment();
 /** The address's budget at the size the shared-sender report was measured with (61st failure → 429). */
 const ADDRESS_BUDGET = 60;
-const { gateway, clock } = useClockedGateway(environment, 'execute-failures', { AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET) });
+const { gateway, clock } = useClockedGateway(environment, 'execute-failures', {
+  AUTH_FAILURE_BUDGET: String(ADDRESS_BUDGET),
+});
 const WEBHOOK_BUDGET = RATE_LIMIT_BUCKETS['webhook:failures::webhook_id'];
 
 const BAD_TOKEN = 'x'.repeat(64);
 let unknownIds = 9_100_000_000;
 
-function execute(hook: Pick<WebhookFixture, 'webhookId' | 'token'>, client: Record<string, string>, body: unknown, suffix = '', headers: Record<string, string> = {}) {
-  return call('POST', `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, { body, headers: { ...headers, ...client } });
+function execute(
+  hook: Pick<WebhookFixture, 'webhookId' | 'token'>,
+  client: Record<string, string>,
+  body: unknown,
+  suffix = '',
+  headers: Record<string, string> = {},
+) {
+  return call('POST', `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, {
+    body,
+    headers: { ...headers, ...client },
+  });
 }
 
 const valid = (hook: WebhookFixture, client: Record<string, string>) => execute(hook, client, { content: 'x' });
 /** A push whose body is not an object: 400 before the token is looked at, from a token holder all the same. */
-const brokenPush = (hook: WebhookFixture, client: Record<string, string>) => execute(hook, client, [1, 2], '/github', { 'X-GitHub-Event': 'push' });
-const guess = (client: Record<string, string>) => execute({ webhookId: String(unknownIds++), token: BAD_TOKEN }, client, { content: 'x' });
+const brokenPush = (hook: WebhookFixture, client: Record<string, string>) =>
+  execute(hook, client, [1, 2], '/github', { 'X-GitHub-Event': 'push' });
+const guess = (client: Record<string, string>) =>
+  execute({ webhookId: String(unknownIds++), token: BAD_TOKEN }, client, { content: 'x' });
 
 function countStatuses(answers: Answer[]): Record<number, number> {
   const counts: Record<number, number> = {};
@@ -65,7 +78,9 @@ describe('the address budget counts guesses, not tenants', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
     expect(refused.headers.get('x-ratelimit-bucket')).toBe(`webhook:failures:${hook.webhookId}`);
-    const large = await execute(hook, client, JSON.stringify({ content: 'x'.repeat(20 * 1024 * 1024) }), '', { 'Content-Type': 'application/json' });
+    const large = await execute(hook, client, JSON.stringify({ content: 'x'.repeat(20 * 1024 * 1024) }), '', {
+      'Content-Type': 'application/json',
+    });
     expect(large.status).toBe(429);
     // Another address, another webhook from this address: untouched.
     expect((await valid(hook, uniqueClient())).status).toBe(204);
@@ -78,7 +93,10 @@ describe('the address budget counts guesses, not tenants', () => {
   it('a bad signature spends the webhook budget of a token holder, the address budget on an unknown webhook', async () => {
     const hook = await createWebhookFixture(gateway.pool, { secret: 'shh' });
     const push = (target: Pick<WebhookFixture, 'webhookId' | 'token'>, client: Record<string, string>) =>
-      execute(target, client, { zen: 'z', hook_id: 1 }, '/github', { 'X-GitHub-Event': 'ping', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` });
+      execute(target, client, { zen: 'z', hook_id: 1 }, '/github', {
+        'X-GitHub-Event': 'ping',
+        'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}`,
+      });
     const holder = uniqueClient();
     for (let index = 0; index < WEBHOOK_BUDGET.limit; index += 1) expect((await push(hook, holder)).status).toBe(401);
     expect((await push(hook, holder)).headers.get('x-ratelimit-bucket')).toBe(`webhook:failures:${hook.webhookId}`);
@@ -96,7 +114,9 @@ describe('the address budget counts guesses, not tenants', () => {
     const client = uniqueClient();
     const hook = await createWebhookFixture(gateway.pool);
     for (let index = 0; index < 70; index += 1) {
-      const answer = await execute(hook, client, { zen: 'z', hook_id: 1 }, index % 2 === 0 ? '/codehost' : '/github', { 'X-GitHub-Event': 'ping' });
+      const answer = await execute(hook, client, { zen: 'z', hook_id: 1 }, index % 2 === 0 ? '/codehost' : '/github', {
+        'X-GitHub-Event': 'ping',
+      });
       expect(answer.status).toBe(204);
     }
   });
@@ -108,17 +128,30 @@ describe('a guesser is stopped before anything is read', () => {
     const hook = await createWebhookFixture(gateway.pool);
     for (let index = 0; index < ADDRESS_BUDGET; index += 1) {
       // Unknown ids, wrong tokens (with bodies valid or not): each proves nothing and spends one.
-      const target = index % 2 === 0 ? { webhookId: String(unknownIds++), token: BAD_TOKEN } : { webhookId: hook.webhookId, token: BAD_TOKEN };
-      const answer = await execute(target, client, index % 3 === 2 ? { content: 'x', embeds: 'not a list' } : { content: 'x' });
+      const target =
+        index % 2 === 0
+          ? { webhookId: String(unknownIds++), token: BAD_TOKEN }
+          : { webhookId: hook.webhookId, token: BAD_TOKEN };
+      const answer = await execute(
+        target,
+        client,
+        index % 3 === 2 ? { content: 'x', embeds: 'not a list' } : { content: 'x' },
+      );
       expect([400, 404]).toContain(answer.status);
     }
     const refused = await guess(client);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
     // Refused before the body was read: a 20 MiB body is not waited for.
-    const large = await execute({ webhookId: hook.webhookId, token: BAD_TOKEN }, client, JSON.stringify({ content: 'x'.repeat(20 * 1024 * 1024) }), '', {
-      'Content-Type': 'application/json',
-    });
+    const large = await execute(
+      { webhookId: hook.webhookId, token: BAD_TOKEN },
+      client,
+      JSON.stringify({ content: 'x'.repeat(20 * 1024 * 1024) }),
+      '',
+      {
+        'Content-Type': 'application/json',
+      },
+    );
     expect(large.status).toBe(429);
     // Even the right token waits: the address's budget is spent, whatever it sends next.
     expect((await valid(hook, client)).status).toBe(429);

@@ -9,7 +9,12 @@ import {
   type RenderedMessage,
 } from '@switchboard/webhook-formats';
 // The transformer's own test data: Sentry's published payloads.
-import { errorPayload, eventAlertPayload, issuePayload, metricAlertPayload } from '../../../packages/webhook-formats/test/support/sentry.ts';
+import {
+  errorPayload,
+  eventAlertPayload,
+  issuePayload,
+  metricAlertPayload,
+} from '../../../packages/webhook-formats/test/support/sentry.ts';
 import { deliveriesSettled, executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
@@ -32,7 +37,9 @@ describe('chat app (Slack incoming webhooks, docs/decisions.md#fluxer-chat-app-d
   it('answers 200 with exactly `ok` as text/html and stores the text', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     for (const suffix of ['/chatapp', '/slack']) {
-      const answer = await call('POST', executeUrl(stack.gateway, hook, suffix), { body: { text: `hello via ${suffix}` } });
+      const answer = await call('POST', executeUrl(stack.gateway, hook, suffix), {
+        body: { text: `hello via ${suffix}` },
+      });
       expect(answer.status).toBe(200);
       expect(answer.body).toBe('ok');
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -96,26 +103,38 @@ describe('chat app (Slack incoming webhooks, docs/decisions.md#fluxer-chat-app-d
   it('cuts long Slack payloads to the message limits instead of failing them', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const attachments = Array.from({ length: 12 }, (_, index) => ({ title: `a${index}`, text: 'x'.repeat(1500) }));
-    const answer = await call('POST', executeUrl(stack.gateway, hook, '/chatapp'), { body: { text: 'y'.repeat(5000), attachments } });
+    const answer = await call('POST', executeUrl(stack.gateway, hook, '/chatapp'), {
+      body: { text: 'y'.repeat(5000), attachments },
+    });
     expect(answer.status).toBe(200);
     const stored = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId));
     expect(stored.content.length).toBeLessThanOrEqual(2000);
     expect(stored.embeds.length).toBeLessThanOrEqual(10);
-    const total = stored.embeds.reduce((sum, embed) => sum + (embed.title?.length ?? 0) + (embed.description?.length ?? 0), 0);
+    const total = stored.embeds.reduce(
+      (sum, embed) => sum + (embed.title?.length ?? 0) + (embed.description?.length ?? 0),
+      0,
+    );
     expect(total).toBeLessThanOrEqual(6000);
   });
 
   it('accepts Slack form posts (payload=…), ignores ?wait, and answers JSON errors', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
     const form = `payload=${encodeURIComponent(JSON.stringify({ text: 'from a form' }))}`;
-    const answer = await call('POST', `${executeUrl(stack.gateway, hook, '/slack')}?wait=true`, { body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const answer = await call('POST', `${executeUrl(stack.gateway, hook, '/slack')}?wait=true`, {
+      body: form,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('ok');
     expect(onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).content).toBe('from a form');
-    const empty = await call('POST', executeUrl(stack.gateway, hook, '/slack'), { body: { attachments: [{ color: 'good' }] } });
+    const empty = await call('POST', executeUrl(stack.gateway, hook, '/slack'), {
+      body: { attachments: [{ color: 'good' }] },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.code).toBe('CANNOT_SEND_EMPTY_MESSAGE');
-    const badToken = await call('POST', executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/slack'), { body: { text: 'x' } });
+    const badToken = await call('POST', executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/slack'), {
+      body: { text: 'x' },
+    });
     expect(badToken.status).toBe(404);
     expect(badToken.body.code).toBe('UNKNOWN_WEBHOOK');
   });
@@ -129,7 +148,11 @@ const SENTRY_CASES: Array<{ name: string; headers: ErrorTrackerHeaders; payload:
   { name: 'error created', headers: { resource: 'error' }, payload: errorPayload },
   // Fluxer's format: the event in X-Sentry-Event.
   { name: 'X-Sentry-Event issue.created', headers: { fluxerEvent: 'issue.created' }, payload: issuePayload('created') },
-  { name: 'X-Sentry-Event issue.resolved', headers: { fluxerEvent: 'issue.resolved' }, payload: issuePayload('resolved', { status: 'resolved' }) },
+  {
+    name: 'X-Sentry-Event issue.resolved',
+    headers: { fluxerEvent: 'issue.resolved' },
+    payload: issuePayload('resolved', { status: 'resolved' }),
+  },
 ];
 
 function sentryHeaders(headers: ErrorTrackerHeaders): Record<string, string> {
@@ -142,7 +165,10 @@ function sentryHeaders(headers: ErrorTrackerHeaders): Record<string, string> {
 describe('error tracker (Sentry, docs/decisions.md#fluxer-error-tracker-deliveries, #third-party-payloads)', () => {
   it.each(SENTRY_CASES)('$name: 204, stored as the transformer renders it', async ({ headers, payload }) => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const answer = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), { body: payload, headers: sentryHeaders(headers) });
+    const answer = await call('POST', executeUrl(stack.gateway, hook, '/errortracker'), {
+      body: payload,
+      headers: sentryHeaders(headers),
+    });
     expect(answer.status).toBe(204);
     const rendered = renderErrorTracker(headers, payload);
     if (rendered.kind !== 'message') throw new Error(`expected a message: ${rendered.reason}`);
@@ -154,7 +180,10 @@ describe('error tracker (Sentry, docs/decisions.md#fluxer-error-tracker-deliveri
 
   it('renders the issue with its title, link, level colour and fields', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: issuePayload('created'), headers: { 'Sentry-Hook-Resource': 'issue' } });
+    await call('POST', executeUrl(stack.gateway, hook, '/sentry'), {
+      body: issuePayload('created'),
+      headers: { 'Sentry-Hook-Resource': 'issue' },
+    });
     const [embed] = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).embeds;
     expect(embed.title).toContain('ReferenceError: blooopy is not defined');
     expect(embed.url).toBe('https://sentry.io/organizations/test-org/issues/1170820242/');
@@ -164,10 +193,28 @@ describe('error tracker (Sentry, docs/decisions.md#fluxer-error-tracker-deliveri
 
   it('answers 204 and posts nothing for {}, a missing header and an unknown resource; 404 for a bad token', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: {}, headers: { 'X-Sentry-Event': 'issue.created' } })).status).toBe(204);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: issuePayload('created') })).status).toBe(204);
-    expect((await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: { action: 'x', data: {} }, headers: { 'Sentry-Hook-Resource': 'seer' } })).status).toBe(204);
-    const badToken = await call('POST', executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/sentry'), { body: issuePayload('created') });
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/sentry'), {
+          body: {},
+          headers: { 'X-Sentry-Event': 'issue.created' },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, hook, '/sentry'), { body: issuePayload('created') })).status,
+    ).toBe(204);
+    expect(
+      (
+        await call('POST', executeUrl(stack.gateway, hook, '/sentry'), {
+          body: { action: 'x', data: {} },
+          headers: { 'Sentry-Hook-Resource': 'seer' },
+        })
+      ).status,
+    ).toBe(204);
+    const badToken = await call('POST', executeUrl(stack.gateway, { ...hook, token: 'z'.repeat(64) }, '/sentry'), {
+      body: issuePayload('created'),
+    });
     expect(badToken.status).toBe(404);
     expect(await deliveriesSettled(stack.deliveries)).toBe(0);
     expect(await webhookMessages(stack.gateway.pool, hook.webhookId)).toEqual([]);

@@ -23,11 +23,18 @@ export const fixtureIds = createSnowflakeGenerator(testSnowflakeWorkerId());
  * `node services/webhook-worker/src/main.ts` on this file's stores, once it takes jobs. It logs
  * at info, so that a test can check what its logs leave out.
  */
-export function spawnWebhookWorker(environment: TestEnvironment, extra: Record<string, string> = {}): Promise<ServiceProcess> {
+export function spawnWebhookWorker(
+  environment: TestEnvironment,
+  extra: Record<string, string> = {},
+): Promise<ServiceProcess> {
   return spawnService('webhook-worker', environment.processEnv({ LOG_LEVEL: 'info', ...extra }));
 }
 
-export function executeUrl(gateway: { url: string }, hook: Pick<WebhookFixture, 'webhookId' | 'token'>, suffix = ''): string {
+export function executeUrl(
+  gateway: { url: string },
+  hook: Pick<WebhookFixture, 'webhookId' | 'token'>,
+  suffix = '',
+): string {
   return `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`;
 }
 
@@ -41,7 +48,10 @@ export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs =
 
 /** The webhook-deliveries queue of the gateway's prefix, to look at what the worker did; close it when done. */
 export function deliveriesQueue(gateway: RunningGateway): Queue {
-  return new Queue(QUEUES.webhookDeliveries, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  return new Queue(QUEUES.webhookDeliveries, {
+    connection: gateway.redis,
+    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
+  });
 }
 
 // Shared with the fault suite: the one copy lives in testkit.

@@ -1,10 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import {
+  call,
+  createWebhookFixture,
+  useTestEnvironment,
+  webhookMessages,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { uniqueClient, useClockedGateway, useGateway } from './helpers.ts';
 
 // No worker runs in this file: every case is decided by the gateway before or at enqueue.
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { TRUSTED_PROXY_HOPS: '1', RATE_LIMITS_ENABLED: 'false', WEBAPP_URL: 'https://app.switchboard.test' });
+const gateway = useGateway(environment, {
+  TRUSTED_PROXY_HOPS: '1',
+  RATE_LIMITS_ENABLED: 'false',
+  WEBAPP_URL: 'https://app.switchboard.test',
+});
 /** Rate limits on, deciding by a clock only this file moves: refills never race the requests. */
 const { gateway: limited, clock } = useClockedGateway(environment, 'execute-order');
 let webhook: WebhookFixture;
@@ -23,7 +33,10 @@ function urlWith(token: string, suffix = '', id = webhook.webhookId): string {
 describe('check order: rate limit, origin, path, token (before a byte of the body is read), body, then emptiness', () => {
   it('bad body and bad token: 404 UNKNOWN_WEBHOOK, the body unread, on every format', async () => {
     for (const suffix of FORMAT_PATHS) {
-      const answer = await call('POST', urlWith(BAD_TOKEN, suffix), { body: '{"content": ', headers: { 'Content-Type': 'application/json' } });
+      const answer = await call('POST', urlWith(BAD_TOKEN, suffix), {
+        body: '{"content": ',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(answer.status, suffix).toBe(404);
       expect(answer.body).toMatchObject({ code: 'UNKNOWN_WEBHOOK' });
     }
@@ -33,7 +46,10 @@ describe('check order: rate limit, origin, path, token (before a byte of the bod
 
   it('bad body and the right token: 400, on every format', async () => {
     for (const suffix of FORMAT_PATHS) {
-      const answer = await call('POST', urlWith(webhook.token, suffix), { body: '{"content": ', headers: { 'Content-Type': 'application/json' } });
+      const answer = await call('POST', urlWith(webhook.token, suffix), {
+        body: '{"content": ',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(answer.status, suffix).toBe(400);
       expect(answer.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [{ path: 'root' }] });
     }
@@ -60,16 +76,25 @@ describe('check order: rate limit, origin, path, token (before a byte of the bod
   });
 
   it('a valid body with a wrong token or an unknown id: 404 UNKNOWN_WEBHOOK on every format', async () => {
-    const bodies: Record<string, unknown> = { '': { content: 'Test' }, '/chatapp': { text: 'x' }, '/slack': { text: 'x' } };
+    const bodies: Record<string, unknown> = {
+      '': { content: 'Test' },
+      '/chatapp': { text: 'x' },
+      '/slack': { text: 'x' },
+    };
     for (const suffix of FORMAT_PATHS) {
       const body = bodies[suffix] ?? {};
       expect((await call('POST', urlWith('invalid_token', suffix), { body })).status, suffix).toBe(404);
-      expect((await call('POST', urlWith(webhook.token, suffix, '999999999999999999'), { body })).status, suffix).toBe(404);
+      expect((await call('POST', urlWith(webhook.token, suffix, '999999999999999999'), { body })).status, suffix).toBe(
+        404,
+      );
     }
   });
 
   it('path parameters come before the body: a non-numeric id or an over-long token is 400', async () => {
-    const badId = await call('POST', urlWith(webhook.token, '', 'not-a-number'), { body: '{', headers: { 'Content-Type': 'application/json' } });
+    const badId = await call('POST', urlWith(webhook.token, '', 'not-a-number'), {
+      body: '{',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(badId.status).toBe(400);
     expect(badId.body.errors[0].path).toBe('webhook_id');
     const longToken = await call('POST', urlWith('t'.repeat(257)), { body: { content: 'x' } });
@@ -97,7 +122,10 @@ describe('check order: rate limit, origin, path, token (before a byte of the bod
 
 describe('body reading', () => {
   it('a content type other than JSON or a form is 415', async () => {
-    const answer = await call('POST', urlWith(webhook.token), { body: 'hello', headers: { 'Content-Type': 'text/plain' } });
+    const answer = await call('POST', urlWith(webhook.token), {
+      body: 'hello',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(answer.status).toBe(415);
     expect(answer.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -105,11 +133,17 @@ describe('body reading', () => {
   it('accepts bodies up to 25 MiB and answers 413 above (docs/decisions.md#body-size-limits)', async () => {
     const filler = 'x'.repeat(25 * 1024 * 1024 - 100);
     // No X-GitHub-Event: the event '', answered 204 and never posted.
-    const fits = await call('POST', urlWith(webhook.token, '/codehost'), { body: JSON.stringify({ filler }), headers: { 'Content-Type': 'application/json' } });
+    const fits = await call('POST', urlWith(webhook.token, '/codehost'), {
+      body: JSON.stringify({ filler }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(fits.status).toBe(204);
-    const tooBig = await call('POST', urlWith(webhook.token, '/codehost'), { body: JSON.stringify({ filler: `${filler}${'y'.repeat(200)}` }), headers: {
-      'Content-Type': 'application/json',
-    } });
+    const tooBig = await call('POST', urlWith(webhook.token, '/codehost'), {
+      body: JSON.stringify({ filler: `${filler}${'y'.repeat(200)}` }),
+      headers: {
+        'Content-Type': 'application/json',
+      },
+    });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -117,12 +151,21 @@ describe('body reading', () => {
 
 describe('origin block (docs/decisions.md#fluxer-webhook-routes-and-check-order: plain execute only)', () => {
   it('refuses plain execute from the web app origin with 403 INVALID_API_ORIGIN, before anything else', async () => {
-    const blocked = await call('POST', urlWith(BAD_TOKEN), { body: '{', headers: { 'Content-Type': 'application/json', Origin: 'https://app.switchboard.test' } });
+    const blocked = await call('POST', urlWith(BAD_TOKEN), {
+      body: '{',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://app.switchboard.test' },
+    });
     expect(blocked.status).toBe(403);
     expect(blocked.body.code).toBe('INVALID_API_ORIGIN');
-    const elsewhere = await call('POST', urlWith(BAD_TOKEN), { body: { content: 'x' }, headers: { Origin: 'https://elsewhere.test' } });
+    const elsewhere = await call('POST', urlWith(BAD_TOKEN), {
+      body: { content: 'x' },
+      headers: { Origin: 'https://elsewhere.test' },
+    });
     expect(elsewhere.status).toBe(404);
-    const slack = await call('POST', urlWith(BAD_TOKEN, '/slack'), { body: { text: 'x' }, headers: { Origin: 'https://app.switchboard.test' } });
+    const slack = await call('POST', urlWith(BAD_TOKEN, '/slack'), {
+      body: { text: 'x' },
+      headers: { Origin: 'https://app.switchboard.test' },
+    });
     expect(slack.status).toBe(404);
   });
 });
@@ -151,7 +194,10 @@ const ACCEPTED: Record<string, { body: unknown; headers?: Record<string, string>
 
 function send(hook: WebhookFixture, suffix: string, client: Record<string, string>) {
   const { body, headers } = ACCEPTED[suffix]!;
-  return call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, { body, headers: { ...headers, ...client } });
+  return call('POST', `${limited.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`, {
+    body,
+    headers: { ...headers, ...client },
+  });
 }
 
 describe('rate limits (docs/decisions.md#fluxer-webhook-rate-limits)', () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { presentMessage } from '@switchboard/contracts';
 import { findMessageById } from '@switchboard/db';
-import { call, channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import {
+  call,
+  channelEvents,
+  createWebhookFixture,
+  useTestEnvironment,
+  webhookMessages,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
@@ -23,7 +30,9 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
 
   it('?wait=true answers 200 with the stored message, as the read model presents it', async () => {
     const webhook = await hook();
-    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'Custom user', username: 'Custom Bot' } });
+    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'Custom user', username: 'Custom Bot' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       content: 'Custom user',
@@ -45,7 +54,13 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
 
   it('?wait=true round-trips content and embeds (colour 0 when unset)', async () => {
     const webhook = await hook();
-    const body = { content: 'with embeds', embeds: [{ title: 'T', description: 'D' }, { title: 'Red', color: 0xff0000 }] };
+    const body = {
+      content: 'with embeds',
+      embeds: [
+        { title: 'T', description: 'D' },
+        { title: 'Red', color: 0xff0000 },
+      ],
+    };
     const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body });
     expect(answer.status).toBe(200);
     expect(answer.body.content).toBe('with embeds');
@@ -57,10 +72,16 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
   it('?wait=false and other values answer 204; True and 1 wait (later Fluxer)', async () => {
     const webhook = await hook();
     for (const value of ['false', 'yes', '']) {
-      expect((await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=${value}`, { body: { content: value || 'x' } })).status).toBe(204);
+      expect(
+        (await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=${value}`, { body: { content: value || 'x' } }))
+          .status,
+      ).toBe(204);
     }
     for (const value of ['True', '1']) {
-      expect((await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=${value}`, { body: { content: value } })).status).toBe(200);
+      expect(
+        (await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=${value}`, { body: { content: value } }))
+          .status,
+      ).toBe(200);
     }
   });
 
@@ -78,10 +99,17 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
 
   it('an embed-only message, stickers (ignored) and custom emoji (kept) are accepted', async () => {
     const webhook = await hook();
-    expect((await call('POST', executeUrl(stack.gateway, webhook), { body: { embeds: [{ title: 'only', color: 3 }] } })).status).toBe(204);
-    const sticker = await call('POST', executeUrl(stack.gateway, webhook), { body: { content: 'Webhook sticker test', sticker_ids: ['999999999999999999'] } });
+    expect(
+      (await call('POST', executeUrl(stack.gateway, webhook), { body: { embeds: [{ title: 'only', color: 3 }] } }))
+        .status,
+    ).toBe(204);
+    const sticker = await call('POST', executeUrl(stack.gateway, webhook), {
+      body: { content: 'Webhook sticker test', sticker_ids: ['999999999999999999'] },
+    });
     expect(sticker.status).toBe(204);
-    const emoji = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'Wait test <:wait_emoji:123456789012345678>' } });
+    const emoji = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'Wait test <:wait_emoji:123456789012345678>' },
+    });
     expect(emoji.status).toBe(200);
     expect(emoji.body.content).toContain('<:wait_emoji:');
     // TestWebhook_EmojiBypas: 200 or 204 for external, animated, unknown and code-span emoji.
@@ -90,13 +118,17 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
       'Fake emoji <:doesnotexist:123456789012345678>',
       'Code: `<:code_emoji:111111111111111111>`',
     ]) {
-      expect([200, 204]).toContain((await call('POST', executeUrl(stack.gateway, webhook), { body: { content } })).status);
+      expect([200, 204]).toContain(
+        (await call('POST', executeUrl(stack.gateway, webhook), { body: { content } })).status,
+      );
     }
   });
 
   it('appends exactly one MESSAGE_CREATE per message to the events stream', async () => {
     const webhook = await hook();
-    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'event please' } });
+    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'event please' },
+    });
     expect(answer.status).toBe(200);
     const events = await channelEvents(stack.gateway.redis, environment.eventsStreamKey, webhook.channelId);
     expect(events).toHaveLength(1);
@@ -111,9 +143,13 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
 
   it('snapshots the webhook name: renaming later does not change stored messages', async () => {
     const webhook = await hook();
-    const first = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'before rename' } });
+    const first = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'before rename' },
+    });
     await stack.gateway.pool.query("UPDATE webhooks SET name = 'Renamed' WHERE id = $1", [webhook.webhookId]);
-    const second = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'after rename' } });
+    const second = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'after rename' },
+    });
     expect(first.body.author.username).toBe(webhook.name);
     expect(second.body.author.username).toBe('Renamed');
     expect((await findMessageById(stack.gateway.pool, first.body.id))!.webhookName).toBe(webhook.name);
@@ -122,7 +158,9 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
   it('stores avatar_url as given and never fetches it', async () => {
     const webhook = await hook();
     const avatarUrl = 'https://avatars.example.invalid/a.png';
-    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, { body: { content: 'avatar', avatar_url: avatarUrl } });
+    const answer = await call('POST', `${executeUrl(stack.gateway, webhook)}?wait=true`, {
+      body: { content: 'avatar', avatar_url: avatarUrl },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.author.avatar_url).toBe(avatarUrl);
   });
@@ -130,7 +168,9 @@ describe('plain execute (docs/decisions.md#fluxer-integration-tests, TestWebhook
   it('accepts form-encoded bodies (content=…, or payload_json)', async () => {
     const webhook = await hook();
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    expect((await call('POST', executeUrl(stack.gateway, webhook), { body: 'content=from+a+form', headers: form })).status).toBe(204);
+    expect(
+      (await call('POST', executeUrl(stack.gateway, webhook), { body: 'content=from+a+form', headers: form })).status,
+    ).toBe(204);
     const json = `payload_json=${encodeURIComponent(JSON.stringify({ content: 'from payload_json' }))}`;
     expect((await call('POST', executeUrl(stack.gateway, webhook), { body: json, headers: form })).status).toBe(204);
     const rows = await messagesOf(stack.gateway.pool, webhook.webhookId, 2);

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, metricValue, scrapeMetrics, spawnService, useTestEnvironment, useTestPool, waitFor, type ServiceProcess } from '@switchboard/testkit';
+import {
+  call,
+  createWebhookFixture,
+  metricValue,
+  scrapeMetrics,
+  spawnService,
+  useTestEnvironment,
+  useTestPool,
+  waitFor,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 // The real processes, as `npm start` and the containers run them: main.ts of both services.
@@ -18,10 +28,17 @@ afterAll(async () => {
 describe('the gateway process with a webhook worker process', () => {
   it('answers ?wait=true with the stored message, then shuts down cleanly (its wait listener closed)', async () => {
     const hook = await createWebhookFixture(pool());
-    const gateway = await spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false' }));
-    const answer = await call('POST', `http://127.0.0.1:${gateway.ready['port']}/v1/webhooks/${hook.webhookId}/${hook.token}?wait=true`, {
-      body: { content: 'from main.ts' },
-    });
+    const gateway = await spawnService(
+      'gateway',
+      environment.processEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS_ENABLED: 'false' }),
+    );
+    const answer = await call(
+      'POST',
+      `http://127.0.0.1:${gateway.ready['port']}/v1/webhooks/${hook.webhookId}/${hook.token}?wait=true`,
+      {
+        body: { content: 'from main.ts' },
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ content: 'from main.ts', webhook_id: hook.webhookId });
     expect(await gateway.stop()).toMatchObject({ code: 0 });
@@ -31,13 +48,20 @@ describe('the gateway process with a webhook worker process', () => {
     expect(worker.output()).not.toContain(hook.token);
   });
 
-  it('exports the delivery lag, accepted → stored, and the delivery job, on the worker\'s /metrics', async () => {
+  it("exports the delivery lag, accepted → stored, and the delivery job, on the worker's /metrics", async () => {
     const hook = await createWebhookFixture(pool());
-    const gateway = await spawnService('gateway', environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }));
+    const gateway = await spawnService(
+      'gateway',
+      environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }),
+    );
     try {
-      const answer = await call('POST', `http://127.0.0.1:${gateway.ready['port']}/v1/webhooks/${hook.webhookId}/${hook.token}?wait=true`, {
-        body: { content: 'measured' },
-      });
+      const answer = await call(
+        'POST',
+        `http://127.0.0.1:${gateway.ready['port']}/v1/webhooks/${hook.webhookId}/${hook.token}?wait=true`,
+        {
+          body: { content: 'measured' },
+        },
+      );
       expect(answer.status).toBe(200);
       const job = { queue: 'webhook-deliveries', job_name: 'webhook-delivery' };
       // The answer may come a moment before the worker counts the job completed: poll the scrape.
@@ -53,7 +77,9 @@ describe('the gateway process with a webhook worker process', () => {
       const lagSum = metricValue(samples, 'webhook_delivery_lag_seconds_sum', lag)!;
       expect(lagSum).toBeGreaterThanOrEqual(0);
       expect(lagSum / deliveries).toBeLessThan(30);
-      expect(metricValue(samples, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+      expect(
+        metricValue(samples, 'worker_job_duration_seconds_count', { ...job, outcome: 'completed' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(text).not.toContain(hook.token);
       expect(text).not.toContain(hook.webhookId);
     } finally {

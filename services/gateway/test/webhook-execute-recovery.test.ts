@@ -1,8 +1,24 @@
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, channelEvents, createWebhookFixture, QUICK_TAKEOVER, useTestEnvironment, waitFor, webhookMessages, type ServiceProcess } from '@switchboard/testkit';
+import {
+  call,
+  channelEvents,
+  createWebhookFixture,
+  QUICK_TAKEOVER,
+  useTestEnvironment,
+  waitFor,
+  webhookMessages,
+  type ServiceProcess,
+} from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
-import { deliveriesQueue, deliveriesSettled, deliveryJobs, executeUrl, messagesOf, spawnWebhookWorker } from './webhook-execute-helpers.ts';
+import {
+  deliveriesQueue,
+  deliveriesSettled,
+  deliveryJobs,
+  executeUrl,
+  messagesOf,
+  spawnWebhookWorker,
+} from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_WAIT_TIMEOUT_MS: '300' });

@@ -8,7 +8,29 @@ import { MAX_FORM_FIELDS, parseForm } from '../src/routes/webhooks/execute/form.
  * beside a percent escape (`é%A9` is one U+FFFD there, `é` and U+FFFD by the standard).
  */
 const formText = fc
-  .array(fc.constantFrom('a', 'b', 'payload', '=', '&', '&&', '+', '%', '%2', '%20', '%3D', '%26', '%C3', '%A9', '%F0%9F%9A%80', '%zz', '%2B', ' '), { maxLength: 30 })
+  .array(
+    fc.constantFrom(
+      'a',
+      'b',
+      'payload',
+      '=',
+      '&',
+      '&&',
+      '+',
+      '%',
+      '%2',
+      '%20',
+      '%3D',
+      '%26',
+      '%C3',
+      '%A9',
+      '%F0%9F%9A%80',
+      '%zz',
+      '%2B',
+      ' ',
+    ),
+    { maxLength: 30 },
+  )
   .map((parts) => parts.join(''));
 
 describe('form bodies (parseForm)', () => {
@@ -41,6 +63,8 @@ describe('form bodies (parseForm)', () => {
 
   it(`refuse more than ${MAX_FORM_FIELDS} fields with a 400, empty ones not counted`, () => {
     expect(parseForm(`${'a=1&'.repeat(MAX_FORM_FIELDS)}&&`).get('a')).toBe('1');
-    expect(() => parseForm('a&'.repeat(MAX_FORM_FIELDS + 1))).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_FORM_BODY' }));
+    expect(() => parseForm('a&'.repeat(MAX_FORM_FIELDS + 1))).toThrow(
+      expect.objectContaining({ status: 400, code: 'INVALID_FORM_BODY' }),
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { IncomingWebhook } from '@slack/webhook';
 import { REST, Routes, WebhookClient } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { call, channelEvents, createWebhookFixture, useTestEnvironment, waitFor, type WebhookFixture } from '@switchboard/testkit';
+import {
+  call,
+  channelEvents,
+  createWebhookFixture,
+  useTestEnvironment,
+  waitFor,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { executeUrl, fixtureIds, useExecuteStack } from './webhook-execute-helpers.ts';
 import { createGuildFixture } from './webhooks-fixtures.ts';
 
@@ -39,7 +46,12 @@ describe('a webhook’s messages through its token (GET, PATCH, DELETE)', () => 
 
     const edited = await call('PATCH', messageUrl(hook, posted.id), { body: { content: 'build passed' } });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ id: posted.id, content: 'build passed', embeds: posted.embeds, timestamp: posted.timestamp });
+    expect(edited.body).toMatchObject({
+      id: posted.id,
+      content: 'build passed',
+      embeds: posted.embeds,
+      timestamp: posted.timestamp,
+    });
     expect(Date.parse(edited.body.edited_timestamp)).toBeGreaterThanOrEqual(Date.parse(posted.timestamp));
     expect((await call('GET', messageUrl(hook, posted.id))).body).toEqual(edited.body);
 
@@ -64,7 +76,11 @@ describe('a webhook’s messages through its token (GET, PATCH, DELETE)', () => 
     expect([badBody.status, badBody.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
     expect((await call('GET', messageUrl(wrongToken, mine.id))).body.code).toBe('UNKNOWN_WEBHOOK');
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const answer = await call(method, messageUrl(hook, theirs.id), method === 'PATCH' ? { body: { content: 'x' } } : {});
+      const answer = await call(
+        method,
+        messageUrl(hook, theirs.id),
+        method === 'PATCH' ? { body: { content: 'x' } } : {},
+      );
       expect([answer.status, answer.body.code], method).toEqual([404, 'UNKNOWN_MESSAGE']);
     }
     expect((await call('GET', messageUrl(hook, fixtureIds.next()))).body.code).toBe('UNKNOWN_MESSAGE');
@@ -79,9 +95,15 @@ describe('a webhook’s messages through its token (GET, PATCH, DELETE)', () => 
 describe('real clients against the gateway', () => {
   it('discord.js WebhookClient: send with embeds (waits), fetchMessage, editMessage, deleteMessage', async () => {
     const hook = await createWebhookFixture(stack.gateway.pool);
-    const client = new WebhookClient({ id: hook.webhookId, token: hook.token }, { rest: { api: stack.gateway.url, version: '1' } });
+    const client = new WebhookClient(
+      { id: hook.webhookId, token: hook.token },
+      { rest: { api: stack.gateway.url, version: '1' } },
+    );
     try {
-      const sent = await client.send({ content: 'deploy started', embeds: [{ title: 'v1.2.3', description: 'rolling out' }] });
+      const sent = await client.send({
+        content: 'deploy started',
+        embeds: [{ title: 'v1.2.3', description: 'rolling out' }],
+      });
       expect(sent).toMatchObject({ content: 'deploy started', webhook_id: hook.webhookId, channel_id: hook.channelId });
       expect(sent.embeds).toEqual([expect.objectContaining({ title: 'v1.2.3', description: 'rolling out' })]);
       expect(await client.fetchMessage(sent.id)).toMatchObject({ id: sent.id, content: 'deploy started' });
@@ -98,11 +120,17 @@ describe('real clients against the gateway', () => {
   it('discord.js REST: create, list, rename and delete a webhook as a bot with MANAGE_WEBHOOKS', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
     const rest = new REST({ api: stack.gateway.url, version: '1' }).setToken(guild.bot.token);
-    const created = (await rest.post(Routes.channelWebhooks(guild.channelIds[0]), { body: { name: 'deploys' } })) as { id: string; name: string; token: string };
+    const created = (await rest.post(Routes.channelWebhooks(guild.channelIds[0]), { body: { name: 'deploys' } })) as {
+      id: string;
+      name: string;
+      token: string;
+    };
     expect(created).toMatchObject({ name: 'deploys', channel_id: guild.channelIds[0] });
     const listed = (await rest.get(Routes.channelWebhooks(guild.channelIds[0]))) as Array<{ id: string }>;
     expect(listed.map((webhook) => webhook.id)).toContain(created.id);
-    expect(await rest.patch(Routes.webhook(created.id), { body: { name: 'releases' } })).toMatchObject({ name: 'releases' });
+    expect(await rest.patch(Routes.webhook(created.id), { body: { name: 'releases' } })).toMatchObject({
+      name: 'releases',
+    });
     await rest.delete(Routes.webhook(created.id));
     await expect(rest.get(Routes.webhook(created.id))).rejects.toMatchObject({ status: 404 });
   });

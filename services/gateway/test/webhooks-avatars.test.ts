@@ -8,7 +8,8 @@ import { createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture }
 const environment = useTestEnvironment();
 const gateway = useGateway(environment);
 
-const expectedHash = (bytes: Buffer, gif = false) => `${gif ? 'a_' : ''}${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
+const expectedHash = (bytes: Buffer, gif = false) =>
+  `${gif ? 'a_' : ''}${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
 
 async function storedObject(key: string): Promise<{ bytes: Buffer; contentType: string | undefined } | null> {
   const head = await gateway.storage.headObject(key);
@@ -32,7 +33,10 @@ describe('avatar on create', () => {
     const accounts = [guild.owner, guild.admin, guild.manager, guild.bot];
     for (const [i, [format, bytes]] of Object.entries(IMAGES).entries()) {
       // Declared as text/plain: the MIME type of a data URI is never trusted.
-      const made = await createWebhook(gateway.url, guild.channelIds[0], accounts[i]!, { name: format, avatar: dataUri(bytes, 'text/plain') });
+      const made = await createWebhook(gateway.url, guild.channelIds[0], accounts[i]!, {
+        name: format,
+        avatar: dataUri(bytes, 'text/plain'),
+      });
       expect(made.avatar, format).toBe(expectedHash(bytes, format === 'gif'));
       const object = await storedObject(`avatars/${made.id}/${made.avatar}`);
       expect(object?.bytes.equals(bytes), format).toBe(true);
@@ -41,7 +45,10 @@ describe('avatar on create', () => {
   });
 
   it('accepts bare base64 without a data: prefix', async () => {
-    const made = await createWebhook(gateway.url, guild.channelIds[1], guild.owner, { name: 'bare', avatar: IMAGES.png.toString('base64') });
+    const made = await createWebhook(gateway.url, guild.channelIds[1], guild.owner, {
+      name: 'bare',
+      avatar: IMAGES.png.toString('base64'),
+    });
     expect(made.avatar).toBe(expectedHash(IMAGES.png));
   });
 
@@ -75,7 +82,10 @@ describe('avatar size', () => {
     const guild = await createGuildFixture(gateway.pool);
     const max = LIMITS.webhooks.avatarMaxBytes;
     const largest = pngOfSize(max);
-    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'big', avatar: dataUri(largest) });
+    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'big',
+      avatar: dataUri(largest),
+    });
     expect((await gateway.storage.headObject(`avatars/${made.id}/${made.avatar}`))?.size).toBe(max);
     const tooBig = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
       token: guild.owner.token,
@@ -98,13 +108,22 @@ describe('avatar size', () => {
 describe('avatar on update', () => {
   it('replaces by id, keeps the old object (old messages show it), clears with null, and "" leaves it', async () => {
     const guild = await createGuildFixture(gateway.pool);
-    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'a', avatar: dataUri(IMAGES.png) });
+    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'a',
+      avatar: dataUri(IMAGES.png),
+    });
     const path = `/v1/webhooks/${made.id}`;
-    const replaced = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: dataUri(IMAGES.gif) } });
+    const replaced = await call('PATCH', `${gateway.url}${path}`, {
+      token: guild.owner.token,
+      body: { avatar: dataUri(IMAGES.gif) },
+    });
     expect(replaced.body.avatar).toBe(expectedHash(IMAGES.gif, true));
     expect(await gateway.storage.headObject(`avatars/${made.id}/${made.avatar}`)).not.toBeNull();
     expect(await gateway.storage.headObject(`avatars/${made.id}/${replaced.body.avatar}`)).not.toBeNull();
-    const kept = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: '', name: 'renamed' } });
+    const kept = await call('PATCH', `${gateway.url}${path}`, {
+      token: guild.owner.token,
+      body: { avatar: '', name: 'renamed' },
+    });
     expect(kept.body).toMatchObject({ avatar: replaced.body.avatar, name: 'renamed' });
     const cleared = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { avatar: null } });
     expect(cleared.body.avatar).toBeNull();
@@ -113,7 +132,9 @@ describe('avatar on update', () => {
   it('replaces by token', async () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`, { body: { avatar: dataUri(IMAGES.webp) } });
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`, {
+      body: { avatar: dataUri(IMAGES.webp) },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.avatar).toBe(expectedHash(IMAGES.webp));
     expect(answer.body).not.toHaveProperty('user');
@@ -122,7 +143,10 @@ describe('avatar on update', () => {
 
   it('refuses a bad avatar on PATCH without changing the webhook', async () => {
     const guild = await createGuildFixture(gateway.pool);
-    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, { name: 'a', avatar: dataUri(IMAGES.jpeg) });
+    const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'a',
+      avatar: dataUri(IMAGES.jpeg),
+    });
     const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
       token: guild.owner.token,
       body: { name: 'b', avatar: dataUri(Buffer.from('GIF87')) },

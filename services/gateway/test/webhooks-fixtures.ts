@@ -55,29 +55,59 @@ async function insertAccounts(db: PoolClient, kinds: Array<'user' | 'bot'>): Pro
     const id = ids.next();
     return { id, token: generateUserToken(id), kind, username: `u${++accounts}_${id.slice(-6)}` };
   });
-  await insertUsers(db, made.map((a) => ({ id: a.id, username: a.username, bot: a.kind === 'bot' })));
-  await insertUserTokens(db, made.map((a) => ({ tokenHash: hashCredential(a.token), userId: a.id, kind: a.kind })));
+  await insertUsers(
+    db,
+    made.map((a) => ({ id: a.id, username: a.username, bot: a.kind === 'bot' })),
+  );
+  await insertUserTokens(
+    db,
+    made.map((a) => ({ tokenHash: hashCredential(a.token), userId: a.id, kind: a.kind })),
+  );
   return made.map(({ id, token }) => ({ id, token }));
 }
 
-async function insertGuildWithChannels(db: PoolClient, ownerId: string, types: number[]): Promise<{ guildId: string; channelIds: string[] }> {
+async function insertGuildWithChannels(
+  db: PoolClient,
+  ownerId: string,
+  types: number[],
+): Promise<{ guildId: string; channelIds: string[] }> {
   const guildId = ids.next();
   await insertGuild(db, { id: guildId, name: `guild ${guildId}`, ownerId });
   const channelIds = types.map(() => ids.next());
-  await insertChannels(db, types.map((type, i) => ({ id: channelIds[i]!, guildId, type, name: `channel-${i}`, position: i })));
+  await insertChannels(
+    db,
+    types.map((type, i) => ({ id: channelIds[i]!, guildId, type, name: `channel-${i}`, position: i })),
+  );
   return { guildId, channelIds };
 }
 
 export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
   return withTransaction(pool, async (db) => {
-    const [owner, admin, manager, bot, member, outsider] = await insertAccounts(db, ['user', 'user', 'user', 'bot', 'user', 'user']);
-    const main = await insertGuildWithChannels(db, owner!.id, [ChannelType.GuildText, ChannelType.GuildText, ChannelType.GuildVoice]);
+    const [owner, admin, manager, bot, member, outsider] = await insertAccounts(db, [
+      'user',
+      'user',
+      'user',
+      'bot',
+      'user',
+      'user',
+    ]);
+    const main = await insertGuildWithChannels(db, owner!.id, [
+      ChannelType.GuildText,
+      ChannelType.GuildText,
+      ChannelType.GuildVoice,
+    ]);
     const other = await insertGuildWithChannels(db, outsider!.id, [ChannelType.GuildText]);
     const adminRole = ids.next();
     const managerRole = ids.next();
     await insertRoles(db, [
       { id: main.guildId, guildId: main.guildId, name: '@everyone', permissions: EVERYONE, position: 0 },
-      { id: managerRole, guildId: main.guildId, name: 'Webhooks', permissions: Permission.MANAGE_WEBHOOKS, position: 1 },
+      {
+        id: managerRole,
+        guildId: main.guildId,
+        name: 'Webhooks',
+        permissions: Permission.MANAGE_WEBHOOKS,
+        position: 1,
+      },
       { id: adminRole, guildId: main.guildId, name: 'Admin', permissions: Permission.ADMINISTRATOR, position: 2 },
       { id: other.guildId, guildId: other.guildId, name: '@everyone', permissions: 0n, position: 0 },
     ]);
@@ -109,14 +139,24 @@ export async function createGuildFixture(pool: Pool): Promise<GuildFixture> {
 }
 
 /** Creates a webhook through HTTP as `account` and returns the response body. */
-export async function createWebhook(baseUrl: string, channelId: string, account: Account, body: unknown = { name: 'Test Webhook' }): Promise<any> {
+export async function createWebhook(
+  baseUrl: string,
+  channelId: string,
+  account: Account,
+  body: unknown = { name: 'Test Webhook' },
+): Promise<any> {
   const answer = await call('POST', `${baseUrl}/v1/channels/${channelId}/webhooks`, { token: account.token, body });
   if (answer.status !== 200) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
 
 /** `count` webhooks straight into the table (for limits), bypassing the API. */
-export async function insertWebhookRows(pool: Pool, guildId: string, channelIds: string[], count: number): Promise<void> {
+export async function insertWebhookRows(
+  pool: Pool,
+  guildId: string,
+  channelIds: string[],
+  count: number,
+): Promise<void> {
   await pool.query(
     `INSERT INTO webhooks (id, guild_id, channel_id, name, token)
      SELECT i.id, $1, ($2::bigint[])[1 + i.n % cardinality($2::bigint[])], 'bulk ' || i.n, repeat('x', 64)
@@ -127,7 +167,10 @@ export async function insertWebhookRows(pool: Pool, guildId: string, channelIds:
 
 /** Real magic bytes of each accepted format, padded; the sniffer reads only the header. */
 export const IMAGES = {
-  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
+  png: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
   jpeg: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(32, 1)]),
   gif: Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0]), Buffer.alloc(16, 2)]),
   webp: Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(24, 3)]),

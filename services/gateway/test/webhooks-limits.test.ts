@@ -55,7 +55,10 @@ describe('15 per channel', () => {
     expect((await create(guild, guild.channelIds[0])).status).toBe(200);
     const refused = await create(guild, guild.channelIds[0]);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ code: 'MAX_WEBHOOKS', message: 'Maximum number of webhooks per channel reached (15).' });
+    expect(refused.body).toEqual({
+      code: 'MAX_WEBHOOKS',
+      message: 'Maximum number of webhooks per channel reached (15).',
+    });
     expect((await create(guild, guild.channelIds[1])).status).toBe(200);
     expect(await countWebhooks({ channelId: guild.channelIds[0] })).toBe(15);
   });
@@ -76,7 +79,9 @@ describe('15 per channel', () => {
   it('lets exactly 15 exist when 20 creates race on a channel holding 10', async () => {
     const guild = await createGuildFixture(gateway.pool);
     await insertWebhookRows(gateway.pool, guild.guildId, [guild.channelIds[0]], 10);
-    const answers = await withWidePool((url) => Promise.all(Array.from({ length: 20 }, () => create(guild, guild.channelIds[0], url))));
+    const answers = await withWidePool((url) =>
+      Promise.all(Array.from({ length: 20 }, () => create(guild, guild.channelIds[0], url))),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(answers.filter((a) => a.status === 400).every((a) => a.body.code === 'MAX_WEBHOOKS')).toBe(true);
@@ -94,10 +99,15 @@ describe('1000 per guild, checked before the channel', () => {
     expect(thousandth.status).toBe(200);
     const refused = await create(guild, guild.channelIds[0]);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ code: 'MAX_WEBHOOKS_PER_GUILD', message: 'Maximum number of webhooks per guild reached (1000).' });
+    expect(refused.body).toEqual({
+      code: 'MAX_WEBHOOKS_PER_GUILD',
+      message: 'Maximum number of webhooks per guild reached (1000).',
+    });
     // Channel 1 is over its own limit too: the guild limit is reported, as it is checked first.
     expect((await create(guild, guild.channelIds[1])).body.code).toBe('MAX_WEBHOOKS_PER_GUILD');
-    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${thousandth.body.id}`, { token: guild.owner.token })).status).toBe(204);
+    expect(
+      (await call('DELETE', `${gateway.url}/v1/webhooks/${thousandth.body.id}`, { token: guild.owner.token })).status,
+    ).toBe(204);
     expect((await create(guild, guild.channelIds[0])).status).toBe(200);
     expect(await countWebhooks({ guildId: guild.guildId })).toBe(1000);
   });
@@ -105,7 +115,9 @@ describe('1000 per guild, checked before the channel', () => {
   it('lets exactly 1000 exist when creates race on two channels of a guild holding 995', async () => {
     const guild = await createGuildFixture(gateway.pool);
     await insertWebhookRows(gateway.pool, guild.guildId, [guild.voiceChannelId], LIMITS.webhooks.perGuild - 5);
-    const answers = await withWidePool((url) => Promise.all(Array.from({ length: 20 }, (_, i) => create(guild, guild.channelIds[i % 2]!, url))));
+    const answers = await withWidePool((url) =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => create(guild, guild.channelIds[i % 2]!, url))),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
     expect(answers.filter((a) => a.status === 400 && a.body.code === 'MAX_WEBHOOKS_PER_GUILD')).toHaveLength(15);
     expect(await countWebhooks({ guildId: guild.guildId })).toBe(1000);

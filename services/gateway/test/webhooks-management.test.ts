@@ -48,8 +48,14 @@ describe('create (docs/decisions.md#fluxer-integration-tests, webhook_validation
     const path = `/v1/channels/${guild.channelIds[0]}/webhooks`;
     const noName = await call('POST', `${gateway.url}${path}`, { token: guild.owner.token, body: {} });
     expect(noName.status).toBe(400);
-    expect(noName.body).toMatchObject({ code: 'INVALID_FORM_BODY', errors: [expect.objectContaining({ path: 'name' })] });
-    const badAvatar = await call('POST', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: 'Test', avatar: 'invalid-base64' } });
+    expect(noName.body).toMatchObject({
+      code: 'INVALID_FORM_BODY',
+      errors: [expect.objectContaining({ path: 'name' })],
+    });
+    const badAvatar = await call('POST', `${gateway.url}${path}`, {
+      token: guild.owner.token,
+      body: { name: 'Test', avatar: 'invalid-base64' },
+    });
     expect(badAvatar.status).toBe(400);
     expect(badAvatar.body.errors).toEqual([expect.objectContaining({ path: 'avatar' })]);
   });
@@ -61,7 +67,10 @@ describe('create (docs/decisions.md#fluxer-integration-tests, webhook_validation
     const emoji = '🚀'.repeat(80);
     expect((await createWebhook(gateway.url, guild.channelIds[1], guild.owner, { name: emoji })).name).toBe(emoji);
     for (const name of ['x'.repeat(81), '   ', '\u202e\f', 42]) {
-      const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[1]}/webhooks`, { token: guild.owner.token, body: { name } });
+      const answer = await call('POST', `${gateway.url}/v1/channels/${guild.channelIds[1]}/webhooks`, {
+        token: guild.owner.token,
+        body: { name },
+      });
       expect(answer.status, JSON.stringify(name)).toBe(400);
       expect(answer.body.errors[0].path).toBe('name');
     }
@@ -77,29 +86,47 @@ describe('create (docs/decisions.md#fluxer-integration-tests, webhook_validation
   it('answers 404 UNKNOWN_CHANNEL for an unknown channel and a DM channel, 400 for a bad id', async () => {
     const guild = await fresh();
     for (const channelId of [UNKNOWN_ID, guild.dmChannelId]) {
-      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
+      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, {
+        token: guild.owner.token,
+        body: { name: 'x' },
+      });
       expect(answer.status).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_CHANNEL');
     }
-    const bad = await call('POST', `${gateway.url}/v1/channels/abc/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
+    const bad = await call('POST', `${gateway.url}/v1/channels/abc/webhooks`, {
+      token: guild.owner.token,
+      body: { name: 'x' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('channel_id');
   });
   it('refuses voice channels and categories (400 INVALID_CHANNEL_TYPE), as a create and as a move target', async () => {
     const guild = await fresh();
     const categoryId = ids.next();
-    await insertChannels(gateway.pool, [{ id: categoryId, guildId: guild.guildId, type: ChannelType.GuildCategory, name: 'Category', position: 9 }]);
+    await insertChannels(gateway.pool, [
+      { id: categoryId, guildId: guild.guildId, type: ChannelType.GuildCategory, name: 'Category', position: 9 },
+    ]);
     const announcementId = ids.next();
-    await insertChannels(gateway.pool, [{ id: announcementId, guildId: guild.guildId, type: ChannelType.GuildAnnouncement, name: 'news', position: 10 }]);
+    await insertChannels(gateway.pool, [
+      { id: announcementId, guildId: guild.guildId, type: ChannelType.GuildAnnouncement, name: 'news', position: 10 },
+    ]);
     for (const channelId of [guild.voiceChannelId, categoryId]) {
-      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, { token: guild.owner.token, body: { name: 'x' } });
+      const answer = await call('POST', `${gateway.url}/v1/channels/${channelId}/webhooks`, {
+        token: guild.owner.token,
+        body: { name: 'x' },
+      });
       expect([answer.status, answer.body.code], channelId).toEqual([400, 'INVALID_CHANNEL_TYPE']);
     }
-    const { rows } = await gateway.pool.query('SELECT count(*)::int AS n FROM webhooks WHERE guild_id = $1', [guild.guildId]);
+    const { rows } = await gateway.pool.query('SELECT count(*)::int AS n FROM webhooks WHERE guild_id = $1', [
+      guild.guildId,
+    ]);
     expect(rows[0].n).toBe(0);
     await createWebhook(gateway.url, announcementId, guild.owner);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const moved = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: guild.voiceChannelId } });
+    const moved = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
+      token: guild.owner.token,
+      body: { channel_id: guild.voiceChannelId },
+    });
     expect([moved.status, moved.body.code]).toEqual([400, 'INVALID_CHANNEL_TYPE']);
   });
 });
@@ -122,13 +149,19 @@ describe('read, list, update and delete by id', () => {
     const fixture = await createGuildFixture(gateway.pool);
     const first = await createWebhook(gateway.url, fixture.channelIds[0], fixture.owner, { name: 'one' });
     const second = await createWebhook(gateway.url, fixture.channelIds[1], fixture.manager, { name: 'two' });
-    const channel = await call('GET', `${gateway.url}/v1/channels/${fixture.channelIds[0]}/webhooks`, { token: fixture.owner.token });
+    const channel = await call('GET', `${gateway.url}/v1/channels/${fixture.channelIds[0]}/webhooks`, {
+      token: fixture.owner.token,
+    });
     expect(channel.status).toBe(200);
     expect(channel.body).toEqual([first]);
-    const all = await call('GET', `${gateway.url}/v1/guilds/${fixture.guildId}/webhooks`, { token: fixture.owner.token });
+    const all = await call('GET', `${gateway.url}/v1/guilds/${fixture.guildId}/webhooks`, {
+      token: fixture.owner.token,
+    });
     expect(all.body).toEqual([first, second]);
     expect(all.body[1].user.id).toBe(fixture.manager.id);
-    const unknown = await call('GET', `${gateway.url}/v1/guilds/${UNKNOWN_ID}/webhooks`, { token: fixture.owner.token });
+    const unknown = await call('GET', `${gateway.url}/v1/guilds/${UNKNOWN_ID}/webhooks`, {
+      token: fixture.owner.token,
+    });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'UNKNOWN_GUILD']);
   });
 
@@ -140,7 +173,9 @@ describe('read, list, update and delete by id', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toEqual({ ...made, name: 'after' });
     expect((await call('GET', `${gateway.url}${path}`, { token: guild.owner.token })).body.name).toBe('after');
-    expect((await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: '' } })).body.name).toBe('after');
+    expect(
+      (await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: '' } })).body.name,
+    ).toBe('after');
     const nulled = await call('PATCH', `${gateway.url}${path}`, { token: guild.owner.token, body: { name: null } });
     expect([nulled.status, nulled.body.errors[0].path]).toEqual([400, 'name']);
   });
@@ -153,7 +188,9 @@ describe('read, list, update and delete by id', () => {
     expect(deleted.body).toBeUndefined();
     expect((await call('GET', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
     expect((await call('GET', `${gateway.url}/v1/webhooks/${made.id}/${made.token}`)).status).toBe(404);
-    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(404);
+    expect((await call('DELETE', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token })).status).toBe(
+      404,
+    );
   });
 
   it('omits user once the creator is deleted, and the webhook keeps working', async () => {
@@ -184,7 +221,9 @@ describe('moving a webhook (PATCH channel_id)', () => {
     });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ channel_id: guild.channelIds[1], name: 'moved', guild_id: guild.guildId });
-    const old = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, { token: guild.owner.token });
+    const old = await call('GET', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
+      token: guild.owner.token,
+    });
     expect(old.body.map((w: { id: string }) => w.id)).not.toContain(made.id);
   });
 
@@ -192,7 +231,10 @@ describe('moving a webhook (PATCH channel_id)', () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     for (const channelId of [guild.other.channelId, guild.dmChannelId, UNKNOWN_ID]) {
-      const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: channelId, name: 'x' } });
+      const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
+        token: guild.owner.token,
+        body: { channel_id: channelId, name: 'x' },
+      });
       expect(answer.status, channelId).toBe(404);
       expect(answer.body.code).toBe('UNKNOWN_CHANNEL');
     }
@@ -203,7 +245,10 @@ describe('moving a webhook (PATCH channel_id)', () => {
   it('treats the current channel as no move', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { channel_id: guild.channelIds[0] } });
+    const answer = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
+      token: guild.owner.token,
+      body: { channel_id: guild.channelIds[0] },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.channel_id).toBe(guild.channelIds[0]);
   });
@@ -239,7 +284,11 @@ describe('token routes (no auth; responses without user)', () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     const other = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const paths = [`/v1/webhooks/${made.id}/invalid_token`, `/v1/webhooks/${made.id}/${other.token}`, `/v1/webhooks/${UNKNOWN_ID}/${made.token}`];
+    const paths = [
+      `/v1/webhooks/${made.id}/invalid_token`,
+      `/v1/webhooks/${made.id}/${other.token}`,
+      `/v1/webhooks/${UNKNOWN_ID}/${made.token}`,
+    ];
     for (const path of paths) {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
         const answer = await call(method, `${gateway.url}${path}`, method === 'PATCH' ? { body: { name: 'x' } } : {});
@@ -253,7 +302,9 @@ describe('token routes (no auth; responses without user)', () => {
   it('validates path and body before the token: a bad body with a bad token is 400', async () => {
     const guild = await fresh();
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
-    const badBody = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/wrong`, { body: { name: 'x'.repeat(81) } });
+    const badBody = await call('PATCH', `${gateway.url}/v1/webhooks/${made.id}/wrong`, {
+      body: { name: 'x'.repeat(81) },
+    });
     expect([badBody.status, badBody.body.code]).toEqual([400, 'INVALID_FORM_BODY']);
     const badId = await call('GET', `${gateway.url}/v1/webhooks/not-a-number/${made.token}`);
     expect([badId.status, badId.body.errors[0].path]).toEqual([400, 'webhook_id']);

@@ -32,11 +32,23 @@ interface RouteCase {
 }
 
 const ROUTES: RouteCase[] = [
-  { name: 'create', success: 200, request: (g) => ({ method: 'POST', path: `/v1/channels/${g.channelIds[1]}/webhooks`, body: { name: 'x' } }) },
-  { name: 'list channel', success: 200, request: (g) => ({ method: 'GET', path: `/v1/channels/${g.channelIds[0]}/webhooks` }) },
+  {
+    name: 'create',
+    success: 200,
+    request: (g) => ({ method: 'POST', path: `/v1/channels/${g.channelIds[1]}/webhooks`, body: { name: 'x' } }),
+  },
+  {
+    name: 'list channel',
+    success: 200,
+    request: (g) => ({ method: 'GET', path: `/v1/channels/${g.channelIds[0]}/webhooks` }),
+  },
   { name: 'list guild', success: 200, request: (g) => ({ method: 'GET', path: `/v1/guilds/${g.guildId}/webhooks` }) },
   { name: 'get', success: 200, request: (_g, w) => ({ method: 'GET', path: `/v1/webhooks/${w.id}` }) },
-  { name: 'update', success: 200, request: (_g, w) => ({ method: 'PATCH', path: `/v1/webhooks/${w.id}`, body: { name: 'Hacked' } }) },
+  {
+    name: 'update',
+    success: 200,
+    request: (_g, w) => ({ method: 'PATCH', path: `/v1/webhooks/${w.id}`, body: { name: 'Hacked' } }),
+  },
 ];
 
 describe('permission matrix (owner, administrator, MANAGE_WEBHOOKS, bot, member, outsider, no token, bad token)', () => {
@@ -53,7 +65,10 @@ describe('permission matrix (owner, administrator, MANAGE_WEBHOOKS, bot, member,
       const expected = caller in DENIED ? DENIED[caller as keyof typeof DENIED] : [route.success, null];
       it(`${route.name} as ${caller}: ${expected[0]}`, async () => {
         const { method, path, body } = route.request(guild, webhook);
-        const answer = await call(method, `${gateway.url}${path}`, { ...credentials(guild, caller), ...(body ? { body } : {}) });
+        const answer = await call(method, `${gateway.url}${path}`, {
+          ...credentials(guild, caller),
+          ...(body ? { body } : {}),
+        });
         expect(answer.status).toBe(expected[0]);
         if (expected[1] !== null) expect(answer.body.code).toBe(expected[1]);
       });
@@ -80,8 +95,13 @@ describe('permission matrix (owner, administrator, MANAGE_WEBHOOKS, bot, member,
   it('leaves a webhook unchanged after a refused PATCH', async () => {
     const read = await call('GET', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.owner.token });
     expect(read.body.name).not.toBe('Hacked-by-member');
-    await call('PATCH', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.member.token, body: { name: 'Hacked-by-member' } });
-    expect((await call('GET', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.owner.token })).body.name).not.toBe('Hacked-by-member');
+    await call('PATCH', `${gateway.url}/v1/webhooks/${webhook.id}`, {
+      token: guild.member.token,
+      body: { name: 'Hacked-by-member' },
+    });
+    expect(
+      (await call('GET', `${gateway.url}/v1/webhooks/${webhook.id}`, { token: guild.owner.token })).body.name,
+    ).not.toBe('Hacked-by-member');
   });
 });
 
@@ -90,7 +110,10 @@ describe('moving needs the permission in the (same) guild', () => {
     const guild = await createGuildFixture(gateway.pool);
     const made = await createWebhook(gateway.url, guild.channelIds[0], guild.owner);
     const move = (account: Account) =>
-      call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, { token: account.token, body: { channel_id: guild.channelIds[1] } });
+      call('PATCH', `${gateway.url}/v1/webhooks/${made.id}`, {
+        token: account.token,
+        body: { channel_id: guild.channelIds[1] },
+      });
     expect((await move(guild.member)).body.code).toBe('MISSING_PERMISSIONS');
     expect((await move(guild.outsider)).body.code).toBe('MISSING_ACCESS');
     expect((await move(guild.manager)).body.channel_id).toBe(guild.channelIds[1]);
@@ -105,10 +128,20 @@ describe('user and bot tokens', () => {
   });
 
   const list = (authorization?: string) =>
-    call('GET', `${gateway.url}/v1/guilds/${guild.guildId}/webhooks`, authorization === undefined ? {} : { headers: { authorization } });
+    call(
+      'GET',
+      `${gateway.url}/v1/guilds/${guild.guildId}/webhooks`,
+      authorization === undefined ? {} : { headers: { authorization } },
+    );
 
   it('accepts the bare token, Bot and Bearer (any case)', async () => {
-    for (const header of [guild.owner.token, `Bot ${guild.owner.token}`, `Bearer ${guild.owner.token}`, `bearer ${guild.bot.token}`, `BOT ${guild.bot.token}`]) {
+    for (const header of [
+      guild.owner.token,
+      `Bot ${guild.owner.token}`,
+      `Bearer ${guild.owner.token}`,
+      `bearer ${guild.bot.token}`,
+      `BOT ${guild.bot.token}`,
+    ]) {
       expect((await list(header)).status, header.split(' ')[0]).toBe(200);
     }
   });
@@ -165,7 +198,10 @@ describe('rate limits are per user', () => {
   it('gives each user their own webhook:create bucket on a channel (10 per minute)', async () => {
     const guild = await createGuildFixture(gateway.pool);
     const create = (account: Account) =>
-      call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, { token: account.token, body: { name: 'x' } });
+      call('POST', `${gateway.url}/v1/channels/${guild.channelIds[0]}/webhooks`, {
+        token: account.token,
+        body: { name: 'x' },
+      });
     for (let i = 0; i < 10; i++) expect((await create(guild.manager)).status).toBe(200);
     const limited = await create(guild.manager);
     expect(limited.status).toBe(429);

@@ -7,12 +7,16 @@ import { createGuildFixture, createWebhook, ids } from './webhooks-fixtures.ts';
 const environment = useTestEnvironment();
 const stack = useExecuteStack(environment);
 
-const SECRET = 'It\'s a Secret to Everybody';
+const SECRET = "It's a Secret to Everybody";
 const hmacHex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
 /** GitHub's delivery: the exact bytes, signed with the secret as `X-Hub-Signature-256`. */
 function githubDelivery(url: string, body: string, signature?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID() };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-GitHub-Event': 'ping',
+    'X-GitHub-Delivery': randomUUID(),
+  };
   if (signature !== undefined) headers['X-Hub-Signature-256'] = signature;
   return fetch(`${url}/github`, { method: 'POST', headers, body });
 }
@@ -20,7 +24,10 @@ function githubDelivery(url: string, body: string, signature?: string) {
 describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () => {
   it('are set on create and never returned; signed code-host deliveries verify, unsigned ones are 401', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name: 'ci', secret: SECRET });
+    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'ci',
+      secret: SECRET,
+    });
     expect(made).not.toHaveProperty('secret');
     const fetched = await call('GET', `${stack.gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token });
     expect(fetched.body).not.toHaveProperty('secret');
@@ -34,7 +41,11 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
     // Sentry signs with the same secret, as its integration's client secret.
     const sentry = await fetch(`${url}/sentry`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Sentry-Hook-Resource': 'installation', 'Sentry-Hook-Signature': hmacHex(SECRET, body) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Sentry-Hook-Resource': 'installation',
+        'Sentry-Hook-Signature': hmacHex(SECRET, body),
+      },
       body,
     });
     expect(sentry.status).toBe(204);
@@ -47,7 +58,8 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
     const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 2 });
     expect((await githubDelivery(url, body)).status).toBe(204);
 
-    const patch = (changes: unknown) => call('PATCH', `${stack.gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: changes });
+    const patch = (changes: unknown) =>
+      call('PATCH', `${stack.gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: changes });
     const set = await patch({ secret: SECRET });
     expect(set.status).toBe(200);
     expect(set.body).not.toHaveProperty('secret');
@@ -63,7 +75,10 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
 
   it('cannot be changed with the webhook token alone: whoever holds the token would unset it', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name: 'ci', secret: SECRET });
+    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'ci',
+      secret: SECRET,
+    });
     const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
     expect((await call('PATCH', url, { body: { secret: null } })).status).toBe(200);
     expect((await githubDelivery(url, JSON.stringify({ zen: 'z', hook_id: 3 }))).status).toBe(401);
@@ -71,19 +86,35 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
 
   it('make the webhook signed-only: its token alone cannot post, edit or delete where a signature is expected', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name: 'GitHub', secret: SECRET });
+    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'GitHub',
+      secret: SECRET,
+    });
     const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
-    const spoof = { username: 'GitHub', embeds: [{ title: '[acme/app] 1 new commit', description: 'Merge pull request #1' }] };
+    const spoof = {
+      username: 'GitHub',
+      embeds: [{ title: '[acme/app] 1 new commit', description: 'Merge pull request #1' }],
+    };
     const refused = async (answer: Response) => [answer.status, ((await answer.json()) as { code: string }).code];
     const SIGNATURE = [401, 'INVALID_WEBHOOK_SIGNATURE'];
     const json = { 'Content-Type': 'application/json' };
-    expect(await refused(await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(spoof) }))).toEqual(SIGNATURE);
-    expect(await refused(await fetch(`${url}?wait=true`, { method: 'POST', headers: json, body: JSON.stringify(spoof) }))).toEqual(SIGNATURE);
+    expect(await refused(await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(spoof) }))).toEqual(
+      SIGNATURE,
+    );
+    expect(
+      await refused(await fetch(`${url}?wait=true`, { method: 'POST', headers: json, body: JSON.stringify(spoof) })),
+    ).toEqual(SIGNATURE);
     for (const suffix of ['/slack', '/chatapp']) {
-      const slack = await fetch(`${url}${suffix}`, { method: 'POST', headers: json, body: JSON.stringify({ text: 'Deploy approved', username: 'GitHub' }) });
+      const slack = await fetch(`${url}${suffix}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ text: 'Deploy approved', username: 'GitHub' }),
+      });
       expect(await refused(slack), suffix).toEqual(SIGNATURE);
     }
-    const { rows } = await stack.gateway.pool.query('SELECT count(*)::int AS n FROM messages WHERE webhook_id = $1', [made.id]);
+    const { rows } = await stack.gateway.pool.query('SELECT count(*)::int AS n FROM messages WHERE webhook_id = $1', [
+      made.id,
+    ]);
     expect(rows[0].n).toBe(0);
 
     // A message the signed sender posted: readable by token, but neither rewritten nor removed.
@@ -103,7 +134,16 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
     expect((await githubDelivery(url, body, `sha256=${hmacHex(SECRET, body)}`)).status).toBe(204);
 
     // Without the secret the webhook is an ordinary one again.
-    expect((await call('PATCH', `${stack.gateway.url}/v1/webhooks/${made.id}`, { token: guild.owner.token, body: { secret: null } })).status).toBe(200);
-    expect((await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ content: 'plain again' }) })).status).toBe(204);
+    expect(
+      (
+        await call('PATCH', `${stack.gateway.url}/v1/webhooks/${made.id}`, {
+          token: guild.owner.token,
+          body: { secret: null },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ content: 'plain again' }) })).status,
+    ).toBe(204);
   });
 });

@@ -27,7 +27,8 @@ export async function discardBody(storage: Storage, body: WebhookBody, logger: L
   if (body.kind !== 'stored') return;
   try {
     const result = await storage.deleteObjects([body.key]);
-    if (result.errors.length > 0) logger.warn({ key: body.key, reason: result.errors[0]?.message }, 'webhook body not deleted');
+    if (result.errors.length > 0)
+      logger.warn({ key: body.key, reason: result.errors[0]?.message }, 'webhook body not deleted');
   } catch (error) {
     logger.warn({ key: body.key, reason: (error as Error).message }, 'webhook body not deleted');
   }

@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { presentMessage, type MessageResponse, type WebhookDeliveryPayload, type WebhookDeliveryResult } from '@switchboard/contracts';
+import {
+  presentMessage,
+  type MessageResponse,
+  type WebhookDeliveryPayload,
+  type WebhookDeliveryResult,
+} from '@switchboard/contracts';
 import { createBatcher } from '@switchboard/batching';
 import {
   findDeliveryKeyHolder,
@@ -54,8 +59,14 @@ const BATCHING = { maxBatch: 100, maxInFlight: 2 };
 
 function batchedWrites(deps: DeliveryDeps): Writes {
   return {
-    store: createBatcher((messages: WebhookDeliveryMessage[]) => storeWebhookMessages(deps.pool, messages), { ...BATCHING, isItemError: isRowError }),
-    publish: createBatcher((messages: MessageResponse[]) => publishMessageCreates(deps.redis, deps.events, messages), BATCHING),
+    store: createBatcher((messages: WebhookDeliveryMessage[]) => storeWebhookMessages(deps.pool, messages), {
+      ...BATCHING,
+      isItemError: isRowError,
+    }),
+    publish: createBatcher(
+      (messages: MessageResponse[]) => publishMessageCreates(deps.redis, deps.events, messages),
+      BATCHING,
+    ),
   };
 }
 
@@ -101,7 +112,8 @@ function newMessage(payload: WebhookDeliveryPayload, { message }: RenderedDelive
 /** Appends MESSAGE_CREATE for the stored row (at most once per message id) and reports it stored. */
 async function announce(writes: Writes, stored: StoredMessage, context: JobContext): Promise<WebhookDeliveryResult> {
   const entryId = await writes.publish(presentMessage(stored));
-  if (entryId === null) context.logger.info({ messageId: stored.id }, 'MESSAGE_CREATE already appended by an earlier attempt');
+  if (entryId === null)
+    context.logger.info({ messageId: stored.id }, 'MESSAGE_CREATE already appended by an earlier attempt');
   return { outcome: 'stored', messageId: stored.id };
 }
 
@@ -126,7 +138,10 @@ async function finishWithoutBody(
     const holder = await findDeliveryKeyHolder(deps.pool, payload.webhookId, payload.deliveryId);
     if (holder !== null && holder !== payload.messageId) return { outcome: 'duplicate', duplicateOf: holder };
   }
-  context.logger.warn({ messageId: payload.messageId }, 'delivery body gone with nothing stored: an earlier attempt finished with it, nothing posted');
+  context.logger.warn(
+    { messageId: payload.messageId },
+    'delivery body gone with nothing stored: an earlier attempt finished with it, nothing posted',
+  );
   return { outcome: 'body_gone' };
 }
 
@@ -148,7 +163,10 @@ async function store(
     return { outcome: 'channel_gone' };
   }
   if ('duplicateOf' in write) {
-    context.logger.info({ webhookId: payload.webhookId, duplicateOf: write.duplicateOf }, 'duplicate webhook delivery dropped');
+    context.logger.info(
+      { webhookId: payload.webhookId, duplicateOf: write.duplicateOf },
+      'duplicate webhook delivery dropped',
+    );
     return { outcome: 'duplicate', duplicateOf: write.duplicateOf };
   }
   if (write.inserted) deps.metrics?.stored(payload.format, payload.messageId);
@@ -173,7 +191,8 @@ const STORED_BODIES_AT_ONCE = 4;
 export function deliveryHandler(deps: DeliveryDeps): JobHandler<WebhookDeliveryPayload> {
   const deliver = deliverWith(deps, batchedWrites(deps));
   const storedBodies = createLimiter(STORED_BODIES_AT_ONCE);
-  return (payload, context) => (payload.body.kind === 'stored' ? storedBodies(() => deliver(payload, context)) : deliver(payload, context));
+  return (payload, context) =>
+    payload.body.kind === 'stored' ? storedBodies(() => deliver(payload, context)) : deliver(payload, context);
 }
 
 function deliverWith(deps: DeliveryDeps, writes: Writes): JobHandler<WebhookDeliveryPayload> {
@@ -188,7 +207,8 @@ function deliverWith(deps: DeliveryDeps, writes: Writes): JobHandler<WebhookDeli
       rendering.kind === 'ignored'
         ? ({ outcome: 'ignored', reason: rendering.reason } as const)
         : await store(deps, writes, payload, rendering, context);
-    if (result.outcome === 'ignored') context.logger.info({ webhookId: payload.webhookId, reason: result.reason }, 'delivery posts nothing');
+    if (result.outcome === 'ignored')
+      context.logger.info({ webhookId: payload.webhookId, reason: result.reason }, 'delivery posts nothing');
     // Inline bodies have nothing to delete (and reading context.logger makes a child logger).
     if (payload.body.kind === 'stored') await discardBody(deps.storage, payload.body, context.logger);
     return result;

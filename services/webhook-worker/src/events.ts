@@ -70,7 +70,11 @@ export interface OnceEvent {
  * one script call (one round trip for a whole batch). Answers, in order, each new entry's id,
  * or null when that event was appended before.
  */
-export async function appendEventsOnce(redis: Redis, options: EventStreamOptions, events: readonly OnceEvent[]): Promise<Array<string | null>> {
+export async function appendEventsOnce(
+  redis: Redis,
+  options: EventStreamOptions,
+  events: readonly OnceEvent[],
+): Promise<Array<string | null>> {
   const entries = events.map(({ event }) => Object.entries(event).flat());
   const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
@@ -83,10 +87,24 @@ export async function appendEventsOnce(redis: Redis, options: EventStreamOptions
 
 /** A MESSAGE_CREATE or MESSAGE_UPDATE entry: the message as the read model presents it. */
 export function messageEvent(type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessageResponse): StreamEvent {
-  return { type, guild_id: message.guild_id ?? '', channel_id: message.channel_id, message_id: message.id, data: JSON.stringify(message) };
+  return {
+    type,
+    guild_id: message.guild_id ?? '',
+    channel_id: message.channel_id,
+    message_id: message.id,
+    data: JSON.stringify(message),
+  };
 }
 
 /** MESSAGE_CREATE for each message, at most once per message id (see appendEventsOnce). */
-export function publishMessageCreates(redis: Redis, options: EventStreamOptions, messages: readonly MessageResponse[]): Promise<Array<string | null>> {
-  return appendEventsOnce(redis, options, messages.map((message) => ({ marker: message.id, event: messageEvent('MESSAGE_CREATE', message) })));
+export function publishMessageCreates(
+  redis: Redis,
+  options: EventStreamOptions,
+  messages: readonly MessageResponse[],
+): Promise<Array<string | null>> {
+  return appendEventsOnce(
+    redis,
+    options,
+    messages.map((message) => ({ marker: message.id, event: messageEvent('MESSAGE_CREATE', message) })),
+  );
 }

@@ -24,9 +24,18 @@ export interface MessageChangeDeps {
  */
 export function editHandler({ pool, redis, events }: MessageChangeDeps): JobHandler<WebhookMessageEditPayload> {
   return async ({ webhookId, messageId, editId, content, embeds }): Promise<WebhookMessageChangeResult> => {
-    const edited = await editWebhookMessage(pool, { webhookId, messageId, content, embeds, editedAt: snowflakeTimestamp(editId) });
+    const edited = await editWebhookMessage(pool, {
+      webhookId,
+      messageId,
+      content,
+      embeds,
+      editedAt: snowflakeTimestamp(editId),
+    });
     if (!edited) return { outcome: 'gone' };
-    if (edited.applied) await appendEventsOnce(redis, events, [{ marker: `edit:${editId}`, event: messageEvent('MESSAGE_UPDATE', presentMessage(edited.message)) }]);
+    if (edited.applied)
+      await appendEventsOnce(redis, events, [
+        { marker: `edit:${editId}`, event: messageEvent('MESSAGE_UPDATE', presentMessage(edited.message)) },
+      ]);
     return { outcome: 'changed' };
   };
 }
@@ -40,7 +49,13 @@ export function deleteHandler({ pool, redis, events }: MessageChangeDeps): JobHa
   return async ({ webhookId, messageId, channelId, guildId }): Promise<WebhookMessageChangeResult> => {
     const deleted = await deleteWebhookMessage(pool, webhookId, messageId);
     const data = { id: messageId, channel_id: channelId, ...(guildId !== null ? { guild_id: guildId } : {}) };
-    const event = { type: 'MESSAGE_DELETE' as const, guild_id: guildId ?? '', channel_id: channelId, message_id: messageId, data: JSON.stringify(data) };
+    const event = {
+      type: 'MESSAGE_DELETE' as const,
+      guild_id: guildId ?? '',
+      channel_id: channelId,
+      message_id: messageId,
+      data: JSON.stringify(data),
+    };
     await appendEventsOnce(redis, events, [{ marker: `delete:${messageId}`, event }]);
     return { outcome: deleted ? 'changed' : 'gone' };
   };

@@ -24,6 +24,7 @@ export function deliveryMetrics(registry: Registry): DeliveryMetrics {
     registers: [registry],
   });
   return {
-    stored: (format, messageId) => lag.observe({ format }, Math.max(0, Date.now() - snowflakeTimestamp(messageId).getTime()) / 1000),
+    stored: (format, messageId) =>
+      lag.observe({ format }, Math.max(0, Date.now() - snowflakeTimestamp(messageId).getTime()) / 1000),
   };
 }

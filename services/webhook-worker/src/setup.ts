@@ -1,5 +1,11 @@
 import { Queue } from 'bullmq';
-import { QUEUES, WEBHOOK_BODY_SWEEP_JOB, WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_MESSAGE_EDIT_JOB } from '@switchboard/contracts';
+import {
+  QUEUES,
+  WEBHOOK_BODY_SWEEP_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  WEBHOOK_MESSAGE_DELETE_JOB,
+  WEBHOOK_MESSAGE_EDIT_JOB,
+} from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
@@ -10,7 +16,12 @@ import { bodySweepHandler } from './sweep.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const WEBHOOK_WORKER_QUEUE = QUEUES.webhookDeliveries;
-export const WEBHOOK_WORKER_JOBS = [WEBHOOK_DELIVERY_JOB, WEBHOOK_MESSAGE_EDIT_JOB, WEBHOOK_MESSAGE_DELETE_JOB, WEBHOOK_BODY_SWEEP_JOB] as const;
+export const WEBHOOK_WORKER_JOBS = [
+  WEBHOOK_DELIVERY_JOB,
+  WEBHOOK_MESSAGE_EDIT_JOB,
+  WEBHOOK_MESSAGE_DELETE_JOB,
+  WEBHOOK_BODY_SWEEP_JOB,
+] as const;
 
 /**
  * The handlers, on the process's pool, Redis client and S3 (runtime): deliveries, edits and
@@ -38,7 +49,12 @@ export function createWebhookWorkerSetup({
   });
   // Reads job states only; the connection stays the process's.
   const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
-  const sweep = bodySweepHandler({ storage, jobState: (jobId) => deliveries.getJobState(jobId), orphanAgeMs: config.WEBHOOK_BODY_ORPHAN_AGE_MS, logger });
+  const sweep = bodySweepHandler({
+    storage,
+    jobState: (jobId) => deliveries.getJobState(jobId),
+    orphanAgeMs: config.WEBHOOK_BODY_ORPHAN_AGE_MS,
+    logger,
+  });
   return {
     handlers: {
       [WEBHOOK_DELIVERY_JOB.name]: handler,
@@ -46,7 +62,14 @@ export function createWebhookWorkerSetup({
       [WEBHOOK_MESSAGE_DELETE_JOB.name]: deleteHandler({ pool, redis, events }),
       [WEBHOOK_BODY_SWEEP_JOB.name]: () => sweep(),
     },
-    schedules: [{ id: 'webhook-body-sweep', contract: WEBHOOK_BODY_SWEEP_JOB, payload: {}, everyMs: config.WEBHOOK_BODY_SWEEP_INTERVAL_MS }],
+    schedules: [
+      {
+        id: 'webhook-body-sweep',
+        contract: WEBHOOK_BODY_SWEEP_JOB,
+        payload: {},
+        everyMs: config.WEBHOOK_BODY_SWEEP_INTERVAL_MS,
+      },
+    ],
     close: () => deliveries.close(),
   };
 }

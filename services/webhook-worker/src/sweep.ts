@@ -4,7 +4,14 @@ import type { Logger } from '@switchboard/logger';
 import type { ListedObject, Storage } from '@switchboard/storage';
 
 /** A job in one of these states may still read its body: unfinished, or failed (an operator may retry it). */
-const READS_BODY_LATER = new Set<JobType | 'unknown'>(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed']);
+const READS_BODY_LATER = new Set<JobType | 'unknown'>([
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'failed',
+]);
 
 export interface BodySweepDeps {
   storage: Storage;
@@ -39,7 +46,11 @@ export function bodySweepHandler(deps: BodySweepDeps): () => Promise<{ removed: 
       if (orphans.length === 0) continue;
       const result = await deps.storage.deleteObjects(orphans);
       removed += result.deleted.length;
-      if (result.errors.length > 0) deps.logger.warn({ refused: result.errors.length, reason: result.errors[0]?.message }, 'orphaned webhook bodies not deleted');
+      if (result.errors.length > 0)
+        deps.logger.warn(
+          { refused: result.errors.length, reason: result.errors[0]?.message },
+          'orphaned webhook bodies not deleted',
+        );
     }
     if (removed > 0) deps.logger.info({ removed }, 'orphaned webhook bodies removed');
     return { removed };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryResult } from '@switchboard/contracts';
-import { channelEvents, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages } from '@switchboard/testkit';
+import {
+  channelEvents,
+  createWebhookFixture,
+  useTestEnvironment,
+  waitFor,
+  webhookMessages,
+} from '@switchboard/testkit';
 import { ids, jobContext, plainDelivery, useDeliveryStores } from './support.ts';
 
 const environment = useTestEnvironment();
@@ -9,7 +15,11 @@ const stores = useDeliveryStores(environment, { poolMax: 4 });
 describe('deliveries running at once share their writes, each with its own outcome', () => {
   it('stores and announces each message once, next to retries, a deleted webhook and claim-checked bodies', async () => {
     const { pool, redis, storage } = stores;
-    const [hook, other, doomed] = await Promise.all([createWebhookFixture(pool), createWebhookFixture(pool), createWebhookFixture(pool)]);
+    const [hook, other, doomed] = await Promise.all([
+      createWebhookFixture(pool),
+      createWebhookFixture(pool),
+      createWebhookFixture(pool),
+    ]);
     const handle = stores.handler();
     const retried = plainDelivery(hook, 'stored before');
     expect(await handle(retried, jobContext())).toEqual({ outcome: 'stored', messageId: retried.messageId });
@@ -19,10 +29,17 @@ describe('deliveries running at once share their writes, each with its own outco
         const messageId = ids.next();
         const key = webhookBodyKey(other.webhookId, messageId);
         await storage.upload(key, JSON.stringify({ content: `large ${index}` }), { contentType: 'application/json' });
-        return webhookDeliveryPayloadSchema.parse({ webhookId: other.webhookId, messageId, format: 'plain', body: { kind: 'stored', key, bytes: 20 } });
+        return webhookDeliveryPayloadSchema.parse({
+          webhookId: other.webhookId,
+          messageId,
+          format: 'plain',
+          body: { kind: 'stored', key, bytes: 20 },
+        });
       }),
     );
-    const fresh = Array.from({ length: 30 }, (_, index) => plainDelivery(index % 2 === 0 ? hook : other, `message ${index}`));
+    const fresh = Array.from({ length: 30 }, (_, index) =>
+      plainDelivery(index % 2 === 0 ? hook : other, `message ${index}`),
+    );
     const gone = plainDelivery(doomed, 'too late');
     const payloads = [...fresh, retried, gone, ...stored];
     const results = await Promise.all(payloads.map((payload) => handle(payload, jobContext(payload.messageId))));
@@ -38,7 +55,9 @@ describe('deliveries running at once share their writes, each with its own outco
       ...(await channelEvents(redis, environment.eventsStreamKey, other.channelId)),
     ].map((event) => event.message_id);
     expect(announced.sort()).toEqual([...fresh, retried, ...stored].map((payload) => payload.messageId).sort());
-    const { rows } = await pool.query<{ content: string }>('SELECT content FROM messages WHERE id = $1', [fresh[3]!.messageId]);
+    const { rows } = await pool.query<{ content: string }>('SELECT content FROM messages WHERE id = $1', [
+      fresh[3]!.messageId,
+    ]);
     expect(rows[0]?.content).toBe('message 3');
   });
 });
@@ -48,17 +67,29 @@ describe('deliveries with the same dedupe key (X-GitHub-Delivery)', () => {
     const { pool, redis } = stores;
     const hook = await createWebhookFixture(pool);
     const handle = stores.handler();
-    const redeliveries = Array.from({ length: 12 }, (_, index) => ({ ...plainDelivery(hook, `redelivery ${index}`), deliveryId: 'same-delivery' }));
-    const results = (await Promise.all(redeliveries.map((payload) => handle(payload, jobContext(payload.messageId))))) as WebhookDeliveryResult[];
+    const redeliveries = Array.from({ length: 12 }, (_, index) => ({
+      ...plainDelivery(hook, `redelivery ${index}`),
+      deliveryId: 'same-delivery',
+    }));
+    const results = (await Promise.all(
+      redeliveries.map((payload) => handle(payload, jobContext(payload.messageId))),
+    )) as WebhookDeliveryResult[];
     const posted = results.filter((result) => result.outcome === 'stored');
     expect(posted).toHaveLength(1);
     const holder = posted[0]?.outcome === 'stored' ? posted[0].messageId : '';
-    expect(results.filter((result) => result.outcome !== 'stored')).toEqual(new Array(11).fill({ outcome: 'duplicate', duplicateOf: holder }));
+    expect(results.filter((result) => result.outcome !== 'stored')).toEqual(
+      new Array(11).fill({ outcome: 'duplicate', duplicateOf: holder }),
+    );
     const winner = redeliveries.find((payload) => payload.messageId === holder)!;
     expect(await handle(winner, jobContext())).toEqual({ outcome: 'stored', messageId: holder });
-    expect(await handle({ ...plainDelivery(hook, 'a day later'), deliveryId: 'same-delivery' }, jobContext())).toEqual({ outcome: 'duplicate', duplicateOf: holder });
+    expect(await handle({ ...plainDelivery(hook, 'a day later'), deliveryId: 'same-delivery' }, jobContext())).toEqual({
+      outcome: 'duplicate',
+      duplicateOf: holder,
+    });
     expect(await webhookMessages(pool, hook.webhookId)).toHaveLength(1);
-    expect((await channelEvents(redis, environment.eventsStreamKey, hook.channelId)).map((event) => event.message_id)).toEqual([holder]);
+    expect(
+      (await channelEvents(redis, environment.eventsStreamKey, hook.channelId)).map((event) => event.message_id),
+    ).toEqual([holder]);
   });
 });
 

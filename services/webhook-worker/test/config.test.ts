@@ -6,10 +6,16 @@ describe('configuration', () => {
   const base = { DATABASE_URL: 'postgres://localhost/x', REDIS_URL: 'redis://localhost:6379' };
 
   it('refuses the test delay hook outside NODE_ENV=test', () => {
-    const parsed = parseConfig(webhookWorkerConfigSchema, { ...base, NODE_ENV: 'production', WEBHOOK_TEST_DELAY_MS: '5' });
+    const parsed = parseConfig(webhookWorkerConfigSchema, {
+      ...base,
+      NODE_ENV: 'production',
+      WEBHOOK_TEST_DELAY_MS: '5',
+    });
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.problems.join('\n')).toContain('WEBHOOK_TEST_DELAY_MS');
-    expect(parseConfig(webhookWorkerConfigSchema, { ...base, NODE_ENV: 'test', WEBHOOK_TEST_DELAY_MS: '5' }).ok).toBe(true);
+    expect(parseConfig(webhookWorkerConfigSchema, { ...base, NODE_ENV: 'test', WEBHOOK_TEST_DELAY_MS: '5' }).ok).toBe(
+      true,
+    );
   });
 
   it('has defaults for every webhook variable', () => {

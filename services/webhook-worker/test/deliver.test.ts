@@ -1,14 +1,24 @@
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryInput } from '@switchboard/contracts';
-import { channelEvents, createWebhookFixture, useTestEnvironment, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import {
+  channelEvents,
+  createWebhookFixture,
+  useTestEnvironment,
+  webhookMessages,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { ids, jobContext, useDeliveryStores } from './support.ts';
 
 const environment = useTestEnvironment();
 const stores = useDeliveryStores(environment);
 
 /** The format-specific fields, per format (Omit over the union, member by member). */
-type Fields = WebhookDeliveryInput extends infer Input ? (Input extends unknown ? Omit<Input, 'webhookId' | 'messageId' | 'body'> : never) : never;
+type Fields = WebhookDeliveryInput extends infer Input
+  ? Input extends unknown
+    ? Omit<Input, 'webhookId' | 'messageId' | 'body'>
+    : never
+  : never;
 
 function delivery(hook: WebhookFixture, fields: Fields, body: WebhookDeliveryInput['body']) {
   return webhookDeliveryPayloadSchema.parse({ webhookId: hook.webhookId, messageId: ids.next(), ...fields, body });
@@ -27,7 +37,11 @@ describe('deliveryHandler', () => {
     expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(1);
     const events = await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId);
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.data)).toMatchObject({ id: payload.messageId, content: 'once', author: { username: 'Override' } });
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
+      id: payload.messageId,
+      content: 'once',
+      author: { username: 'Override' },
+    });
   });
 
   it('reads a claim-checked body from S3, deletes it once stored, and finishes a retry without it', async () => {
@@ -53,20 +67,35 @@ describe('deliveryHandler', () => {
   it('completes a delivery whose body is gone with nothing stored, with a dedupe key or without, posting nothing', async () => {
     const hook = await createWebhookFixture(stores.pool);
     // An ignored event whose worker died after deleting the body: the retry finds no body.
-    const ignored = delivery(hook, { format: 'codehost', event: 'workflow_run', deliveryId: 'ignored-once' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    const ignored = delivery(
+      hook,
+      { format: 'codehost', event: 'workflow_run', deliveryId: 'ignored-once' },
+      { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 },
+    );
     expect(await stores.handler()(ignored, jobContext())).toEqual({ outcome: 'body_gone' });
-    const plain = delivery(hook, { format: 'chatapp' }, { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 });
+    const plain = delivery(
+      hook,
+      { format: 'chatapp' },
+      { kind: 'stored', key: 'webhook-bodies/missing.json', bytes: 2 },
+    );
     expect(await stores.handler()(plain, jobContext())).toEqual({ outcome: 'body_gone' });
     expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(0);
     expect(await channelEvents(stores.redis, environment.eventsStreamKey, hook.channelId)).toHaveLength(0);
   });
 
-  it("completes a duplicate whose attempt dropped it and its body, then crashed, as that duplicate", async () => {
+  it('completes a duplicate whose attempt dropped it and its body, then crashed, as that duplicate', async () => {
     const hook = await createWebhookFixture(stores.pool);
     const posted = delivery(hook, { format: 'chatapp', deliveryId: 'redelivered' }, inline({ text: 'once' }));
     expect(await stores.handler()(posted, jobContext())).toEqual({ outcome: 'stored', messageId: posted.messageId });
-    const retried = delivery(hook, { format: 'chatapp', deliveryId: 'redelivered' }, { kind: 'stored', key: 'webhook-bodies/discarded.json', bytes: 2 });
-    expect(await stores.handler()(retried, jobContext())).toEqual({ outcome: 'duplicate', duplicateOf: posted.messageId });
+    const retried = delivery(
+      hook,
+      { format: 'chatapp', deliveryId: 'redelivered' },
+      { kind: 'stored', key: 'webhook-bodies/discarded.json', bytes: 2 },
+    );
+    expect(await stores.handler()(retried, jobContext())).toEqual({
+      outcome: 'duplicate',
+      duplicateOf: posted.messageId,
+    });
     expect(await webhookMessages(stores.pool, hook.webhookId)).toHaveLength(1);
   });
 
@@ -100,7 +129,11 @@ describe('deliveryHandler', () => {
 
   it('stores embeds as rich with colour 0 when unset, and cuts third-party output to the limits', async () => {
     const hook = await createWebhookFixture(stores.pool);
-    const payload = delivery(hook, { format: 'chatapp' }, inline({ text: 'z'.repeat(4500), attachments: [{ title: 'plain' }] }));
+    const payload = delivery(
+      hook,
+      { format: 'chatapp' },
+      inline({ text: 'z'.repeat(4500), attachments: [{ title: 'plain' }] }),
+    );
     await stores.handler()(payload, jobContext());
     const { rows } = await stores.pool.query('SELECT content, embeds FROM messages WHERE id = $1', [payload.messageId]);
     expect(rows[0].content.length).toBeLessThanOrEqual(2000);

@@ -24,8 +24,24 @@ describe('the events stream', () => {
     expect(entries).toHaveLength(1);
     const [id, fields] = entries[0]!;
     expect(id).toMatch(/^\d+-\d+$/);
-    expect(fields).toEqual(['type', 'MESSAGE_CREATE', 'guild_id', hook.guildId, 'channel_id', hook.channelId, 'message_id', sent.messageId, 'data', expect.any(String)]);
-    expect(JSON.parse(fields[9]!)).toMatchObject({ id: sent.messageId, content: 'hi', channel_id: hook.channelId, webhook_id: hook.webhookId });
+    expect(fields).toEqual([
+      'type',
+      'MESSAGE_CREATE',
+      'guild_id',
+      hook.guildId,
+      'channel_id',
+      hook.channelId,
+      'message_id',
+      sent.messageId,
+      'data',
+      expect.any(String),
+    ]);
+    expect(JSON.parse(fields[9]!)).toMatchObject({
+      id: sent.messageId,
+      content: 'hi',
+      channel_id: hook.channelId,
+      webhook_id: hook.webhookId,
+    });
     const ttl = await stores.redis.ttl(publishedMarkerKey(prefix, sent.messageId));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
@@ -35,7 +51,9 @@ describe('the events stream', () => {
     const prefix = `${environment.redisPrefix}.capped`;
     const handle = handlerOn(prefix, 100);
     const hook = await createWebhookFixture(stores.pool);
-    await Promise.all(Array.from({ length: 1000 }, (_, index) => handle(plainDelivery(hook, `message ${index}`), jobContext())));
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, index) => handle(plainDelivery(hook, `message ${index}`), jobContext())),
+    );
     const length = await stores.redis.xlen(`${prefix}:events`);
     // `MAXLEN ~` trims whole stream nodes (100 entries each by default): at most one node over.
     expect(length).toBeGreaterThanOrEqual(100);

@@ -14,7 +14,8 @@ function on(name: string) {
   const prefix = `${environment.redisPrefix}.${name}`;
   const events = { streamKey: `${prefix}:events`, redisPrefix: prefix, maxLength: 1000, markerTtlSeconds: 60 };
   const deps = { pool: stores.pool, redis: stores.redis, events };
-  const types = async () => (await stores.redis.xrange(events.streamKey, '-', '+')).map(([, fields]) => parseStreamEvent(fields).type);
+  const types = async () =>
+    (await stores.redis.xrange(events.streamKey, '-', '+')).map(([, fields]) => parseStreamEvent(fields).type);
   return { deliver: stores.handler(events), edit: editHandler(deps), remove: deleteHandler(deps), types };
 }
 
@@ -52,7 +53,12 @@ describe('edits and deletes through the webhook token, on the worker', () => {
     const hook = await createWebhookFixture(stores.pool);
     const sent = plainDelivery(hook, 'bye');
     await deliver(sent, jobContext());
-    const change = { webhookId: hook.webhookId, messageId: sent.messageId, channelId: hook.channelId, guildId: hook.guildId };
+    const change = {
+      webhookId: hook.webhookId,
+      messageId: sent.messageId,
+      channelId: hook.channelId,
+      guildId: hook.guildId,
+    };
     expect(await remove(change, jobContext())).toEqual({ outcome: 'changed' });
     expect(await remove(change, jobContext())).toEqual({ outcome: 'gone' });
     expect(await findMessageById(stores.pool, sent.messageId)).toBeNull();

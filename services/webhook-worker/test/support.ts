@@ -15,12 +15,27 @@ export const silentLogger: Logger = createLogger('webhook-worker-test', 'silent'
 
 /** What a handler gets besides its payload, as the queue would pass it. */
 export function jobContext(jobId = 'test-job'): JobContext {
-  return { jobId, jobName: 'webhook-delivery', attemptsMade: 0, signal: new AbortController().signal, logger: silentLogger };
+  return {
+    jobId,
+    jobName: 'webhook-delivery',
+    attemptsMade: 0,
+    signal: new AbortController().signal,
+    logger: silentLogger,
+  };
 }
 
 /** A plain-format delivery of `content` to the webhook, under a new message id unless given. */
-export function plainDelivery(hook: Pick<WebhookFixture, 'webhookId'>, content: string, messageId = ids.next()): WebhookDeliveryPayload {
-  return webhookDeliveryPayloadSchema.parse({ webhookId: hook.webhookId, messageId, format: 'plain', body: { kind: 'inline', value: { content } } });
+export function plainDelivery(
+  hook: Pick<WebhookFixture, 'webhookId'>,
+  content: string,
+  messageId = ids.next(),
+): WebhookDeliveryPayload {
+  return webhookDeliveryPayloadSchema.parse({
+    webhookId: hook.webhookId,
+    messageId,
+    format: 'plain',
+    body: { kind: 'inline', value: { content } },
+  });
 }
 
 /** A file's stores, as a worker process holds them, and delivery handlers on them. */
@@ -37,13 +52,21 @@ export interface DeliveryStores {
  * Call at the top of a test file, after useTestEnvironment(): the stores are opened before the
  * file's first test and closed after its last; the object is filled in before the first test.
  */
-export function useDeliveryStores(environment: TestEnvironment, { poolMax = 2 }: { poolMax?: number } = {}): DeliveryStores {
+export function useDeliveryStores(
+  environment: TestEnvironment,
+  { poolMax = 2 }: { poolMax?: number } = {},
+): DeliveryStores {
   const stores = {} as DeliveryStores;
   beforeAll(() => {
     const pool = createPool({ connectionString: environment.databaseUrl, max: poolMax });
     const redis = createRedis(environment.redisUrl, { role: 'client' });
     const storage = storageFor(environment);
-    const fileStream = { streamKey: environment.eventsStreamKey, redisPrefix: environment.redisPrefix, maxLength: 10_000, markerTtlSeconds: 60 };
+    const fileStream = {
+      streamKey: environment.eventsStreamKey,
+      redisPrefix: environment.redisPrefix,
+      maxLength: 10_000,
+      markerTtlSeconds: 60,
+    };
     Object.assign(stores, {
       pool,
       redis,

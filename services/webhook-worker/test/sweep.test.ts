@@ -11,7 +11,10 @@ const stores = useDeliveryStores(environment);
 let queue: Queue;
 
 beforeAll(() => {
-  queue = new Queue(QUEUES.webhookDeliveries, { connection: stores.redis, prefix: bullPrefix(environment.redisPrefix) });
+  queue = new Queue(QUEUES.webhookDeliveries, {
+    connection: stores.redis,
+    prefix: bullPrefix(environment.redisPrefix),
+  });
 });
 
 afterAll(async () => {
@@ -19,7 +22,12 @@ afterAll(async () => {
 });
 
 const sweep = (orphanAgeMs: number) =>
-  bodySweepHandler({ storage: stores.storage, jobState: (jobId) => queue.getJobState(jobId), orphanAgeMs, logger: silentLogger })();
+  bodySweepHandler({
+    storage: stores.storage,
+    jobState: (jobId) => queue.getJobState(jobId),
+    orphanAgeMs,
+    logger: silentLogger,
+  })();
 
 async function placeBody(webhookId: string): Promise<{ key: string; messageId: string }> {
   const messageId = ids.next();
@@ -33,9 +41,18 @@ describe('the body sweep', () => {
     const webhookId = ids.next();
     const orphan = await placeBody(webhookId);
     const queued = await placeBody(webhookId);
-    await queue.add(WEBHOOK_DELIVERY_JOB.name, { webhookId, messageId: queued.messageId, format: 'chatapp', body: { kind: 'stored', key: queued.key, bytes: 15 } }, {
-      jobId: queued.messageId,
-    });
+    await queue.add(
+      WEBHOOK_DELIVERY_JOB.name,
+      {
+        webhookId,
+        messageId: queued.messageId,
+        format: 'chatapp',
+        body: { kind: 'stored', key: queued.key, bytes: 15 },
+      },
+      {
+        jobId: queued.messageId,
+      },
+    );
 
     // Younger than the age: nothing is touched, job or none.
     expect(await sweep(60 * 60 * 1000)).toEqual({ removed: 0 });

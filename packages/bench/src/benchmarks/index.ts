@@ -17,7 +17,20 @@ import { webhookIngestSustained } from './webhook-ingest-sustained/index.ts';
  * folder exporting a Benchmark, added here (IP ban check, webhook ingest, queue throughput,
  * audit search, …).
  */
-export const BENCHMARKS: readonly Benchmark[] = [discovery, auditSearch, ipLookup, banCheck, webhookIngest, webhookIngestSustained, webhookExecute, deliveryThroughput, deliveryLatency, bulkAdd, assetPurge, archiveExport];
+export const BENCHMARKS: readonly Benchmark[] = [
+  discovery,
+  auditSearch,
+  ipLookup,
+  banCheck,
+  webhookIngest,
+  webhookIngestSustained,
+  webhookExecute,
+  deliveryThroughput,
+  deliveryLatency,
+  bulkAdd,
+  assetPurge,
+  archiveExport,
+];
 
 export function findBenchmarks(names: string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];

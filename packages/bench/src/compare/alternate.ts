@@ -26,7 +26,11 @@ export function roundOrder(variants: number, round: number): number[] {
  * slices are spread over the whole run, so a machine that slows down or speeds up meanwhile
  * weighs on every variant alike. Returns the slices of each variant, in the order they ran.
  */
-export async function alternate(variants: number, rounds: number, measureSlice: (variant: number) => Promise<Slice>): Promise<Slice[][]> {
+export async function alternate(
+  variants: number,
+  rounds: number,
+  measureSlice: (variant: number) => Promise<Slice>,
+): Promise<Slice[][]> {
   const slices: Slice[][] = Array.from({ length: variants }, () => []);
   for (let round = 0; round < rounds; round++) {
     for (const variant of roundOrder(variants, round)) slices[variant]!.push(await measureSlice(variant));

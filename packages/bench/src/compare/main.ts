@@ -42,10 +42,12 @@ function parseCommandLine(argv: string[]) {
     },
   });
   const options = optionsSchema.safeParse(values);
-  if (!options.success) throw new Error(options.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
+  if (!options.success)
+    throw new Error(options.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   const [workloadName, ...specs] = positionals;
   const workload = workloadName === undefined ? undefined : WORKLOADS[workloadName];
-  if (!workloadName || !workload) throw new Error(`the first argument names a workload: ${Object.keys(WORKLOADS).join(', ')}`);
+  if (!workloadName || !workload)
+    throw new Error(`the first argument names a workload: ${Object.keys(WORKLOADS).join(', ')}`);
   if (specs.length === 0) throw new Error('name at least one variant');
   return { workloadName, workload, variants: specs.map((spec) => parseVariant(spec)), ...options.data };
 }
@@ -66,7 +68,8 @@ process.once('SIGINT', () => void cleanup.run().then(() => process.exit(130)));
 async function measureSlice(gateway: RunningService, drive: () => Promise<Measurement>): Promise<Slice> {
   const { result: run, cpuMsPerUnit, machine } = await cpuPerUnit(gateway.pid, drive, (measured) => measured.requests);
   // A variant answering errors is doing other work: no figure of it compares.
-  if (run.non2xx > 0 || run.errors > 0) throw new Error(`${gateway.name}: ${run.non2xx} non-2xx answers and ${run.errors} errors in a slice`);
+  if (run.non2xx > 0 || run.errors > 0)
+    throw new Error(`${gateway.name}: ${run.non2xx} non-2xx answers and ${run.errors} errors in a slice`);
   return {
     cpuMsPerRequest: cpuMsPerUnit,
     machineMsPerRequest: machine.totalMs,
@@ -92,7 +95,10 @@ function report(variants: Variant[], slices: Slice[][]): string {
       machine: median(mine.map((slice) => slice.machineMsPerRequest)),
       rate: median(mine.map((slice) => slice.requestsPerSecond)),
       p50: median(mine.map((slice) => slice.p50Ms)),
-      p99Spread: spread(mine.map((slice) => slice.p99Ms), 1),
+      p99Spread: spread(
+        mine.map((slice) => slice.p99Ms),
+        1,
+      ),
     };
   });
   const first = rows[0]!;
@@ -132,8 +138,16 @@ async function main(): Promise<void> {
   const gateways: RunningService[] = [];
   for (const [index, variant] of variants.entries()) {
     // Each its own queue prefix: one variant's jobs never land in another's queue.
-    const env = services.processEnv({ GATEWAY_PROCESSES: '1', ...workload.gatewayEnv, REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`, ...variant.env });
-    const gateway = await spawnService({ name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env }, (name, stop) => cleanup.defer(name, stop));
+    const env = services.processEnv({
+      GATEWAY_PROCESSES: '1',
+      ...workload.gatewayEnv,
+      REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`,
+      ...variant.env,
+    });
+    const gateway = await spawnService(
+      { name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env },
+      (name, stop) => cleanup.defer(name, stop),
+    );
     await prepared.ready(gateway);
     gateways.push(gateway);
   }
@@ -146,8 +160,12 @@ async function main(): Promise<void> {
   const drive = (gateway: RunningService) => (paced ? prepared.pace(gateway, paced) : prepared.drive(gateway, load));
   const what = `${rounds} rounds of ${slice} s slices${paced ? ` at ${rate} requests/s` : ''}`;
   log(what);
-  const slices = await alternate(gateways.length, rounds, (index) => measureSlice(gateways[index]!, () => drive(gateways[index]!)));
-  process.stdout.write(`${workloadName}: ${what}, one gateway process each unless its GATEWAY_PROCESSES says otherwise, after ${warmup} s of warm-up\n${report(variants, slices)}\n`);
+  const slices = await alternate(gateways.length, rounds, (index) =>
+    measureSlice(gateways[index]!, () => drive(gateways[index]!)),
+  );
+  process.stdout.write(
+    `${workloadName}: ${what}, one gateway process each unless its GATEWAY_PROCESSES says otherwise, after ${warmup} s of warm-up\n${report(variants, slices)}\n`,
+  );
 }
 
 try {

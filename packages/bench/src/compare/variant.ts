@@ -28,10 +28,12 @@ export function parseVariant(spec: string, cwd: string = process.cwd()): Variant
   for (const pair of at === -1 ? [] : spec.slice(at + 1).split(',')) {
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
-    if (equals === -1 || !ENV_NAME.test(name)) throw new Error(`${spec}: overrides are NAME=value, separated by commas`);
+    if (equals === -1 || !ENV_NAME.test(name))
+      throw new Error(`${spec}: overrides are NAME=value, separated by commas`);
     env[name] = pair.slice(equals + 1);
   }
   const tree = resolve(cwd, treePart || '.');
-  if (!existsSync(join(tree, GATEWAY_ENTRY_IN_TREE))) throw new Error(`${spec}: no ${GATEWAY_ENTRY_IN_TREE} under ${tree}`);
+  if (!existsSync(join(tree, GATEWAY_ENTRY_IN_TREE)))
+    throw new Error(`${spec}: no ${GATEWAY_ENTRY_IN_TREE} under ${tree}`);
   return { label: spec, tree, env };
 }

@@ -17,12 +17,17 @@ const optionsSchema = z
     'key-name': name.optional(),
     'expires-in-days': intOption(1, MAX_KEY_LIFETIME_DAYS).optional(),
   })
-  .transform((o) => ({ name: o.name, acls: [...new Set(o.acl)], keyName: o['key-name'], expiresInDays: o['expires-in-days'] }));
+  .transform((o) => ({
+    name: o.name,
+    acls: [...new Set(o.acl)],
+    keyName: o['key-name'],
+    expiresInDays: o['expires-in-days'],
+  }));
 
 export const adminCreateCommand = defineCommand({
   name: 'admin create',
   usage:
-    "admin create --name NAME --acl ACL [--acl ACL …] [--key-name NAME] [--expires-in-days 1..365]: create (or reuse by name) an admin holding the ACLs, and a key with exactly those ACLs; the key is printed once",
+    'admin create --name NAME --acl ACL [--acl ACL …] [--key-name NAME] [--expires-in-days 1..365]: create (or reuse by name) an admin holding the ACLs, and a key with exactly those ACLs; the key is printed once',
   parse: (args) =>
     parseOptions(
       args,

@@ -58,7 +58,8 @@ function ended(archive: Archive): Archive | undefined {
       details: { archive_id: archive.id, error_message: archive.error },
     });
   }
-  if (archive.status === 'expired') throw new CliError('ARCHIVE_EXPIRED', `Archive ${archive.id} has expired; request it again.`);
+  if (archive.status === 'expired')
+    throw new CliError('ARCHIVE_EXPIRED', `Archive ${archive.id} has expired; request it again.`);
   return undefined;
 }
 
@@ -77,10 +78,14 @@ async function watch(pool: Pool, options: WatchOptions, view: ProgressView): Pro
       if (done) return done;
     }
     if (Date.now() + options.intervalMs > deadline) {
-      throw new CliError('WATCH_TIMEOUT', `Archive ${options.archiveId} is still ${status} after ${options.timeoutMs / 1000} s.`, {
-        exitCode: EXIT.timeout,
-        details: { archive_id: options.archiveId, status },
-      });
+      throw new CliError(
+        'WATCH_TIMEOUT',
+        `Archive ${options.archiveId} is still ${status} after ${options.timeoutMs / 1000} s.`,
+        {
+          exitCode: EXIT.timeout,
+          details: { archive_id: options.archiveId, status },
+        },
+      );
     }
     await sleep(options.intervalMs);
   }
@@ -96,7 +101,10 @@ export const archivesWatchCommand = defineCommand({
   name: 'archives watch',
   usage:
     'archives watch <archive id> [--interval-ms 100..60000 (1000)] [--timeout-seconds N (3600)]: follow an archive until it ends, a progress bar on a terminal (one line per change otherwise) on stderr; completed: exit 0 and print the archive with its download_path (GET it with an admin key for a presigned link); failed or expired: exit 1; out of time: exit 124',
-  parse: (args) => parseOptions(args, { 'interval-ms': { type: 'string' }, 'timeout-seconds': { type: 'string' } }, optionsSchema, ['id']),
+  parse: (args) =>
+    parseOptions(args, { 'interval-ms': { type: 'string' }, 'timeout-seconds': { type: 'string' } }, optionsSchema, [
+      'id',
+    ]),
   async run(options, config) {
     const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
     const view = progressView(process.stderr);

@@ -34,14 +34,38 @@ async function describeGuild(pool: Pool, plan: GuildPlan, messagesMs: number) {
     owner: user(plan.owner),
     members: plan.members.map((m, i) => ({ ...user(m), role_ids: plan.memberRows[i + 1]!.roleIds })),
     roles: Object.values(plan.roles).map((r) => ({ id: r.id, name: r.name, permissions: r.permissions.toString() })),
-    channels: plan.channels.map((c) => ({ id: c.id, name: c.name, type: c.type, position: c.position, parent_id: c.parentId ?? null })),
-    assets: image('guild_assets').map((i) => ({ id: i.id, kind: i.target.table === 'guild_assets' ? i.target.kind : null, hash: i.hash, storage_key: i.storageKey })),
-    emojis: image('emojis').map((i) => ({ id: i.id, name: 'name' in i.target ? i.target.name : null, storage_key: i.storageKey })),
-    stickers: image('stickers').map((i) => ({ id: i.id, name: 'name' in i.target ? i.target.name : null, storage_key: i.storageKey })),
+    channels: plan.channels.map((c) => ({
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      position: c.position,
+      parent_id: c.parentId ?? null,
+    })),
+    assets: image('guild_assets').map((i) => ({
+      id: i.id,
+      kind: i.target.table === 'guild_assets' ? i.target.kind : null,
+      hash: i.hash,
+      storage_key: i.storageKey,
+    })),
+    emojis: image('emojis').map((i) => ({
+      id: i.id,
+      name: 'name' in i.target ? i.target.name : null,
+      storage_key: i.storageKey,
+    })),
+    stickers: image('stickers').map((i) => ({
+      id: i.id,
+      name: 'name' in i.target ? i.target.name : null,
+      storage_key: i.storageKey,
+    })),
     messages: {
       count: perChannel.reduce((sum, c) => sum + c.count, 0),
       elapsed_ms: messagesMs,
-      channels: perChannel.map((c) => ({ channel_id: c.channelId, count: c.count, first_id: c.firstId, last_id: c.lastId })),
+      channels: perChannel.map((c) => ({
+        channel_id: c.channelId,
+        count: c.count,
+        first_id: c.firstId,
+        last_id: c.lastId,
+      })),
     },
   };
 }

@@ -12,7 +12,10 @@ const queueOption = z.enum(Object.values(QUEUES) as [QueueName, ...QueueName[]])
 /** Runs `work` with a producer on the deployment's queues (the API's failed-job routes use the same). */
 async function withQueues<T>(config: CliConfig, work: (producer: Producer) => Promise<T>): Promise<T> {
   if (!config.REDIS_URL) {
-    throw new CliError('INVALID_CONFIG', 'Invalid configuration.', { exitCode: EXIT.config, details: ['REDIS_URL: required by the jobs commands'] });
+    throw new CliError('INVALID_CONFIG', 'Invalid configuration.', {
+      exitCode: EXIT.config,
+      details: ['REDIS_URL: required by the jobs commands'],
+    });
   }
   const redis = createRedis(config.REDIS_URL, { role: 'producer', name: 'cli-jobs' });
   const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
@@ -36,7 +39,11 @@ export const jobsFailedCommand = defineCommand({
     ),
   run: (options, config) =>
     withQueues(config, async (producer) => {
-      const { jobs } = await producer.failedJobs(options.queue ? [options.queue] : Object.values(QUEUES), 0, options.limit);
+      const { jobs } = await producer.failedJobs(
+        options.queue ? [options.queue] : Object.values(QUEUES),
+        0,
+        options.limit,
+      );
       return { jobs: jobs.map((job) => ({ ...job, failedAt: new Date(job.failedAt).toISOString() })) };
     }),
 });
@@ -44,13 +51,22 @@ export const jobsFailedCommand = defineCommand({
 /** `jobs retry`: one failed job back to waiting, attempts reset (the API's retry, unaudited: no admin acts). */
 export const jobsRetryCommand = defineCommand({
   name: 'jobs retry',
-  usage: 'jobs retry --queue <name> --id <job id>: a failed job back to waiting; prints {"outcome": "retried" | "unknown_job" | "not_failed"}',
+  usage:
+    'jobs retry --queue <name> --id <job id>: a failed job back to waiting; prints {"outcome": "retried" | "unknown_job" | "not_failed"}',
   parse: (args) =>
-    parseOptions(args, { queue: { type: 'string' }, id: { type: 'string' } }, z.object({ queue: queueOption, id: z.string().min(1).max(200) })),
+    parseOptions(
+      args,
+      { queue: { type: 'string' }, id: { type: 'string' } },
+      z.object({ queue: queueOption, id: z.string().min(1).max(200) }),
+    ),
   run: (options, config) =>
     withQueues(config, async (producer) => {
       const outcome = await producer.retryFailedJob(options.queue, options.id);
-      if (outcome !== 'retried') throw new CliError(outcome === 'unknown_job' ? 'UNKNOWN_JOB' : 'NOT_FAILED', `Job ${options.id} was not retried: ${outcome}.`);
+      if (outcome !== 'retried')
+        throw new CliError(
+          outcome === 'unknown_job' ? 'UNKNOWN_JOB' : 'NOT_FAILED',
+          `Job ${options.id} was not retried: ${outcome}.`,
+        );
       return { outcome };
     }),
 });

@@ -44,7 +44,12 @@ export function tokenRow(user: SeedUser) {
 
 function roles(ids: SnowflakeGenerator, guildId: string): GuildPlan['roles'] {
   const role = (name: string, permissions: bigint, position: number, color: number): NewRole => ({
-    id: ids.next(), guildId, name, permissions, position, color,
+    id: ids.next(),
+    guildId,
+    name,
+    permissions,
+    position,
+    color,
   });
   return {
     // The @everyone role's id is the guild's id.
@@ -57,10 +62,18 @@ function roles(ids: SnowflakeGenerator, guildId: string): GuildPlan['roles'] {
 
 function channels(ids: SnowflakeGenerator, guildId: string, textCount: number): NewChannel[] {
   const categoryId = ids.next();
-  const text = Array.from({ length: textCount }, (_, i): NewChannel => ({
-    id: ids.next(), guildId, type: ChannelType.GuildText, name: i === 0 ? 'general' : `channel-${i + 1}`,
-    position: i + 1, parentId: categoryId, topic: `Seeded text channel ${i + 1}`,
-  }));
+  const text = Array.from(
+    { length: textCount },
+    (_, i): NewChannel => ({
+      id: ids.next(),
+      guildId,
+      type: ChannelType.GuildText,
+      name: i === 0 ? 'general' : `channel-${i + 1}`,
+      position: i + 1,
+      parentId: categoryId,
+      topic: `Seeded text channel ${i + 1}`,
+    }),
+  );
   return [
     { id: categoryId, guildId, type: ChannelType.GuildCategory, name: 'Text Channels', position: 0 },
     ...text,
@@ -68,13 +81,18 @@ function channels(ids: SnowflakeGenerator, guildId: string, textCount: number): 
   ];
 }
 
-
 /** Guild icon, banner and splash, two emojis and a sticker: small real PNGs. */
 function images(ids: SnowflakeGenerator, guildId: string): SeedImage[] {
   const assets = (['icon', 'banner', 'splash'] as const).map((kind): SeedImage => {
     const bytes = gradientPng(kind === 'icon' ? 64 : 32, colourFor(`${guildId}:${kind}`));
     const hash = imageHash(bytes);
-    return { id: ids.next(), target: { table: 'guild_assets', kind }, hash, storageKey: storageKeys.guildAsset(guildId, kind, hash), bytes };
+    return {
+      id: ids.next(),
+      target: { table: 'guild_assets', kind },
+      hash,
+      storageKey: storageKeys.guildAsset(guildId, kind, hash),
+      bytes,
+    };
   });
   const expression = (table: 'emojis' | 'stickers', name: string): SeedImage => {
     const id = ids.next();
@@ -82,7 +100,12 @@ function images(ids: SnowflakeGenerator, guildId: string): SeedImage[] {
     const storageKey = table === 'emojis' ? storageKeys.emoji(id) : storageKeys.sticker(id);
     return { id, target: { table, name }, hash: imageHash(bytes), storageKey, bytes };
   };
-  return [...assets, expression('emojis', 'seed_wave'), expression('emojis', 'seed_party'), expression('stickers', 'Seed sticker')];
+  return [
+    ...assets,
+    expression('emojis', 'seed_wave'),
+    expression('emojis', 'seed_party'),
+    expression('stickers', 'Seed sticker'),
+  ];
 }
 
 /**
@@ -92,7 +115,13 @@ function images(ids: SnowflakeGenerator, guildId: string): SeedImage[] {
  */
 export function planGuild(
   ids: SnowflakeGenerator,
-  { tag, index, textChannels, memberCount, bot }: { tag: string; index: number; textChannels: number; memberCount: number; bot: SeedUser },
+  {
+    tag,
+    index,
+    textChannels,
+    memberCount,
+    bot,
+  }: { tag: string; index: number; textChannels: number; memberCount: number; bot: SeedUser },
 ): GuildPlan {
   const id = ids.next();
   const owner = makeUser(ids, `owner_${tag}_${index}`);
@@ -105,8 +134,14 @@ export function planGuild(
     { userId: bot.id, roleIds: [guildRoles.webhookManager.id] },
   ];
   return {
-    id, name: `Seed guild ${index} (${tag})`, owner, members, roles: guildRoles, channels: guildChannels,
+    id,
+    name: `Seed guild ${index} (${tag})`,
+    owner,
+    members,
+    roles: guildRoles,
+    channels: guildChannels,
     textChannelIds: guildChannels.filter((c) => c.type === ChannelType.GuildText).map((c) => c.id),
-    memberRows, images: images(ids, id),
+    memberRows,
+    images: images(ids, id),
   };
 }

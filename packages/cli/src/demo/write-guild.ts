@@ -28,7 +28,15 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 /** Users with an address each and their tokens (only the hashes are stored). */
 export async function writeUsers(db: Queryable, users: SeedUser[]): Promise<void> {
   await inChunks(users, (chunk) =>
-    insertUsers(db, chunk.map((u) => ({ id: u.id, username: u.username, email: `${u.username}@example.test`, bot: u.kind === 'bot' }))),
+    insertUsers(
+      db,
+      chunk.map((u) => ({
+        id: u.id,
+        username: u.username,
+        email: `${u.username}@example.test`,
+        bot: u.kind === 'bot',
+      })),
+    ),
   );
   await inChunks(users, (chunk) => insertUserTokens(db, chunk.map(tokenRow)));
 }
@@ -37,7 +45,12 @@ export async function uploadImages(storage: Storage, images: SeedImage[]): Promi
   await Promise.all(
     images.map((image) =>
       storage.client.send(
-        new PutObjectCommand({ Bucket: storage.bucket, Key: image.storageKey, Body: image.bytes, ContentType: 'image/png' }),
+        new PutObjectCommand({
+          Bucket: storage.bucket,
+          Key: image.storageKey,
+          Body: image.bytes,
+          ContentType: 'image/png',
+        }),
       ),
     ),
   );
@@ -49,7 +62,13 @@ function assetHash(plan: GuildPlan, kind: string): string | null {
 }
 
 function stored(plan: GuildPlan, image: SeedImage) {
-  return { id: image.id, guildId: plan.id, storageKey: image.storageKey, contentType: 'image/png', size: image.bytes.length };
+  return {
+    id: image.id,
+    guildId: plan.id,
+    storageKey: image.storageKey,
+    contentType: 'image/png',
+    size: image.bytes.length,
+  };
 }
 
 async function writeImages(db: Queryable, plan: GuildPlan): Promise<void> {
@@ -59,8 +78,16 @@ async function writeImages(db: Queryable, plan: GuildPlan): Promise<void> {
   for (const image of plan.images) {
     const target = image.target;
     if (target.table === 'guild_assets') assets.push({ ...stored(plan, image), kind: target.kind, hash: image.hash });
-    else if (target.table === 'emojis') emojis.push({ ...stored(plan, image), name: target.name, creatorId: plan.owner.id });
-    else stickers.push({ ...stored(plan, image), name: target.name, description: 'Made by demo seed', tags: ['seed'], creatorId: plan.owner.id });
+    else if (target.table === 'emojis')
+      emojis.push({ ...stored(plan, image), name: target.name, creatorId: plan.owner.id });
+    else
+      stickers.push({
+        ...stored(plan, image),
+        name: target.name,
+        description: 'Made by demo seed',
+        tags: ['seed'],
+        creatorId: plan.owner.id,
+      });
   }
   await insertGuildAssets(db, assets);
   await insertEmojis(db, emojis);

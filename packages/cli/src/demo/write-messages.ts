@@ -28,7 +28,11 @@ const PHRASES = [
 function claimIdBlock(ids: SnowflakeGenerator, count: number): { startMs: bigint; endMs: bigint; workerId: number } {
   const latest = ids.nextBigInt();
   const startMs = (latest >> 22n) + 1n;
-  return { startMs, endMs: startMs + (BigInt(count) + IDS_PER_MS - 1n) / IDS_PER_MS, workerId: snowflakeWorkerId(latest) };
+  return {
+    startMs,
+    endMs: startMs + (BigInt(count) + IDS_PER_MS - 1n) / IDS_PER_MS,
+    workerId: snowflakeWorkerId(latest),
+  };
 }
 
 async function waitPastBlock(endMs: bigint): Promise<void> {

@@ -49,7 +49,10 @@ export async function listAdminApiKeysByAdmin(db: Queryable, adminUserId: string
 
 /** Deletes the key only if `adminUserId` owns it; false means "no such key of yours". */
 export async function deleteAdminApiKey(db: Queryable, key: { id: string; adminUserId: string }): Promise<boolean> {
-  const result = await db.query('DELETE FROM admin_api_keys WHERE id = $1 AND admin_user_id = $2', [key.id, key.adminUserId]);
+  const result = await db.query('DELETE FROM admin_api_keys WHERE id = $1 AND admin_user_id = $2', [
+    key.id,
+    key.adminUserId,
+  ]);
   return result.rowCount === 1;
 }
 
@@ -84,7 +87,10 @@ export async function findAdminApiKeyWithOwner(db: Queryable, id: string): Promi
  * JSON, which pg hands to JSON.parse: as text[] pg parses them character by character in
  * JavaScript (postgres-array), 2.6% of the gateway's CPU under the ban-check load.
  */
-export async function findAdminApiKeysWithOwners(db: Queryable, ids: readonly string[]): Promise<Array<AdminApiKeyWithOwner | null>> {
+export async function findAdminApiKeysWithOwners(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<Array<AdminApiKeyWithOwner | null>> {
   const { rows } = await db.query<AdminApiKey & { ownerName: string; ownerAcls: string[]; ownerCreatedAt: Date }>({
     name: 'admin-api-keys-with-owners',
     text: `SELECT k.id, k.admin_user_id AS "adminUserId", k.name, k.key_hash AS "keyHash", to_json(k.acls) AS acls,
@@ -96,7 +102,10 @@ export async function findAdminApiKeysWithOwners(db: Queryable, ids: readonly st
   });
   const byId = new Map<string, AdminApiKeyWithOwner>();
   for (const { ownerName, ownerAcls, ownerCreatedAt, ...key } of rows) {
-    byId.set(key.id, { key, owner: { id: key.adminUserId, name: ownerName, acls: ownerAcls, createdAt: ownerCreatedAt } });
+    byId.set(key.id, {
+      key,
+      owner: { id: key.adminUserId, name: ownerName, acls: ownerAcls, createdAt: ownerCreatedAt },
+    });
   }
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -47,7 +47,14 @@ export async function insertOperation(db: Queryable, table: OperationTable, oper
   if (table === 'bulk_operations') {
     await db.query(
       `INSERT INTO bulk_operations (id, kind, requested_by, request, audit_log_reason, requested_by_key_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, operation.kind ?? 'add_guild_members', requestedBy, JSON.stringify(request), auditLogReason, requestedByKeyId ?? null],
+      [
+        id,
+        operation.kind ?? 'add_guild_members',
+        requestedBy,
+        JSON.stringify(request),
+        auditLogReason,
+        requestedByKeyId ?? null,
+      ],
     );
   } else {
     await db.query(
@@ -76,7 +83,12 @@ export async function startOperation(db: Queryable, table: OperationTable, id: s
 }
 
 /** running → completed with its result; false when it was not running (already finished). */
-export async function completeOperation(db: Queryable, table: OperationTable, id: string, result: unknown): Promise<boolean> {
+export async function completeOperation(
+  db: Queryable,
+  table: OperationTable,
+  id: string,
+  result: unknown,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE ${table} SET status = 'completed', result = $2, completed_at = now(), error = NULL
      WHERE id = $1 AND status IN ('queued', 'running')`,

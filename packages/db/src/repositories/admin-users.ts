@@ -9,7 +9,10 @@ export interface AdminUser {
 
 const COLUMNS = 'id, name, acls, created_at AS "createdAt"';
 
-export async function insertAdminUser(db: Queryable, admin: { id: string; name: string; acls: string[] }): Promise<AdminUser> {
+export async function insertAdminUser(
+  db: Queryable,
+  admin: { id: string; name: string; acls: string[] },
+): Promise<AdminUser> {
   const { rows } = await db.query<AdminUser>(
     `INSERT INTO admin_users (id, name, acls) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
     [admin.id, admin.name, dedupe(admin.acls)],

@@ -28,7 +28,7 @@ async function jsonPage(pool: Pool, select: string): Promise<JsonPage> {
   if (rows === 0) return { json: [], rows, last: null };
   // The last row: after the newline before the final one.
   const last = LAST_KEY.exec(data.toString('utf8', data.lastIndexOf(0x0a, data.length - 2) + 1, data.length))?.[1];
-  if (last === undefined) throw new Error('an archive page\'s last object does not start with its key');
+  if (last === undefined) throw new Error("an archive page's last object does not start with its key");
   return { json: [data], rows, last };
 }
 
@@ -58,14 +58,30 @@ const MESSAGE_FIELDS = {
 } as const satisfies Record<string, Columns[number]>;
 
 /** The message fields named, in that order (the keys' order in each JSON object). */
-const messageObjects = (keys: ReadonlyArray<keyof typeof MESSAGE_FIELDS>) => binaryObjects(keys.map((key) => MESSAGE_FIELDS[key]));
+const messageObjects = (keys: ReadonlyArray<keyof typeof MESSAGE_FIELDS>) =>
+  binaryObjects(keys.map((key) => MESSAGE_FIELDS[key]));
 
-const CHANNEL_MESSAGE = messageObjects(['id', 'author_id', 'webhook_id', 'webhook_name', 'timestamp', 'edited_timestamp', 'type', 'content', 'embeds', 'flags']);
+const CHANNEL_MESSAGE = messageObjects([
+  'id',
+  'author_id',
+  'webhook_id',
+  'webhook_name',
+  'timestamp',
+  'edited_timestamp',
+  'type',
+  'content',
+  'embeds',
+  'flags',
+]);
 
 /** A message in a user's archive: what they wrote and when. */
 const USER_MESSAGE = messageObjects(['id', 'timestamp', 'edited_timestamp', 'content', 'embeds']);
 
-async function messagePage(pool: Pool, objects: ReturnType<typeof binaryObjects>, fromWhereOrder: string): Promise<JsonPage> {
+async function messagePage(
+  pool: Pool,
+  objects: ReturnType<typeof binaryObjects>,
+  fromWhereOrder: string,
+): Promise<JsonPage> {
   const { data } = await copyBinaryRows(pool, `SELECT ${objects.select} ${fromWhereOrder}`);
   const page = readBinaryRows(data, objects.shape);
   return { json: jsonObjects(page, objects.shape), rows: page.rows, last: page.lastKey };
@@ -83,7 +99,13 @@ export function channelMessagesPage(pool: Pool, channelId: string, after: string
 }
 
 /** Messages a user wrote in one channel with an id above `after`, oldest first. */
-export function userChannelMessagesPage(pool: Pool, userId: string, channelId: string, after: string, limit: number): Promise<JsonPage> {
+export function userChannelMessagesPage(
+  pool: Pool,
+  userId: string,
+  channelId: string,
+  after: string,
+  limit: number,
+): Promise<JsonPage> {
   return messagePage(
     pool,
     USER_MESSAGE,
@@ -121,7 +143,9 @@ export interface GuildArchiveHead {
 }
 
 export async function readGuildArchiveHead(db: Queryable, guildId: string): Promise<GuildArchiveHead | null> {
-  const { rows } = await db.query<Omit<GuildArchiveHead, 'textChannels' | 'assets'> & { textChannels: GuildArchiveHead['textChannels'] | null }>(
+  const { rows } = await db.query<
+    Omit<GuildArchiveHead, 'textChannels' | 'assets'> & { textChannels: GuildArchiveHead['textChannels'] | null }
+  >(
     `SELECT json_build_object('id', g.id::text, 'name', g.name, 'owner_id', g.owner_id::text, 'features', g.features,
               'icon_hash', g.icon_hash, 'banner_hash', g.banner_hash, 'splash_hash', g.splash_hash,
               'embed_splash_hash', g.embed_splash_hash, 'verification_level', g.verification_level,
@@ -166,7 +190,10 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
  * takes a good part of a second, so the export starts without waiting for it.
  */
 export async function countChannelMessages(db: Queryable, channelIds: readonly string[]): Promise<number> {
-  const { rows } = await db.query<{ total: string }>('SELECT count(*) AS total FROM messages WHERE channel_id = ANY($1::bigint[])', [channelIds]);
+  const { rows } = await db.query<{ total: string }>(
+    'SELECT count(*) AS total FROM messages WHERE channel_id = ANY($1::bigint[])',
+    [channelIds],
+  );
   return Number(rows[0]?.total ?? 0);
 }
 

@@ -69,7 +69,14 @@ export async function listArchives(db: Queryable, query: ArchiveListQuery): Prom
        AND ($4 OR (status <> 'expired' AND expires_at > now()))
        AND ($5::bigint IS NULL OR id < $5)
      ORDER BY id DESC LIMIT $6`,
-    [query.subjectType, query.subjectId ?? null, query.requestedBy ?? null, query.includeExpired, query.before ?? null, query.limit],
+    [
+      query.subjectType,
+      query.subjectId ?? null,
+      query.requestedBy ?? null,
+      query.includeExpired,
+      query.before ?? null,
+      query.limit,
+    ],
   );
   return rows;
 }
@@ -98,7 +105,12 @@ export async function recordArchiveProgress(db: Queryable, id: string, percent: 
   ]);
 }
 
-export async function completeArchive(db: Queryable, id: string, storageKey: string, fileSize: number): Promise<boolean> {
+export async function completeArchive(
+  db: Queryable,
+  id: string,
+  storageKey: string,
+  fileSize: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE archives SET status = 'completed', completed_at = now(), storage_key = $2, file_size = $3, content_type = 'application/zip',
        progress_percent = 100, progress_step = 'Completed'
@@ -122,7 +134,10 @@ export async function failArchive(db: Queryable, id: string, error: string): Pro
  * Completed archives past their retention, oldest first, claimed as `expired` in the same
  * statement (so two replicas never take the same one); their keys, to delete.
  */
-export async function expireArchives(db: Queryable, limit: number): Promise<Array<{ id: string; storageKey: string | null }>> {
+export async function expireArchives(
+  db: Queryable,
+  limit: number,
+): Promise<Array<{ id: string; storageKey: string | null }>> {
   const { rows } = await db.query<{ id: string; storageKey: string | null }>(
     `UPDATE archives SET status = 'expired'
      WHERE id IN (

@@ -32,7 +32,10 @@ export async function deleteExpressionsById(db: Queryable, ids: readonly string[
  * clears the guild's current image hashes. Returns what was removed, with object keys (a
  * webhook avatar's key is built by the caller from the webhook id and `avatarHash`).
  */
-export async function deleteGuildAssets(db: Queryable, guildId: string): Promise<Array<RemovedAsset & { avatarHash?: string }>> {
+export async function deleteGuildAssets(
+  db: Queryable,
+  guildId: string,
+): Promise<Array<RemovedAsset & { avatarHash?: string }>> {
   const { rows } = await db.query<RemovedAsset & { avatarHash?: string }>(
     `WITH emoji AS (
        DELETE FROM emojis WHERE guild_id = $1
@@ -64,7 +67,12 @@ export async function deleteGuildAssets(db: Queryable, guildId: string): Promise
  * Records what phase one of a purge removed (the per-item result so far and the object keys
  * still to delete) on its row, in the transaction that removed it.
  */
-export async function recordPurgeRemovals(db: Queryable, purgeId: string, partialResult: unknown, objectKeys: readonly string[]): Promise<void> {
+export async function recordPurgeRemovals(
+  db: Queryable,
+  purgeId: string,
+  partialResult: unknown,
+  objectKeys: readonly string[],
+): Promise<void> {
   await db.query(`UPDATE asset_purges SET result = $2, object_keys = $3 WHERE id = $1 AND status = 'running'`, [
     purgeId,
     JSON.stringify(partialResult),
@@ -74,6 +82,9 @@ export async function recordPurgeRemovals(db: Queryable, purgeId: string, partia
 
 /** The object keys phase one recorded, or null when it has not run. */
 export async function findPurgeObjectKeys(db: Queryable, purgeId: string): Promise<string[] | null> {
-  const { rows } = await db.query<{ objectKeys: string[] | null }>(`SELECT object_keys AS "objectKeys" FROM asset_purges WHERE id = $1`, [purgeId]);
+  const { rows } = await db.query<{ objectKeys: string[] | null }>(
+    `SELECT object_keys AS "objectKeys" FROM asset_purges WHERE id = $1`,
+    [purgeId],
+  );
   return rows[0]?.objectKeys ?? null;
 }

@@ -102,19 +102,32 @@ function where(conditions: string[]): string {
  * One page plus the exact total. The two statements run concurrently when `db` is a pool (the
  * count has to visit every match; the page stops after offset + limit rows of an index).
  */
-async function pageWithTotal(db: Queryable, conditions: string[], params: unknown[], orderBy: string, page: AuditLogPage): Promise<AuditLogResult> {
+async function pageWithTotal(
+  db: Queryable,
+  conditions: string[],
+  params: unknown[],
+  orderBy: string,
+  page: AuditLogPage,
+): Promise<AuditLogResult> {
   const filter = where(conditions);
   const pageParams = [...params, page.limit, page.offset];
   const n = params.length;
   const [rows, count] = await Promise.all([
-    db.query<AuditLog>(`SELECT ${COLUMNS} FROM audit_logs ${filter} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, pageParams),
+    db.query<AuditLog>(
+      `SELECT ${COLUMNS} FROM audit_logs ${filter} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      pageParams,
+    ),
     db.query<{ total: string }>(`SELECT count(*) AS total FROM audit_logs ${filter}`, params),
   ]);
   return { logs: rows.rows, total: Number(count.rows[0]!.total) };
 }
 
 /** Entries matching `filters`, newest first. */
-export async function listAuditLogs(db: Queryable, filters: AuditLogFilters, page: AuditLogPage): Promise<AuditLogResult> {
+export async function listAuditLogs(
+  db: Queryable,
+  filters: AuditLogFilters,
+  page: AuditLogPage,
+): Promise<AuditLogResult> {
   const params: unknown[] = [];
   const conditions = whereClause(filters, params);
   return pageWithTotal(db, conditions, params, 'created_at DESC, id DESC', page);
@@ -125,7 +138,11 @@ export async function listAuditLogs(db: Queryable, filters: AuditLogFilters, pag
  * which splits identifiers on `_`, so `ban` finds `ban_ip`. Relevance is `ts_rank_cd` with
  * the column's weights (action and target above reason above metadata).
  */
-export async function searchAuditLogs(db: Queryable, filters: AuditLogFilters, search: AuditLogSearch): Promise<AuditLogResult> {
+export async function searchAuditLogs(
+  db: Queryable,
+  filters: AuditLogFilters,
+  search: AuditLogSearch,
+): Promise<AuditLogResult> {
   const params: unknown[] = [search.query];
   const conditions = ["search @@ websearch_to_tsquery('simple', $1)", ...whereClause(filters, params)];
   const direction = search.sortOrder === 'asc' ? 'ASC' : 'DESC';

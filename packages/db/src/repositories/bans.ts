@@ -59,7 +59,12 @@ const LIVE = '(expires_at IS NULL OR expires_at > now())';
 // A conflicting row that had expired is replaced as a new ban; a live one keeps its origin.
 const RESTART = (table: string) => `CASE WHEN ${table}.expires_at <= now()`;
 
-export async function upsertValueBans(db: Queryable, kind: ValueBanKind, values: string[], attributes: BanAttributes): Promise<void> {
+export async function upsertValueBans(
+  db: Queryable,
+  kind: ValueBanKind,
+  values: string[],
+  attributes: BanAttributes,
+): Promise<void> {
   if (values.length === 0) return;
   const table = VALUE_TABLES[kind];
   await db.query(
@@ -126,7 +131,14 @@ export async function upsertIpBans(db: Queryable, bans: NewIpBan[], attributes: 
        created_by = ${RESTART('b')} THEN EXCLUDED.created_by ELSE b.created_by END,
        created_at = ${RESTART('b')} THEN now() ELSE b.created_at END
      RETURNING id, network::text AS network, display, ${COMMON}`,
-    [bans.map((ban) => ban.id), bans.map((ban) => ban.network), bans.map((ban) => ban.display), attributes.reason, attributes.expiresAt, attributes.createdBy],
+    [
+      bans.map((ban) => ban.id),
+      bans.map((ban) => ban.network),
+      bans.map((ban) => ban.display),
+      attributes.reason,
+      attributes.expiresAt,
+      attributes.createdBy,
+    ],
   );
   return rows;
 }

@@ -1,10 +1,20 @@
 import type { Queryable } from '../pool.ts';
 
 /** Discord's channel types that this service stores. */
-export const ChannelType = { GuildText: 0, Dm: 1, GuildVoice: 2, GroupDm: 3, GuildCategory: 4, GuildAnnouncement: 5 } as const;
+export const ChannelType = {
+  GuildText: 0,
+  Dm: 1,
+  GuildVoice: 2,
+  GroupDm: 3,
+  GuildCategory: 4,
+  GuildAnnouncement: 5,
+} as const;
 
 /** The guild channels whose messages are a text feed: the only ones a webhook may post to. */
-export const WEBHOOK_CHANNEL_TYPES: ReadonlySet<number> = new Set([ChannelType.GuildText, ChannelType.GuildAnnouncement]);
+export const WEBHOOK_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  ChannelType.GuildText,
+  ChannelType.GuildAnnouncement,
+]);
 
 export interface Channel {
   id: string;

@@ -38,7 +38,12 @@ export const RECORD_TAIL_BYTES = 8 + 8 + 4;
  * Keyset on the column, not its text, which sorts 10.0.0.10 before 10.0.0.9.
  */
 export async function readIpBanPage(db: Queryable, afterNetwork: string | null, limit: number): Promise<IpBanPage> {
-  const { rows } = await db.query<{ count: number; last: string | null; reasons: string[] | null; records: Buffer | null }>(
+  const { rows } = await db.query<{
+    count: number;
+    last: string | null;
+    reasons: string[] | null;
+    records: Buffer | null;
+  }>(
     `WITH page AS (
        SELECT network, reason, expires_at, created_at FROM ip_bans
        WHERE ($1::cidr IS NULL OR network > $1::cidr) AND (expires_at IS NULL OR expires_at > now())

@@ -105,7 +105,11 @@ export interface MessagePage {
  * messages (below `before`); with `after`, the `limit` messages right after it (the oldest
  * ones above it), still returned newest first. Both walk the (channel_id, id) index.
  */
-export async function listChannelMessages(db: Queryable, channelId: string, page: MessagePage): Promise<StoredMessage[]> {
+export async function listChannelMessages(
+  db: Queryable,
+  channelId: string,
+  page: MessagePage,
+): Promise<StoredMessage[]> {
   const direction = page.after === undefined ? 'DESC' : 'ASC';
   const { rows } = await db.query<StoredMessage>(
     `SELECT * FROM (
@@ -133,11 +137,20 @@ export interface WebhookMessageEdit {
  * retry must not undo it). Answers the message as it now is and whether this edit is what it
  * shows, or null when it is gone (or was never this webhook's).
  */
-export async function editWebhookMessage(db: Queryable, edit: WebhookMessageEdit): Promise<{ message: StoredMessage; applied: boolean } | null> {
+export async function editWebhookMessage(
+  db: Queryable,
+  edit: WebhookMessageEdit,
+): Promise<{ message: StoredMessage; applied: boolean } | null> {
   const { rowCount } = await db.query(
     `UPDATE messages SET content = coalesce($3, content), embeds = coalesce($4::jsonb, embeds), edited_at = $5
      WHERE id = $1 AND webhook_id = $2 AND (edited_at IS NULL OR edited_at <= $5)`,
-    [edit.messageId, edit.webhookId, edit.content ?? null, edit.embeds === undefined ? null : JSON.stringify(edit.embeds), edit.editedAt],
+    [
+      edit.messageId,
+      edit.webhookId,
+      edit.content ?? null,
+      edit.embeds === undefined ? null : JSON.stringify(edit.embeds),
+      edit.editedAt,
+    ],
   );
   const message = await findMessageById(db, edit.messageId);
   if (!message || message.webhookId !== edit.webhookId) return null;

@@ -41,6 +41,8 @@ export async function insertRoles(db: Queryable, roles: NewRole[]): Promise<numb
 }
 
 export async function listGuildRoles(db: Queryable, guildId: string): Promise<Role[]> {
-  const { rows } = await db.query<Role>(`SELECT ${COLUMNS} FROM roles WHERE guild_id = $1 ORDER BY position, id`, [guildId]);
+  const { rows } = await db.query<Role>(`SELECT ${COLUMNS} FROM roles WHERE guild_id = $1 ORDER BY position, id`, [
+    guildId,
+  ]);
   return rows;
 }

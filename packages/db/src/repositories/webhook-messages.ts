@@ -87,8 +87,15 @@ function storedRow(message: WebhookDeliveryMessage, added: AddedColumns): Stored
 }
 
 /** The message of a webhook that holds a delivery id (null: none does), as committed. */
-export async function findDeliveryKeyHolder(db: Queryable, webhookId: string, deliveryId: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id = $2', [webhookId, deliveryId]);
+export async function findDeliveryKeyHolder(
+  db: Queryable,
+  webhookId: string,
+  deliveryId: string,
+): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM messages WHERE webhook_id = $1 AND delivery_id = $2',
+    [webhookId, deliveryId],
+  );
   return rows[0]?.id ?? null;
 }
 
@@ -99,7 +106,8 @@ export async function findDeliveryKeyHolder(db: Queryable, webhookId: string, de
 async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Promise<WebhookMessageWrite> {
   const existing = await findMessageById(db, message.id);
   if (existing) return { stored: existing, inserted: false };
-  const holder = message.deliveryId === undefined ? null : await findDeliveryKeyHolder(db, message.webhookId, message.deliveryId);
+  const holder =
+    message.deliveryId === undefined ? null : await findDeliveryKeyHolder(db, message.webhookId, message.deliveryId);
   return holder !== null && holder !== message.id ? { duplicateOf: holder } : { webhookGone: true };
 }
 
@@ -113,7 +121,10 @@ async function notInserted(db: Queryable, message: WebhookDeliveryMessage): Prom
  * statement); a caller batching unrelated deliveries runs them again one by one (createBatcher
  * does). Named: parsed and planned once per connection, not once per batch.
  */
-export async function storeWebhookMessages(db: Queryable, messages: readonly WebhookDeliveryMessage[]): Promise<WebhookMessageWrite[]> {
+export async function storeWebhookMessages(
+  db: Queryable,
+  messages: readonly WebhookDeliveryMessage[],
+): Promise<WebhookMessageWrite[]> {
   let inserted: Map<string, AddedColumns>;
   try {
     const batch = messages.map(({ id, webhookId, deliveryId, username, avatarUrl, content, embeds, flags }) => ({
@@ -126,10 +137,15 @@ export async function storeWebhookMessages(db: Queryable, messages: readonly Web
       embeds,
       flags,
     }));
-    const { rows } = await db.query<AddedColumns>({ name: 'webhook-messages-store', text: STORE_MANY, values: [JSON.stringify(batch)] });
+    const { rows } = await db.query<AddedColumns>({
+      name: 'webhook-messages-store',
+      text: STORE_MANY,
+      values: [JSON.stringify(batch)],
+    });
     inserted = new Map(rows.map((row) => [row.id, row]));
   } catch (error) {
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && messages.length === 1) return [{ channelGone: true }];
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION && messages.length === 1)
+      return [{ channelGone: true }];
     throw error;
   }
   return Promise.all(

@@ -78,7 +78,10 @@ ORDER BY i.ord`;
  * parses and plans it once. A delivery's dedupe key is not taken here: the worker takes it with
  * the message (storeWebhookMessages).
  */
-export async function findWebhooksForExecution(db: Queryable, webhookIds: readonly string[]): Promise<(ExecutionWebhook | null)[]> {
+export async function findWebhooksForExecution(
+  db: Queryable,
+  webhookIds: readonly string[],
+): Promise<(ExecutionWebhook | null)[]> {
   const { rows } = await db.query<{ id: string | null; token: string | null; secret: string | null }>({
     name: 'webhook-execution-lookup',
     text: FIND_FOR_EXECUTION,
@@ -102,7 +105,9 @@ export async function findWebhookWithCreator(db: Queryable, id: string): Promise
 }
 
 export async function listChannelWebhooks(db: Queryable, channelId: string): Promise<WebhookWithCreator[]> {
-  const { rows } = await db.query<WebhookWithCreator>(`${WITH_CREATOR} WHERE w.channel_id = $1 ORDER BY w.id`, [channelId]);
+  const { rows } = await db.query<WebhookWithCreator>(`${WITH_CREATOR} WHERE w.channel_id = $1 ORDER BY w.id`, [
+    channelId,
+  ]);
   return rows;
 }
 
@@ -151,7 +156,16 @@ export async function createWebhookWithinLimits(
     await client.query(
       `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token, secret)
        VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8)`,
-      [webhook.id, webhook.guildId, webhook.channelId, webhook.creatorId, webhook.name, webhook.avatarHash, webhook.token, webhook.secret],
+      [
+        webhook.id,
+        webhook.guildId,
+        webhook.channelId,
+        webhook.creatorId,
+        webhook.name,
+        webhook.avatarHash,
+        webhook.token,
+        webhook.secret,
+      ],
     );
     return { ok: (await findWebhookWithCreator(client, webhook.id))! };
   });
@@ -179,8 +193,18 @@ const UPDATE_KEEPING_SECRET = updateStatement(false);
 const UPDATE_SETTING_SECRET = updateStatement(true);
 
 /** Applies `changes`; null when the webhook no longer exists. */
-export async function updateWebhook(db: Queryable, id: string, changes: WebhookChanges): Promise<WebhookWithCreator | null> {
-  const values = [id, changes.name ?? null, changes.avatarHash !== undefined, changes.avatarHash ?? null, changes.channelId ?? null];
+export async function updateWebhook(
+  db: Queryable,
+  id: string,
+  changes: WebhookChanges,
+): Promise<WebhookWithCreator | null> {
+  const values = [
+    id,
+    changes.name ?? null,
+    changes.avatarHash !== undefined,
+    changes.avatarHash ?? null,
+    changes.channelId ?? null,
+  ];
   const { rows } =
     changes.secret === undefined
       ? await db.query<WebhookWithCreator>(UPDATE_KEEPING_SECRET, values)

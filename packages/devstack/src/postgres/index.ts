@@ -21,7 +21,11 @@ export interface EmbeddedPostgres {
  * Starts (initialising on first use) the embedded server and makes sure the database exists.
  * `port`: the one to listen on (a restart on the port its clients know); a free one by default.
  */
-export async function startEmbeddedPostgres(supervisor: Supervisor, dataDir: string, port?: number): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  supervisor: Supervisor,
+  dataDir: string,
+  port?: number,
+): Promise<EmbeddedPostgres> {
   port ??= await freePort();
   const child = supervisor.spawnStore({ name: 'postgres', command: process.execPath, args: [RUNNER] });
   const options: RunnerOptions = { type: 'start', dataDir, port, user: USER, password: PASSWORD };

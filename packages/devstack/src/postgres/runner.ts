@@ -74,8 +74,8 @@ process.once('message', (message) => {
   }
   start(options.data).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
-    void report({ type: 'failed', message: reason || 'postgres stopped during start-up (see its log above)' }).then(() =>
-      stop(1),
+    void report({ type: 'failed', message: reason || 'postgres stopped during start-up (see its log above)' }).then(
+      () => stop(1),
     );
   });
 });

@@ -4,7 +4,14 @@ import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
-import { channelEvents, deliveriesSettled, waitFor, webhookMessages, type TestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import {
+  channelEvents,
+  deliveriesSettled,
+  waitFor,
+  webhookMessages,
+  type TestEnvironment,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { reconcile, type DeliveryLedger } from './ledger.ts';
 
 export { ledgerProblems, type DeliveryLedger } from './ledger.ts';
@@ -34,7 +41,11 @@ export function watchDeliveries(environment: TestEnvironment): DeliveryWatch {
 /** Waits until every delivery is handled; answers how many failed for good. */
 export async function settleDeliveries(queue: Queue, timeoutMs: number): Promise<number> {
   // Counts first: fetching thousands of waiting jobs on every poll would load Redis for nothing.
-  await waitFor(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'prioritized')).every((n) => n === 0), timeoutMs, 250);
+  await waitFor(
+    async () => Object.values(await queue.getJobCounts('waiting', 'active', 'prioritized')).every((n) => n === 0),
+    timeoutMs,
+    250,
+  );
   return deliveriesSettled(queue, timeoutMs);
 }
 

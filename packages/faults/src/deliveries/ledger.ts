@@ -29,7 +29,8 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return counts;
 }
 
-const excess = (counts: Map<string, number>) => [...counts.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+const excess = (counts: Map<string, number>) =>
+  [...counts.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
 
 /** Exactly-once, checked: every accepted execute stored once and announced once. */
 export function reconcile({ accepted, stored, events }: DeliveryRecords): DeliveryLedger {

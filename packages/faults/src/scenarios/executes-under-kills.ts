@@ -1,7 +1,14 @@
 import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
 import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
-import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries, type DeliveryLedger } from '../deliveries/index.ts';
+import {
+  deliveryLedger,
+  failureReasons,
+  ledgerProblems,
+  settleDeliveries,
+  watchDeliveries,
+  type DeliveryLedger,
+} from '../deliveries/index.ts';
 import { ScenarioProcesses, type RunningGateway, type SupervisedWorker } from '../processes.ts';
 import type { ScenarioContext, ScenarioResult } from '../types.ts';
 import { sendExecutes, type SendTally } from './send-executes.ts';
@@ -39,7 +46,11 @@ export interface ExecutesUnderKills<Killed> {
 const settleTimeoutMs = (deliveries: number) => 120_000 + deliveries * 20;
 
 /** Runs `act(kill)` each time the accepted executes pass another 1/(kills+1) of the run. */
-export async function atEachKillPoint<T>(tally: SendTally, options: KillsOptions, act: (kill: number) => Promise<T>): Promise<T[]> {
+export async function atEachKillPoint<T>(
+  tally: SendTally,
+  options: KillsOptions,
+  act: (kill: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = [];
   for (let kill = 1; kill <= options.kills; kill++) {
     const threshold = Math.floor((options.deliveries * kill) / (options.kills + 1));
@@ -70,7 +81,13 @@ export async function executesUnderKills<Killed>(
     const started = performance.now();
     log(options.announce);
     const [, killed] = await Promise.all([
-      sendExecutes(`${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`, options.deliveries, options.concurrency, 'fault', tally),
+      sendExecutes(
+        `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}`,
+        options.deliveries,
+        options.concurrency,
+        'fault',
+        tally,
+      ),
       kill({ gateway, worker, queue: watch.queue, tally }),
     ]);
     const failedJobs = await settleDeliveries(watch.queue, settleTimeoutMs(options.deliveries));
@@ -80,7 +97,8 @@ export async function executesUnderKills<Killed>(
       ...ledgerProblems(ledger),
       ...(failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`] : []),
     ];
-    const refused = tally.refused.size > 0 ? [...tally.refused].map(([status, count]) => `${count}×${status}`).join(', ') : 0;
+    const refused =
+      tally.refused.size > 0 ? [...tally.refused].map(([status, count]) => `${count}×${status}`).join(', ') : 0;
     return { ledger, tally, refused, failedJobs, seconds, killed, problems };
   } finally {
     await processes.stopAll();

@@ -35,7 +35,12 @@ export function faultScenarios(scale: Scale): Scenario[] {
     // Issue 12: 40 concurrent 25 MiB bodies to webhook ids nobody has; then the same at a real
     // webhook, where every body is read and parsed.
     ...(['unknown', 'known'] as const).map((target) =>
-      bodyFlood({ concurrency: full ? 40 : 10, total: full ? 40 : 10, bodyBytes: (full ? 25 : 5) * 1024 * 1024, target }),
+      bodyFlood({
+        concurrency: full ? 40 : 10,
+        total: full ? 40 : 10,
+        bodyBytes: (full ? 25 : 5) * 1024 * 1024,
+        target,
+      }),
     ),
   ];
 }

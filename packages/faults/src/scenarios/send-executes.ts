@@ -15,7 +15,13 @@ export interface SendTally {
  * POSTs `count` plain executes to `url`, `concurrency` at a time, each with a content of its
  * own (`<tag> <n>`) so that a duplicate can be told from a second delivery of another execute.
  */
-export async function sendExecutes(url: string, count: number, concurrency: number, tag: string, tally: SendTally): Promise<void> {
+export async function sendExecutes(
+  url: string,
+  count: number,
+  concurrency: number,
+  tag: string,
+  tally: SendTally,
+): Promise<void> {
   let next = 0;
   const sender = async () => {
     while (next < count) {

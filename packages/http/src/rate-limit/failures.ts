@@ -27,7 +27,9 @@ export interface FailureBudget {
   recordFailure(req: Request, params?: Params): Promise<void>;
 }
 
-export type FailureBudgetOptions = Omit<RateLimitOptions, 'bucket' | 'identity' | 'global'> & { bucket: RateLimitBucket };
+export type FailureBudgetOptions = Omit<RateLimitOptions, 'bucket' | 'identity' | 'global'> & {
+  bucket: RateLimitBucket;
+};
 
 export function failureBudget(options: FailureBudgetOptions): FailureBudget {
   if (options.enabled === false) return { guard: (_req, _res, next) => next(), recordFailure: async () => {} };

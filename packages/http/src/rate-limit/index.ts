@@ -1,6 +1,13 @@
 export { rateLimit, DEFAULT_RATE_LIMIT_TIMEOUT_MS, type RateLimitOptions } from './middleware.ts';
 export { failureBudget, type FailureBudget, type FailureBudgetOptions } from './failures.ts';
-export { checkRateLimit, rateLimitKey, redisKeyClock, type RateLimitCheck, type RateLimitClock, type RateLimitDecision } from './limiter.ts';
+export {
+  checkRateLimit,
+  rateLimitKey,
+  redisKeyClock,
+  type RateLimitCheck,
+  type RateLimitClock,
+  type RateLimitDecision,
+} from './limiter.ts';
 export {
   defaultRateLimitIdentity,
   ipRateLimitIdentity,

@@ -43,7 +43,9 @@ export type RateLimitClock = () => Promise<number | undefined>;
 const COMMAND = 'switchboardGcra';
 
 type GcraReply = [number, number, number, number, number, number, number];
-type WithGcra = { [COMMAND]: (routeKey: string, globalKey: string, ...args: Array<number | string>) => Promise<GcraReply> };
+type WithGcra = {
+  [COMMAND]: (routeKey: string, globalKey: string, ...args: Array<number | string>) => Promise<GcraReply>;
+};
 
 const clientsWithCommand = new WeakSet<Redis>();
 

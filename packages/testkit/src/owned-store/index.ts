@@ -62,9 +62,16 @@ async function signalTree(pid: number, signal: NodeJS.Signals): Promise<void> {
 
 /** One supervisor per store run: a store that dies stops its supervisor, and only that. */
 function storeSupervisor(folder: string): Supervisor {
-  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const log = createWriteStream(join(folder, 'stores.log'), { flags: 'a' });
-  const supervisor = createSupervisor({ logs: createLogSink(log, false), cwd: REPO_ROOT, env, stopTimeoutMs: STOP_TIMEOUT_MS });
+  const supervisor = createSupervisor({
+    logs: createLogSink(log, false),
+    cwd: REPO_ROOT,
+    env,
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+  });
   supervisor.onStop(() => new Promise<void>((resolve) => log.end(() => resolve())));
   return supervisor;
 }
@@ -73,18 +80,30 @@ async function startRedis(folder: string, port?: number): Promise<Running & { ur
   const binary = await findRedisServer(process.env.PATH ?? '');
   const supervisor = storeSupervisor(folder);
   const redis = await startEmbeddedRedis(supervisor, { binary, dir: join(folder, 'redis'), persistent: true, port });
-  return { pid: redis.pid, url: redis.url, exited: redis.child.exited, stop: () => supervisor.shutdown(0, 'scenario over').then(() => {}) };
+  return {
+    pid: redis.pid,
+    url: redis.url,
+    exited: redis.child.exited,
+    stop: () => supervisor.shutdown(0, 'scenario over').then(() => {}),
+  };
 }
 
 async function startPostgres(folder: string, port?: number): Promise<Running & { url: string }> {
   const supervisor = storeSupervisor(folder);
   const postgres = await startEmbeddedPostgres(supervisor, join(folder, 'pg'), port);
-  return { pid: postgres.pid, url: postgres.url, exited: postgres.child.exited, stop: () => supervisor.shutdown(0, 'scenario over').then(() => {}) };
+  return {
+    pid: postgres.pid,
+    url: postgres.url,
+    exited: postgres.child.exited,
+    stop: () => supervisor.shutdown(0, 'scenario over').then(() => {}),
+  };
 }
 
 async function startS3(folder: string): Promise<Running & { endpoint: string }> {
   const server: NodeProcess = spawnNode(S3_SERVER, { env: {}, args: [join(folder, 's3')], ipc: true, cwd: REPO_ROOT });
-  const [message] = (await Promise.race([once(server.child, 'message'), server.exit.then(() => [undefined])])) as [{ endpoint?: string } | undefined];
+  const [message] = (await Promise.race([once(server.child, 'message'), server.exit.then(() => [undefined])])) as [
+    { endpoint?: string } | undefined,
+  ];
   if (!message?.endpoint) throw new Error(`the S3 store did not start: ${server.output().trim()}`);
   return {
     pid: server.child.pid!,
@@ -105,7 +124,8 @@ export async function startOwnedStore(kind: StoreKind): Promise<OwnedStore> {
   // Run as root, PostgreSQL runs as the `postgres` user, which must be able to enter it.
   await chmod(folder, 0o755);
   let current: Running & { url?: string; endpoint?: string };
-  const start = (port?: number) => (kind === 'redis' ? startRedis(folder, port) : kind === 'postgres' ? startPostgres(folder, port) : startS3(folder));
+  const start = (port?: number) =>
+    kind === 'redis' ? startRedis(folder, port) : kind === 'postgres' ? startPostgres(folder, port) : startS3(folder);
   try {
     current = await start();
   } catch (error) {

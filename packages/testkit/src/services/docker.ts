@@ -5,11 +5,16 @@ import type { TestServices } from './types.ts';
 /** True when a Docker engine answers its ping; never throws, answers within a second. */
 export async function dockerAnswers(env: Record<string, string | undefined>): Promise<boolean> {
   const host = env.DOCKER_HOST;
-  const socketPath = host?.startsWith('unix://') ? host.slice('unix://'.length) : host ? undefined : '/var/run/docker.sock';
+  const socketPath = host?.startsWith('unix://')
+    ? host.slice('unix://'.length)
+    : host
+      ? undefined
+      : '/var/run/docker.sock';
   if (socketPath && !existsSync(socketPath)) return false;
   const target = socketPath ? { socketPath } : new URL(host!.replace(/^tcp:/, 'http:'));
   return new Promise((resolve) => {
-    const options = 'socketPath' in target ? { socketPath: target.socketPath } : { host: target.hostname, port: target.port };
+    const options =
+      'socketPath' in target ? { socketPath: target.socketPath } : { host: target.hostname, port: target.port };
     const req = request({ ...options, path: '/_ping', timeout: 1_000 }, (res) => {
       res.resume();
       resolve(res.statusCode === 200);

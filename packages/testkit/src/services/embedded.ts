@@ -65,7 +65,12 @@ export async function startEmbeddedStores(
     return {
       databaseUrl: postgres?.url,
       redisUrl: redis?.url,
-      s3: s3 && { endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: 'us-east-1' },
+      s3: s3 && {
+        endpoint: s3.endpoint,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        region: 'us-east-1',
+      },
       logFile,
       stop,
     };

@@ -21,14 +21,21 @@ export async function startTestServices(env: Env = process.env): Promise<Started
     for (const fn of stops.reverse()) await fn().catch(() => {});
   };
   try {
-    const found = (await dockerAnswers(env)) ? await startContainers(missing, stops) : await startEmbedded(missing, env, stops);
+    const found = (await dockerAnswers(env))
+      ? await startContainers(missing, stops)
+      : await startEmbedded(missing, env, stops);
     const source = (name: keyof typeof missing): ServiceSource => (missing[name] ? found.source : 'environment');
     const services: TestServices = {
       databaseUrl: env.DATABASE_URL ?? found.databaseUrl!,
       redisUrl: env.REDIS_URL ?? found.redisUrl!,
       s3: env.S3_ENDPOINT ? namedS3(env) : found.s3!,
     };
-    return { services, sources: { postgres: source('postgres'), redis: source('redis'), s3: source('s3') }, env: asEnv(services), stop };
+    return {
+      services,
+      sources: { postgres: source('postgres'), redis: source('redis'), s3: source('s3') },
+      env: asEnv(services),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -57,7 +64,10 @@ interface Found {
   s3?: TestServices['s3'];
 }
 
-async function startContainers(missing: Record<'postgres' | 'redis' | 's3', boolean>, stops: Array<() => Promise<void>>): Promise<Found> {
+async function startContainers(
+  missing: Record<'postgres' | 'redis' | 's3', boolean>,
+  stops: Array<() => Promise<void>>,
+): Promise<Found> {
   const [postgres, redis, minio] = await Promise.all([
     missing.postgres ? startPostgresContainer() : undefined,
     missing.redis ? startRedisContainer() : undefined,
@@ -67,7 +77,11 @@ async function startContainers(missing: Record<'postgres' | 'redis' | 's3', bool
   return { source: 'container', databaseUrl: postgres?.url, redisUrl: redis?.url, s3: minio?.s3 };
 }
 
-async function startEmbedded(missing: Record<'postgres' | 'redis' | 's3', boolean>, env: Env, stops: Array<() => Promise<void>>): Promise<Found> {
+async function startEmbedded(
+  missing: Record<'postgres' | 'redis' | 's3', boolean>,
+  env: Env,
+  stops: Array<() => Promise<void>>,
+): Promise<Found> {
   const stores = await startEmbeddedStores(missing, env).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(

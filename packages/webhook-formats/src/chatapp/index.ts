@@ -1,4 +1,11 @@
-import { embedHasVisibleContent, noMentions, produced, type DirectOutcome, type Embed, type EmbedField } from '../message.ts';
+import {
+  embedHasVisibleContent,
+  noMentions,
+  produced,
+  type DirectOutcome,
+  type Embed,
+  type EmbedField,
+} from '../message.ts';
 import { truncateToLimits } from '../limits/truncate.ts';
 import { normaliseText } from '../text.ts';
 import { httpUrlOrUndefined } from '../urls.ts';

@@ -36,6 +36,9 @@ export function parseFormEncodedGitHubBody(form: Pick<URLSearchParams, 'get'>): 
   try {
     return { ok: true, payload: JSON.parse(payload) };
   } catch {
-    return { ok: false, error: { path: 'payload', message: 'The payload field is not valid JSON.', code: 'INVALID_FORMAT' } };
+    return {
+      ok: false,
+      error: { path: 'payload', message: 'The payload field is not valid JSON.', code: 'INVALID_FORMAT' },
+    };
   }
 }

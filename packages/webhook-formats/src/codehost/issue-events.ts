@@ -22,7 +22,11 @@ const commentSchema = z.object({
   user: optionalUser,
 });
 
-const STATE_COLORS: Record<string, number> = { opened: COLORS.issueOpened, closed: COLORS.closed, reopened: COLORS.reopened };
+const STATE_COLORS: Record<string, number> = {
+  opened: COLORS.issueOpened,
+  closed: COLORS.closed,
+  reopened: COLORS.reopened,
+};
 
 export const renderIssues = withSchema(
   'issues',
@@ -48,7 +52,8 @@ export const renderIssueComment = withSchema(
   (payload) => {
     if (payload.action !== 'created') return ignoredAction('issue_comment', payload.action);
     // GitHub marks a comment on a pull request with `issue.pull_request` (Fluxer read a top-level key).
-    const onPullRequest = payload.issue.pull_request != null || (payload as Record<string, unknown>)['pull_request'] != null;
+    const onPullRequest =
+      payload.issue.pull_request != null || (payload as Record<string, unknown>)['pull_request'] != null;
     const kind = onPullRequest ? 'pull request' : 'issue';
     return codeHostMessage({
       title: `[${payload.repository.full_name}] New comment on ${kind} #${payload.issue.number}: ${payload.issue.title}`,
@@ -60,9 +65,14 @@ export const renderIssueComment = withSchema(
   },
 );
 
-function pullRequestState(action: string, pullRequest: z.output<typeof itemSchema>): { verb: string; color: number } | undefined {
-  if (action === 'opened') return { verb: pullRequest.draft ? 'opened as draft' : 'opened', color: COLORS.pullRequestOpened };
-  if (action === 'closed') return pullRequest.merged ? { verb: 'merged', color: COLORS.merged } : { verb: 'closed', color: COLORS.closed };
+function pullRequestState(
+  action: string,
+  pullRequest: z.output<typeof itemSchema>,
+): { verb: string; color: number } | undefined {
+  if (action === 'opened')
+    return { verb: pullRequest.draft ? 'opened as draft' : 'opened', color: COLORS.pullRequestOpened };
+  if (action === 'closed')
+    return pullRequest.merged ? { verb: 'merged', color: COLORS.merged } : { verb: 'closed', color: COLORS.closed };
   if (action === 'reopened') return { verb: 'reopened', color: COLORS.reopened };
   if (action === 'ready_for_review') return { verb: 'ready for review', color: COLORS.pullRequestOpened };
   return undefined;

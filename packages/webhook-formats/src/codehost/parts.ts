@@ -85,7 +85,9 @@ export function codeHostMessage(parts: EmbedParts): Produced {
   const author = authorOf(parts.author);
   if (author) embed.author = author;
   if (parts.color !== undefined) embed.color = parts.color;
-  return produced(truncateToLimits({ content: '', embeds: [embed], username: CODE_HOST_USERNAME, allowed_mentions: noMentions() }));
+  return produced(
+    truncateToLimits({ content: '', embeds: [embed], username: CODE_HOST_USERNAME, allowed_mentions: noMentions() }),
+  );
 }
 
 export function shortSha(sha: string): string {

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { ignored } from '../message.ts';
 import { firstLine, truncate } from '../text.ts';
 import { withSchema } from './handler.ts';
-import { COLORS, LONG_TITLE_MAX, codeHostMessage, optionalText, optionalUser, repositorySchema, shortSha } from './parts.ts';
+import {
+  COLORS,
+  LONG_TITLE_MAX,
+  codeHostMessage,
+  optionalText,
+  optionalUser,
+  repositorySchema,
+  shortSha,
+} from './parts.ts';
 
 /** Commits listed in a push message; the compare link shows the rest. */
 export const PUSH_LISTED_COMMITS = 5;

@@ -12,7 +12,8 @@ const refSchema = z.object({
 
 function refEvent(event: 'create' | 'delete') {
   return withSchema(event, refSchema, (payload) => {
-    if (payload.ref_type !== 'branch' && payload.ref_type !== 'tag') return ignored(`${event} of a ${payload.ref_type}`);
+    if (payload.ref_type !== 'branch' && payload.ref_type !== 'tag')
+      return ignored(`${event} of a ${payload.ref_type}`);
     const kind = payload.ref_type === 'branch' ? 'branch' : 'tag';
     const title =
       event === 'create'
@@ -49,12 +50,15 @@ export const renderMember = withSchema(
   },
 );
 
-export const renderPublic = withSchema('public', z.object({ repository: repositorySchema, sender: optionalUser }), (payload) =>
-  codeHostMessage({
-    title: `[${payload.repository.full_name}] Now open sourced!`,
-    url: payload.repository.html_url,
-    author: payload.sender,
-  }),
+export const renderPublic = withSchema(
+  'public',
+  z.object({ repository: repositorySchema, sender: optionalUser }),
+  (payload) =>
+    codeHostMessage({
+      title: `[${payload.repository.full_name}] Now open sourced!`,
+      url: payload.repository.html_url,
+      author: payload.sender,
+    }),
 );
 
 export const renderRelease = withSchema(
@@ -105,7 +109,10 @@ export const renderRepository = withSchema('repository', starSchema, (payload) =
 
 const pingSchema = z.object({
   zen: z.string().nullish().catch(undefined),
-  hook: z.object({ type: z.string().nullish(), events: z.array(z.string()).nullish() }).nullish().catch(undefined),
+  hook: z
+    .object({ type: z.string().nullish(), events: z.array(z.string()).nullish() })
+    .nullish()
+    .catch(undefined),
   repository: repositorySchema.nullish().catch(undefined),
   organization: z.object({ login: z.string() }).nullish().catch(undefined),
   sender: optionalUser,

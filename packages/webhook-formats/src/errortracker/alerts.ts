@@ -27,7 +27,11 @@ export function renderEventAlert(action: string, payload: unknown): InboundOutco
     url: event.web_url,
     description: rule ? `Alert rule **${rule}** triggered` : undefined,
     color: levelColor(event.level),
-    fields: [field('Culprit', event.culprit, false), field('Level', event.level?.toUpperCase()), field('Environment', event.environment)],
+    fields: [
+      field('Culprit', event.culprit, false),
+      field('Level', event.level?.toUpperCase()),
+      field('Environment', event.environment),
+    ],
     timestamp: event.datetime,
   });
 }
@@ -42,7 +46,11 @@ export function renderError(action: string, payload: unknown): InboundOutcome {
     title: error.title,
     url: error.web_url,
     color: levelColor(error.level),
-    fields: [field('Culprit', error.culprit, false), field('Level', error.level?.toUpperCase()), field('Environment', error.environment)],
+    fields: [
+      field('Culprit', error.culprit, false),
+      field('Level', error.level?.toUpperCase()),
+      field('Environment', error.environment),
+    ],
     timestamp: error.datetime,
   });
 }

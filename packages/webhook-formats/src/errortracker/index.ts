@@ -1,10 +1,24 @@
 import type { z } from 'zod';
 import { ignored, type InboundOutcome } from '../message.ts';
 import { isJsonObject, readPartThrough } from '../schema-helpers.ts';
-import { errorPayloadSchema, eventAlertPayloadSchema, metricPayloadSchema, renderError, renderEventAlert, renderMetricAlert } from './alerts.ts';
+import {
+  errorPayloadSchema,
+  eventAlertPayloadSchema,
+  metricPayloadSchema,
+  renderError,
+  renderEventAlert,
+  renderMetricAlert,
+} from './alerts.ts';
 import type { ErrorTrackerHeaders } from './body.ts';
 import { issuePayloadSchema, renderIssue } from './issue.ts';
-import { commentPayloadSchema, installationPayloadSchema, legacySchema, renderComment, renderInstallation, renderLegacyPlugin } from './other.ts';
+import {
+  commentPayloadSchema,
+  installationPayloadSchema,
+  legacySchema,
+  renderComment,
+  renderInstallation,
+  renderLegacyPlugin,
+} from './other.ts';
 
 export { errorTrackerBodySchema, type ErrorTrackerBody, type ErrorTrackerHeaders } from './body.ts';
 export { ERROR_TRACKER_USERNAME, SENTRY_COLORS } from './parts.ts';

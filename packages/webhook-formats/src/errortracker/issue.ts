@@ -58,7 +58,8 @@ export const ISSUE_ACTIONS = ['created', 'resolved', 'assigned', 'archived', 'un
 
 /** Resource `issue`: created, resolved, assigned, archived or unresolved (Sentry's docs). */
 export function renderIssue(action: string, payload: unknown): InboundOutcome {
-  if (!(ISSUE_ACTIONS as readonly string[]).includes(action)) return ignored(`issue action ${action.slice(0, 64)} is not announced`);
+  if (!(ISSUE_ACTIONS as readonly string[]).includes(action))
+    return ignored(`issue action ${action.slice(0, 64)} is not announced`);
   const parsed = issuePayloadSchema.safeParse(payload);
   if (!parsed.success) return ignored('issue payload lacks data.issue with a title');
   const { issue } = parsed.data.data;

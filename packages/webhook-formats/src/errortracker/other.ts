@@ -17,7 +17,8 @@ export const commentPayloadSchema = z.object({
 
 /** Resource `installation`: the integration was installed or uninstalled, worth a line in the channel. */
 export function renderInstallation(action: string, payload: unknown): InboundOutcome {
-  if (action !== 'created' && action !== 'deleted') return ignored(`installation action ${action.slice(0, 64)} is not announced`);
+  if (action !== 'created' && action !== 'deleted')
+    return ignored(`installation action ${action.slice(0, 64)} is not announced`);
   const parsed = installationPayloadSchema.safeParse(payload);
   const body = parsed.success ? parsed.data : undefined;
   const organization = body?.data?.installation.organization?.slug;
@@ -65,6 +66,10 @@ export function renderLegacyPlugin(payload: unknown): InboundOutcome | undefined
     title: legacy.message || legacy.culprit || 'New Sentry event',
     url: legacy.url,
     color: levelColor(legacy.level),
-    fields: [field('Culprit', legacy.culprit, false), field('Project', project), field('Level', legacy.level?.toUpperCase())],
+    fields: [
+      field('Culprit', legacy.culprit, false),
+      field('Project', project),
+      field('Level', legacy.level?.toUpperCase()),
+    ],
   });
 }

@@ -34,11 +34,7 @@ export function levelColor(level: string | null | undefined): number {
 }
 
 /** A string or number Sentry may send as either (ids, counts), read as text. */
-export const looseText = z
-  .union([z.string(), z.number()])
-  .transform(String)
-  .nullish()
-  .catch(undefined);
+export const looseText = z.union([z.string(), z.number()]).transform(String).nullish().catch(undefined);
 
 export const actorSchema = z.object({ name: looseText, type: looseText }).nullish().catch(undefined);
 
@@ -64,8 +60,16 @@ export function errorTrackerMessage(parts: SentryEmbedParts): Produced {
   if (parts.description) embed.description = displayText(parts.description, 4096);
   const fields = (parts.fields ?? []).filter((item) => item !== undefined);
   if (fields.length > 0) embed.fields = fields;
-  if (parts.timestamp && !Number.isNaN(Date.parse(parts.timestamp))) embed.timestamp = new Date(parts.timestamp).toISOString();
-  return produced(truncateToLimits({ content: '', embeds: [embed], username: ERROR_TRACKER_USERNAME, allowed_mentions: noMentions() }));
+  if (parts.timestamp && !Number.isNaN(Date.parse(parts.timestamp)))
+    embed.timestamp = new Date(parts.timestamp).toISOString();
+  return produced(
+    truncateToLimits({
+      content: '',
+      embeds: [embed],
+      username: ERROR_TRACKER_USERNAME,
+      allowed_mentions: noMentions(),
+    }),
+  );
 }
 
 /** "by <name>" for people; automatic actions (actor Sentry, an application) say nothing. */

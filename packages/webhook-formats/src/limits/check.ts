@@ -42,7 +42,8 @@ function checkEmbed(report: Report, embed: Embed, path: string): void {
   checkUrl(report, `${path}.image.url`, embed.image?.url, true);
   checkUrl(report, `${path}.thumbnail.url`, embed.thumbnail?.url, true);
   const fields = embed.fields ?? [];
-  if (fields.length > M.embedMaxFields) report(`${path}.fields`, `Must have at most ${M.embedMaxFields} fields.`, 'TOO_BIG');
+  if (fields.length > M.embedMaxFields)
+    report(`${path}.fields`, `Must have at most ${M.embedMaxFields} fields.`, 'TOO_BIG');
   fields.forEach((field, index) => {
     checkLength(report, `${path}.fields.${index}.name`, field.name, 1, M.embedFieldNameMaxLength);
     checkLength(report, `${path}.fields.${index}.value`, field.value, 1, M.embedFieldValueMaxLength);

@@ -109,7 +109,13 @@ export const installationPayload = {
 
 export const commentPayload = {
   action: 'created',
-  data: { comment: 'adding a comment', project_slug: 'sentry', comment_id: 1234, issue_id: 100, timestamp: '2022-03-02T21:51:44.118160Z' },
+  data: {
+    comment: 'adding a comment',
+    project_slug: 'sentry',
+    comment_id: 1234,
+    issue_id: 100,
+    timestamp: '2022-03-02T21:51:44.118160Z',
+  },
   installation,
   actor: { type: 'user', id: 1, name: 'colleen' },
 };

@@ -10,7 +10,10 @@ import type { SnowflakeGenerator } from '@switchboard/snowflake';
 export type AuditEntryInput = Omit<NewAuditLog, 'id'>;
 
 /** Who acted, as an audit entry records it: the key's owner and the key. */
-export function actingKey(principal: { adminUserId: string; keyId: string }): Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'> {
+export function actingKey(principal: {
+  adminUserId: string;
+  keyId: string;
+}): Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'> {
   return { adminUserId: principal.adminUserId, apiKeyId: principal.keyId };
 }
 

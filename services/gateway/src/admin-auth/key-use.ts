@@ -58,7 +58,10 @@ export function keyUseRecorder(options: { pool: Pool; redis: Redis; prefix: stri
   return (keyId) => {
     if (markerStands(keyId, Date.now())) return;
     record(keyId).catch((error: unknown) => {
-      logger.warn({ keyId, reason: error instanceof Error ? error.message : String(error) }, 'could not record admin key use');
+      logger.warn(
+        { keyId, reason: error instanceof Error ? error.message : String(error) },
+        'could not record admin key use',
+      );
     });
   };
 }

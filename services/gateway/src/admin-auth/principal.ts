@@ -13,7 +13,10 @@ export interface AdminPrincipal {
   keyExpiresAt: Date | null;
 }
 
-const principalSlot = responseLocal<AdminPrincipal>('adminPrincipal', 'adminPrincipal() called outside an authenticated admin route');
+const principalSlot = responseLocal<AdminPrincipal>(
+  'adminPrincipal',
+  'adminPrincipal() called outside an authenticated admin route',
+);
 
 export const setAdminPrincipal = principalSlot.set;
 

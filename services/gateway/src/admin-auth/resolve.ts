@@ -26,7 +26,12 @@ export function adminKeyFromHeader(header: string | undefined): string | null {
  * budget, whose guard runs before this (docs/decisions.md#admin-check-order, #auth-failure-budget:
  * limit, then authenticate).
  */
-export function resolveAdminPrincipal(options: { pool: Pool; keys: AdminKeys; recordUse: KeyUseRecorder; failures: FailureBudget }): RequestHandler {
+export function resolveAdminPrincipal(options: {
+  pool: Pool;
+  keys: AdminKeys;
+  recordUse: KeyUseRecorder;
+  failures: FailureBudget;
+}): RequestHandler {
   const { pool, keys, recordUse, failures } = options;
   return async (req, res, next) => {
     const raw = adminKeyFromHeader(req.headers.authorization);

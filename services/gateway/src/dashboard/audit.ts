@@ -74,14 +74,25 @@ export function matchWriteRoute(method: string, path: string): WriteAction | nul
 }
 
 /** bull-board's parameter names as the audit log's metadata keys (snake_case, as elsewhere). */
-const METADATA_KEYS: Record<string, string> = { queueName: 'queue', jobId: 'job_id', queueStatus: 'status', schedulerId: 'scheduler_id' };
+const METADATA_KEYS: Record<string, string> = {
+  queueName: 'queue',
+  jobId: 'job_id',
+  queueStatus: 'status',
+  schedulerId: 'scheduler_id',
+};
 
 /** One entry per change: on the job when there is one, else on the queue (`*` for all queues). */
-function auditEntry(actor: Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'>, reason: string | null, action: string, params: Record<string, string>): AuditEntryInput {
+function auditEntry(
+  actor: Pick<AuditEntryInput, 'adminUserId' | 'apiKeyId'>,
+  reason: string | null,
+  action: string,
+  params: Record<string, string>,
+): AuditEntryInput {
   const queue = params['queueName'] ?? '*';
   const metadata: Record<string, string> = { queue, via: 'dashboard' };
   for (const [name, value] of Object.entries(params)) metadata[METADATA_KEYS[name] ?? name] = value;
-  if (params['jobId'] !== undefined) return { ...actor, targetType: 'job', targetId: `${queue}:${params['jobId']}`, action, reason, metadata };
+  if (params['jobId'] !== undefined)
+    return { ...actor, targetType: 'job', targetId: `${queue}:${params['jobId']}`, action, reason, metadata };
   return { ...actor, targetType: 'queue', targetId: queue, action, reason, metadata };
 }
 
@@ -96,7 +107,12 @@ export function auditDashboardChanges({ pool, ids }: Pick<GatewayDeps, 'pool' | 
     if (isSafeMethod(req)) return next();
     const write = matchWriteRoute(req.method, req.path);
     if (write === null) return next(new ApiError('NOT_FOUND'));
-    if (write.action === null) return next(new ApiError('FORBIDDEN', { message: 'Jobs are added and their data set only by the routes that own them, not from the dashboard.' }));
+    if (write.action === null)
+      return next(
+        new ApiError('FORBIDDEN', {
+          message: 'Jobs are added and their data set only by the routes that own them, not from the dashboard.',
+        }),
+      );
     const entry = auditEntry(actingKey(adminPrincipal(res)), auditReason(req), write.action, write.params);
     const send = res.json.bind(res);
     res.json = (body: unknown) => {

@@ -18,7 +18,8 @@ interface Board {
  */
 function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean): Board {
   const serverAdapter = new ExpressAdapter().setBasePath(basePath);
-  const adapters = (list: readonly Queue[]) => list.map((queue) => new BullMQAdapter(queue, { readOnlyMode, allowRetries: !readOnlyMode }));
+  const adapters = (list: readonly Queue[]) =>
+    list.map((queue) => new BullMQAdapter(queue, { readOnlyMode, allowRetries: !readOnlyMode }));
   const { replaceQueues } = createBullBoard({
     queues: adapters(queues),
     serverAdapter,

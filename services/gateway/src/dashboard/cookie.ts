@@ -19,7 +19,13 @@ export function sessionTokenFrom(req: Request): string | null {
  * dashboard gets it; Secure whenever the public URL is https.
  */
 export function sessionCookie(config: GatewayConfig, token: string, maxAgeSeconds: number): string {
-  const attributes = [`${SESSION_COOKIE}=${token}`, `Path=${publicDashboardPath(config)}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+  const attributes = [
+    `${SESSION_COOKIE}=${token}`,
+    `Path=${publicDashboardPath(config)}`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ];
   if (new URL(config.endpoints.api).protocol === 'https:') attributes.push('Secure');
   return attributes.join('; ');
 }

@@ -89,4 +89,3 @@ export function dashboardRouter(deps: GatewayDeps): Router {
   );
   return router;
 }
-

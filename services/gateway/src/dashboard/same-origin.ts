@@ -27,7 +27,15 @@ export function sameOriginChanges(config: GatewayConfig): RequestHandler {
   return (req, _res, next) => {
     if (isSafeMethod(req)) return next();
     const origin = req.headers.origin;
-    if (origin !== undefined && (origin === publicOrigin || (hostOf(origin) !== null && hostOf(origin) === req.headers.host))) return next();
-    next(new ApiError('FORBIDDEN', { message: 'Cross-origin request refused: dashboard changes must come from the dashboard page.' }));
+    if (
+      origin !== undefined &&
+      (origin === publicOrigin || (hostOf(origin) !== null && hostOf(origin) === req.headers.host))
+    )
+      return next();
+    next(
+      new ApiError('FORBIDDEN', {
+        message: 'Cross-origin request refused: dashboard changes must come from the dashboard page.',
+      }),
+    );
   };
 }

@@ -30,7 +30,12 @@ export function dashboardSessions(redis: Redis, prefix: string): DashboardSessio
   return {
     async create(session, ttlSeconds) {
       const token = randomBytes(TOKEN_BYTES).toString('base64url');
-      await redis.set(keyOf(token), JSON.stringify({ keyId: session.keyId, adminUserId: session.adminUserId }), 'EX', ttlSeconds);
+      await redis.set(
+        keyOf(token),
+        JSON.stringify({ keyId: session.keyId, adminUserId: session.adminUserId }),
+        'EX',
+        ttlSeconds,
+      );
       return token;
     },
     async find(token) {

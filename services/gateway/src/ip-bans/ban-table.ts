@@ -88,7 +88,13 @@ export class IpBanTableBuilder {
   }
 
   /** A ban by its start address words (`words[0…]`); `expiresAtMs` Infinity or null: never. */
-  add(network: { family: IpFamily; prefix: number }, words: Uint32Array, expiresAtMs: number | null, createdAtMs: number, reasonId: number): void {
+  add(
+    network: { family: IpFamily; prefix: number },
+    words: Uint32Array,
+    expiresAtMs: number | null,
+    createdAtMs: number,
+    reasonId: number,
+  ): void {
     if (this.count === this.reasonIds.length) this.grow();
     const tag = this.count++;
     this.createdAtMs[tag] = createdAtMs;
@@ -108,7 +114,11 @@ export class IpBanTableBuilder {
   /** Builds in slices of about `sliceMs`, leaving the event loop free in between. */
   async build(sliceMs?: number): Promise<IpBanTable> {
     const index = await this.index.buildInSlices(sliceMs);
-    const columns = { createdAtMs: this.createdAtMs.slice(0, this.count), reasonIds: this.reasonIds.slice(0, this.count), reasons: this.reasons.texts };
+    const columns = {
+      createdAtMs: this.createdAtMs.slice(0, this.count),
+      reasonIds: this.reasonIds.slice(0, this.count),
+      reasons: this.reasons.texts,
+    };
     return new IpBanTable(index, columns);
   }
 }

@@ -25,7 +25,12 @@ export const banConfigShape = {
   /** Resolvers for reverse DNS of banned addresses, comma-separated `host[:port]`; default: the system's. */
   DNS_SERVERS: z
     .string()
-    .transform((list) => list.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
     .refine(validResolvers, 'expected comma-separated IP[:port] entries, e.g. 127.0.0.1:53,[::1]:53')
     .default([]),
   /**

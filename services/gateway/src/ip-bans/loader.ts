@@ -1,4 +1,11 @@
-import { readIpBanPage, readIpBanVersion, RECORD_TAIL_BYTES, type IpBanPage, type Pool, type PoolClient } from '@switchboard/db';
+import {
+  readIpBanPage,
+  readIpBanVersion,
+  RECORD_TAIL_BYTES,
+  type IpBanPage,
+  type Pool,
+  type PoolClient,
+} from '@switchboard/db';
 import { readInetBinary, runInSlices, STEP_SIZE, type Steps } from '@switchboard/ip';
 import { IpBanTableBuilder, type IpBanTable } from './ban-table.ts';
 
@@ -35,7 +42,11 @@ function* addPage(builder: IpBanTableBuilder, page: IpBanPage): Steps<number> {
 }
 
 /** Every live ban and the change counter, from one REPEATABLE READ snapshot, into `builder`. */
-async function readSnapshot(client: PoolClient, builder: IpBanTableBuilder, pageSize: number): Promise<{ version: string; skipped: number }> {
+async function readSnapshot(
+  client: PoolClient,
+  builder: IpBanTableBuilder,
+  pageSize: number,
+): Promise<{ version: string; skipped: number }> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const version = await readIpBanVersion(client);

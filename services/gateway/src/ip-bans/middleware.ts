@@ -27,7 +27,9 @@ const EXEMPT_PATHS = new Set<string>(Object.values(PROBE_PATHS));
  */
 const BAN_REMOVAL_ACLS = new Set<string>([ACL.banIpRemove, ACL.banEmailRemove, ACL.banPhoneRemove]);
 export const BAN_REMOVAL_PATHS: ReadonlySet<string> = new Set(
-  ADMIN_ROUTES.filter((route) => route.method === 'POST' && route.anyOf.every((acl) => BAN_REMOVAL_ACLS.has(acl))).map((route) => route.path),
+  ADMIN_ROUTES.filter((route) => route.method === 'POST' && route.anyOf.every((acl) => BAN_REMOVAL_ACLS.has(acl))).map(
+    (route) => route.path,
+  ),
 );
 
 /** Set on a banned client's request to a ban-removal route: the admin chain decides. */
@@ -43,7 +45,10 @@ export function ipBanDeferredCheck(anyOf: readonly string[]): RequestHandler {
   return (_req, res, next) => {
     if (deferredSlot.find(res) === undefined) return next();
     const principal = findAdminPrincipal(res);
-    const admitted = principal !== undefined && aclsGrant(principal.ownerAcls, ACL.authenticate) && grantedAcl(principal, anyOf) !== null;
+    const admitted =
+      principal !== undefined &&
+      aclsGrant(principal.ownerAcls, ACL.authenticate) &&
+      grantedAcl(principal, anyOf) !== null;
     next(admitted ? undefined : new ApiError('IP_BANNED'));
   };
 }
@@ -95,7 +100,12 @@ export function ipBanEnforcement({ ipBans, trustedProxyHops, loadWaitMs }: IpBan
     if (ipBans.loaded) return check(req, res, next);
     ipBans.whenLoaded(loadWaitMs).then((loaded) => {
       if (loaded) return check(req, res, next);
-      next(new ApiError('SERVICE_UNAVAILABLE', { message: 'IP bans are not loaded yet.', headers: { 'Retry-After': '1' } }));
+      next(
+        new ApiError('SERVICE_UNAVAILABLE', {
+          message: 'IP bans are not loaded yet.',
+          headers: { 'Retry-After': '1' },
+        }),
+      );
     }, next);
   };
 }

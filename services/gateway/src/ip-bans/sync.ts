@@ -103,7 +103,11 @@ class IpBanSync implements IpBans {
         baseBytes: () => this.loadedBytes,
       });
     // Subscribe mode blocks the connection, so it needs one of its own; it waits for Redis.
-    this.subscriber = duplicateRedis(options.redis, { role: 'worker', name: `ip-bans:${options.prefix}`, logger: options.logger });
+    this.subscriber = duplicateRedis(options.redis, {
+      role: 'worker',
+      name: `ip-bans:${options.prefix}`,
+      logger: options.logger,
+    });
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     this.subscriber.on('ready', () => void this.subscribe());
     options.redis.once('end', () => void this.close());
@@ -137,7 +141,10 @@ class IpBanSync implements IpBans {
     try {
       await publishIpBanDelta(this.options.redis, this.options.prefix, delta);
     } catch (error) {
-      this.options.logger.warn({ reason: reasonOf(error) }, 'could not publish an IP ban change; other replicas pick it up at their next full reload');
+      this.options.logger.warn(
+        { reason: reasonOf(error) },
+        'could not publish an IP ban change; other replicas pick it up at their next full reload',
+      );
     }
   }
 

@@ -9,7 +9,10 @@ const NOT_QUEUED = 'The job could not be queued; request it again.';
  * failed (`markFailed`), so no row stays `queued` with nothing to run it, and Redis being away
  * is a 503 with Retry-After the caller may retry; any other error goes on as it is.
  */
-export async function enqueueForRow<T>(enqueue: () => Promise<T>, markFailed: (message: string) => Promise<unknown>): Promise<T> {
+export async function enqueueForRow<T>(
+  enqueue: () => Promise<T>,
+  markFailed: (message: string) => Promise<unknown>,
+): Promise<T> {
   try {
     return await enqueue();
   } catch (error) {

@@ -1,6 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode, OperationJobContract } from '@switchboard/contracts';
-import { failOperation, findOperation, insertOperation, type NewOperation, type OperationState, type OperationTable } from '@switchboard/db';
+import {
+  failOperation,
+  findOperation,
+  insertOperation,
+  type NewOperation,
+  type OperationState,
+  type OperationTable,
+} from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
 import { adminPrincipal, auditReason } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -35,7 +42,10 @@ export async function runOperation(
   // The outcome is the row's (operationJob): a completed job says it is there to read.
   const operation = await findOperation(pool, table, id);
   if (outcome.state === 'failed' || operation?.status === 'failed') {
-    throw new ApiError('SERVICE_UNAVAILABLE', { message: operation?.error ?? 'The operation failed; request it again.', headers: { 'Retry-After': '1' } });
+    throw new ApiError('SERVICE_UNAVAILABLE', {
+      message: operation?.error ?? 'The operation failed; request it again.',
+      headers: { 'Retry-After': '1' },
+    });
   }
   if (operation?.status === 'completed') return { state: 'done', result: operation.result };
   return { state: 'pending', operation: operation! };
@@ -65,7 +75,12 @@ export async function answerWithOperation(
 ): Promise<void> {
   const { idField, ...operation } = spec;
   const { adminUserId, keyId } = adminPrincipal(res);
-  const outcome = await runOperation(deps, { ...operation, requestedBy: adminUserId, requestedByKeyId: keyId, auditLogReason: auditReason(req) });
+  const outcome = await runOperation(deps, {
+    ...operation,
+    requestedBy: adminUserId,
+    requestedByKeyId: keyId,
+    auditLogReason: auditReason(req),
+  });
   if (outcome.state === 'done') res.json(outcome.result);
   else res.status(202).json(presentOperation(idField, outcome.operation));
 }

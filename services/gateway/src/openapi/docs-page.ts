@@ -7,7 +7,9 @@ import { createCachedEntity, type CachedEntity } from '@switchboard/http';
 
 /** Swagger UI, from the swagger-ui-dist package: served by us, never from a CDN. */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const SWAGGER_UI_VERSION = (JSON.parse(readFileSync(join(SWAGGER_UI_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+const SWAGGER_UI_VERSION = (
+  JSON.parse(readFileSync(join(SWAGGER_UI_DIR, 'package.json'), 'utf8')) as { version: string }
+).version;
 /** The only files of the package the page uses; the rest (its demo page, source maps) stay unserved. */
 const PACKAGE_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 const INIT_SCRIPT = 'init.js';
@@ -75,7 +77,12 @@ const ONE_YEAR_MS = 365 * 86_400_000;
  * script, immutable for a year (the URL changes with them); any other name falls through to 404.
  */
 export function docsAssets(): RequestHandler {
-  const files = express.static(SWAGGER_UI_DIR, { index: false, immutable: true, maxAge: ONE_YEAR_MS, fallthrough: true });
+  const files = express.static(SWAGGER_UI_DIR, {
+    index: false,
+    immutable: true,
+    maxAge: ONE_YEAR_MS,
+    fallthrough: true,
+  });
   const init = Buffer.from(INIT_SOURCE, 'utf8');
   return (req, res, next) => {
     const name = req.path.slice(1);

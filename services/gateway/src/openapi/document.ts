@@ -22,13 +22,15 @@ const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'An admin API key, sent as `Authorization: Admin <key>` (case-sensitive scheme). Keys carry ACLs: see `x-required-acls`.',
+    description:
+      'An admin API key, sent as `Authorization: Admin <key>` (case-sensitive scheme). Keys carry ACLs: see `x-required-acls`.',
   },
   userToken: {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'A user token: `Authorization: <token>`, `Bot <token>` or `Bearer <token>`. Managing a webhook needs MANAGE_WEBHOOKS in its guild.',
+    description:
+      'A user token: `Authorization: <token>`, `Bot <token>` or `Bearer <token>`. Managing a webhook needs MANAGE_WEBHOOKS in its guild.',
   },
 };
 

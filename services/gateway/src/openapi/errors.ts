@@ -37,9 +37,18 @@ export function errorComponents(): { schemas: Record<string, JsonSchema>; respon
           'X-RateLimit-Limit': integerHeader('Requests per window.'),
           'X-RateLimit-Remaining': integerHeader('Requests left in the window.'),
           'X-RateLimit-Reset': integerHeader('Unix time (seconds) when the bucket is fully refilled.'),
-          'X-RateLimit-Reset-After': { description: 'Seconds (millisecond decimals) until the bucket is fully refilled.', schema: { type: 'string' } },
-          'X-RateLimit-Bucket': { description: 'The bucket that refused: its name with its route parameters, or `global`.', schema: { type: 'string' } },
-          'X-RateLimit-Global': { description: 'Whether the global limit refused.', schema: { type: 'string', enum: ['true', 'false'] } },
+          'X-RateLimit-Reset-After': {
+            description: 'Seconds (millisecond decimals) until the bucket is fully refilled.',
+            schema: { type: 'string' },
+          },
+          'X-RateLimit-Bucket': {
+            description: 'The bucket that refused: its name with its route parameters, or `global`.',
+            schema: { type: 'string' },
+          },
+          'X-RateLimit-Global': {
+            description: 'Whether the global limit refused.',
+            schema: { type: 'string', enum: ['true', 'false'] },
+          },
         },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimited' } } },
       },

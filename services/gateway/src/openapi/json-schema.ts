@@ -49,5 +49,9 @@ export function objectProperties(schema: z.ZodType): Array<{ name: string; schem
   const json = requestJsonSchema(schema);
   const properties = (json['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json['required'] ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    schema: property,
+    required: required.has(name),
+  }));
 }

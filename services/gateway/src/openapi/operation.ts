@@ -20,9 +20,17 @@ export interface SuccessSpec {
 }
 
 /** A 200 JSON object from a presenter without a zod schema: only the description names its fields. */
-export const jsonObject = (description: string): SuccessSpec => ({ status: 200, description, json: { type: 'object' } });
+export const jsonObject = (description: string): SuccessSpec => ({
+  status: 200,
+  description,
+  json: { type: 'object' },
+});
 /** A 200 JSON body whose zod schema the presenter is typed against. */
-export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({ status: 200, description, schema });
+export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({
+  status: 200,
+  description,
+  schema,
+});
 export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
 
 /**
@@ -62,7 +70,10 @@ function pathParameterNames(expressPath: string): string[] {
 
 /** A stable, unique operationId: `post_v1_admin_bans_ip_add`. */
 function operationId(spec: OperationSpec): string {
-  const words = spec.path.replace(/[:.{}]/g, '').split(/[^A-Za-z0-9_]+/).filter(Boolean);
+  const words = spec.path
+    .replace(/[:.{}]/g, '')
+    .split(/[^A-Za-z0-9_]+/)
+    .filter(Boolean);
   return [spec.method, ...words].join('_').replace(/-/g, '_');
 }
 
@@ -74,7 +85,9 @@ function parameters(spec: OperationSpec): unknown[] {
     required: true,
     schema: typed.get(name) ?? { type: 'string' },
   }));
-  const query = spec.query ? objectProperties(spec.query).map((p) => ({ name: p.name, in: 'query', required: p.required, schema: p.schema })) : [];
+  const query = spec.query
+    ? objectProperties(spec.query).map((p) => ({ name: p.name, in: 'query', required: p.required, schema: p.schema }))
+    : [];
   return [...path, ...query];
 }
 

@@ -37,7 +37,12 @@ function discoveryOperations(): OperationSpec[] {
 
 /** Health routes run before nothing but request ids: no IP bans, no limits (routes/health.ts). */
 function healthOperations(): OperationSpec[] {
-  const health = (path: string, summary: string, success: SuccessSpec[], errors: readonly ErrorCode[]): OperationSpec => ({
+  const health = (
+    path: string,
+    summary: string,
+    success: SuccessSpec[],
+    errors: readonly ErrorCode[],
+  ): OperationSpec => ({
     method: 'get',
     path,
     summary,
@@ -49,13 +54,18 @@ function healthOperations(): OperationSpec[] {
   const readiness = { type: 'object', properties: { status: { type: 'string' }, checks: { type: 'object' } } };
   return [
     health('/healthz', 'Liveness: the process is up', [jsonObject('`{"status":"ok"}`')], ['INTERNAL_SERVER_ERROR']),
-    health('/readyz', 'Readiness: `ok` or `degraded`; 503 when a core dependency is down or draining', [{ status: 200, description: 'Ready.', json: readiness }], [
-      'SERVICE_UNAVAILABLE',
-      'INTERNAL_SERVER_ERROR',
-    ]),
-    health('/metrics', 'Prometheus metrics', [{ status: 200, description: 'Prometheus text format.', contentType: 'text/plain', json: { type: 'string' } }], [
-      'INTERNAL_SERVER_ERROR',
-    ]),
+    health(
+      '/readyz',
+      'Readiness: `ok` or `degraded`; 503 when a core dependency is down or draining',
+      [{ status: 200, description: 'Ready.', json: readiness }],
+      ['SERVICE_UNAVAILABLE', 'INTERNAL_SERVER_ERROR'],
+    ),
+    health(
+      '/metrics',
+      'Prometheus metrics',
+      [{ status: 200, description: 'Prometheus text format.', contentType: 'text/plain', json: { type: 'string' } }],
+      ['INTERNAL_SERVER_ERROR'],
+    ),
   ];
 }
 
@@ -74,7 +84,15 @@ function channelOperations(): OperationSpec[] {
       security: 'userToken',
       query: listMessagesQuery,
       success: [presented('Message[]', z.array(messageResponseSchema))],
-      errors: [...EVERY_ROUTE, 'RATE_LIMITED', 'UNAUTHORIZED', 'INVALID_FORM_BODY', 'UNKNOWN_CHANNEL', 'MISSING_ACCESS', 'MISSING_PERMISSIONS'],
+      errors: [
+        ...EVERY_ROUTE,
+        'RATE_LIMITED',
+        'UNAUTHORIZED',
+        'INVALID_FORM_BODY',
+        'UNKNOWN_CHANNEL',
+        'MISSING_ACCESS',
+        'MISSING_PERMISSIONS',
+      ],
     },
   ];
 }
@@ -97,7 +115,10 @@ function documentationOperations(): OperationSpec[] {
       summary: 'Interactive API reference (HTML)',
       tag: 'operations',
       security: 'none',
-      success: [{ status: 200, description: 'The reference page.', contentType: 'text/html', json: { type: 'string' } }, notModified],
+      success: [
+        { status: 200, description: 'The reference page.', contentType: 'text/html', json: { type: 'string' } },
+        notModified,
+      ],
       errors: EVERY_ROUTE,
     },
   ];

@@ -38,12 +38,19 @@ export async function checkGuildPermission(
   if (row === null) throw new ApiError(UNKNOWN[check.subject]);
   if (row.guildId === null) throw new ApiError('UNKNOWN_CHANNEL');
   if (!row.isOwner && !row.isMember) throw new ApiError('MISSING_ACCESS');
-  const permissions = computePermissions({ isOwner: row.isOwner, rolePermissions: BigInt(row.rolePermissions) }, row.overwrites);
-  if (check.permission !== null && !hasPermission(permissions, check.permission)) throw new ApiError('MISSING_PERMISSIONS');
+  const permissions = computePermissions(
+    { isOwner: row.isOwner, rolePermissions: BigInt(row.rolePermissions) },
+    row.overwrites,
+  );
+  if (check.permission !== null && !hasPermission(permissions, check.permission))
+    throw new ApiError('MISSING_PERMISSIONS');
   return { subjectId: check.subjectId, guildId: row.guildId, userId: check.userId, permissions };
 }
 
-const accessSlot = responseLocal<GuildAccess>('guildAccess', 'guildAccess() called outside a route behind requireGuildPermission()');
+const accessSlot = responseLocal<GuildAccess>(
+  'guildAccess',
+  'guildAccess() called outside a route behind requireGuildPermission()',
+);
 
 /** The access requireGuildPermission() established for this request. */
 export function guildAccess(res: Response): GuildAccess {

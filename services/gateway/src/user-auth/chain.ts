@@ -13,7 +13,13 @@ export interface UserAuth {
 }
 
 /** The two halves of user-token authentication that a route chain puts around its rate limiter. */
-export function userAuth(options: { pool: Pool; redis: Redis; prefix: string; trustedProxyHops: number; logger: Logger }): UserAuth {
+export function userAuth(options: {
+  pool: Pool;
+  redis: Redis;
+  prefix: string;
+  trustedProxyHops: number;
+  logger: Logger;
+}): UserAuth {
   const { pool, redis, prefix, trustedProxyHops, logger } = options;
   const recordUse = tokenUseRecorder({ pool, redis, prefix, logger });
   return { resolve: resolveUser({ pool, recordUse, trustedProxyHops }), require: requireUser() };

@@ -11,7 +11,10 @@ export interface UserPrincipal {
   bot: boolean;
 }
 
-const principalSlot = responseLocal<UserPrincipal>('userPrincipal', 'userPrincipal() called outside an authenticated user route');
+const principalSlot = responseLocal<UserPrincipal>(
+  'userPrincipal',
+  'userPrincipal() called outside an authenticated user route',
+);
 
 /** The principal, or undefined before/without authentication. */
 export const findUserPrincipal = principalSlot.find;
@@ -27,7 +30,11 @@ export function userPrincipal(res: Response): UserPrincipal {
  * limited by client IP), and requireUser() answers 401 after the rate limiter. The token's
  * SHA-256 is looked up on every request, so a revoked token fails on the next one.
  */
-export function resolveUser(options: { pool: Pool; recordUse: TokenUseRecorder; trustedProxyHops: number }): RequestHandler {
+export function resolveUser(options: {
+  pool: Pool;
+  recordUse: TokenUseRecorder;
+  trustedProxyHops: number;
+}): RequestHandler {
   const { pool, recordUse, trustedProxyHops } = options;
   return async (req, res, next) => {
     const raw = userTokenFromHeader(req.headers.authorization);

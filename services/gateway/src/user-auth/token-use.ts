@@ -16,7 +16,12 @@ export interface TokenUseRecorder {
  * minute: a new address is recorded at once, because retroactive IP bans revoke tokens by
  * last_seen_ip. The UPDATE's own WHERE keeps the rule when Redis is unavailable.
  */
-export function tokenUseRecorder(options: { pool: Pool; redis: Redis; prefix: string; logger: Logger }): TokenUseRecorder {
+export function tokenUseRecorder(options: {
+  pool: Pool;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+}): TokenUseRecorder {
   const { pool, redis, prefix, logger } = options;
 
   async function record(tokenHash: Buffer, ip: string): Promise<void> {
@@ -31,7 +36,10 @@ export function tokenUseRecorder(options: { pool: Pool; redis: Redis; prefix: st
 
   return (tokenHash, ip) => {
     record(tokenHash, ip).catch((error: unknown) => {
-      logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'could not record user token use');
+      logger.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'could not record user token use',
+      );
     });
   };
 }

@@ -25,8 +25,31 @@ interface JsonSchema {
 
 /** Strings a hostile client sends: control characters, unpaired surrogates, huge, numeric, path-like. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\u202e', '\f', '🚀'.repeat(50), '-0', '1e309', 'NaN', '../../etc/passwd'),
-  fc.constantFrom('9'.repeat(19), '9'.repeat(20), '9223372036854775808', '18446744073709551616', '-1', '0x10', ' 123 ', '1'.repeat(5_000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00y',
+    '\u202e',
+    '\f',
+    '🚀'.repeat(50),
+    '-0',
+    '1e309',
+    'NaN',
+    '../../etc/passwd',
+  ),
+  fc.constantFrom(
+    '9'.repeat(19),
+    '9'.repeat(20),
+    '9223372036854775808',
+    '18446744073709551616',
+    '-1',
+    '0x10',
+    ' 123 ',
+    '1'.repeat(5_000),
+  ),
   fc.string({ unit: 'binary', maxLength: 64 }),
   fc.string({ unit: 'grapheme', maxLength: 32 }),
   fc.nat({ max: 300_000 }).map((length) => 'x'.repeat(length)),
@@ -64,7 +87,11 @@ export function anyJson(depth = 6): fc.Arbitrary<unknown> {
  */
 export function fromJsonSchema(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
   const shaped = shapedBy(schema, depth);
-  return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: anyJson(3) });
+  return fc.oneof(
+    { weight: 8, arbitrary: shaped },
+    { weight: 1, arbitrary: hostileString },
+    { weight: 1, arbitrary: anyJson(3) },
+  );
 }
 
 function shapedBy(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
@@ -86,7 +113,10 @@ function shapedBy(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
     case 'string':
       return stringOf(schema);
     case 'integer':
-      return fc.integer({ min: Math.max(schema.minimum ?? -1_000, -(2 ** 31)) - 1, max: Math.min(schema.maximum ?? 1_000, 2 ** 31) + 1 });
+      return fc.integer({
+        min: Math.max(schema.minimum ?? -1_000, -(2 ** 31)) - 1,
+        max: Math.min(schema.maximum ?? 1_000, 2 ** 31) + 1,
+      });
     case 'number':
       return fc.double({ min: (schema.minimum ?? -1e6) - 1, max: (schema.maximum ?? 1e6) + 1, noNaN: true });
     case 'boolean':
@@ -108,14 +138,18 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
 
 function objectOf(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
   const properties = schema.properties ?? {};
-  const shape = Object.fromEntries(Object.entries(properties).map(([key, child]) => [key, fromJsonSchema(child, depth + 1)]));
+  const shape = Object.fromEntries(
+    Object.entries(properties).map(([key, child]) => [key, fromJsonSchema(child, depth + 1)]),
+  );
   // Required keys are usually present, optional ones often; unknown keys ride along sometimes.
   const records = fc.oneof(
     { weight: 9, arbitrary: fc.record(shape, { requiredKeys: schema.required ?? [] }) },
     { weight: 1, arbitrary: fc.record(shape, { requiredKeys: [] }) },
   );
   // Spread, not assigned: a `__proto__` key stays an own key, and is sent.
-  return fc.tuple(records, fc.dictionary(objectKey, anyJson(2), { maxKeys: 2 })).map(([record, extra]) => ({ ...extra, ...record }));
+  return fc
+    .tuple(records, fc.dictionary(objectKey, anyJson(2), { maxKeys: 2 }))
+    .map(([record, extra]) => ({ ...extra, ...record }));
 }
 
 /** A request body schema's input side, as JSON Schema: transforms and custom checks become `{}`. */
@@ -143,7 +177,10 @@ const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync 
  * within the body-read timeouts, so a slow body must still be answered as a fast one).
  */
 export const bodyTransport = fc.record({
-  encoding: fc.oneof({ weight: 5, arbitrary: fc.constant('identity' as const) }, { weight: 3, arbitrary: fc.constantFrom('gzip' as const, 'deflate' as const, 'br' as const) }),
+  encoding: fc.oneof(
+    { weight: 5, arbitrary: fc.constant('identity' as const) },
+    { weight: 3, arbitrary: fc.constantFrom('gzip' as const, 'deflate' as const, 'br' as const) },
+  ),
   /** Where a compressed body is cut, as a share of its length; null: whole. */
   cutAt: fc.option(fc.double({ min: 0, max: 0.99, noNaN: true }), { freq: 4 }),
   chunked: fc.boolean(),
@@ -164,7 +201,9 @@ export function deliver(bytes: Uint8Array, transport: BodyTransport): BodyDelive
   }
   if (!transport.chunked && transport.delayMs === 0) return { headers, body };
   const size = Math.ceil(body.length / transport.pieces) || 1;
-  const pieces = Array.from({ length: transport.pieces }, (_, index) => body.subarray(index * size, (index + 1) * size)).filter((piece) => piece.length > 0);
+  const pieces = Array.from({ length: transport.pieces }, (_, index) =>
+    body.subarray(index * size, (index + 1) * size),
+  ).filter((piece) => piece.length > 0);
   return { headers, body: { pieces, delayMs: transport.delayMs } };
 }
 
@@ -177,12 +216,29 @@ export function formOf(value: unknown, suffix: string): fc.Arbitrary<string> {
   const document = JSON.stringify(value);
   const fields =
     value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? new URLSearchParams(Object.entries(value).map(([key, field]): [string, string] => [key, typeof field === 'string' ? field : JSON.stringify(field)])).toString()
+      ? new URLSearchParams(
+          Object.entries(value).map(([key, field]): [string, string] => [
+            key,
+            typeof field === 'string' ? field : JSON.stringify(field),
+          ]),
+        ).toString()
       : document;
   return fc.oneof(
-    { weight: 4, arbitrary: fc.constant(new URLSearchParams({ [suffix === '' ? 'payload_json' : 'payload']: document }).toString()) },
+    {
+      weight: 4,
+      arbitrary: fc.constant(
+        new URLSearchParams({ [suffix === '' ? 'payload_json' : 'payload']: document }).toString(),
+      ),
+    },
     { weight: 2, arbitrary: fc.constant(fields) },
     { weight: 1, arbitrary: fc.nat({ max: 20_000 }).map((count) => 'a&'.repeat(count)) },
-    { weight: 1, arbitrary: fc.tuple(prototypeKey, fc.constant(document)).map(([key, json]) => `${encodeURIComponent(key)}=${encodeURIComponent(json)}&payload=${encodeURIComponent(json)}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(prototypeKey, fc.constant(document))
+        .map(
+          ([key, json]) => `${encodeURIComponent(key)}=${encodeURIComponent(json)}&payload=${encodeURIComponent(json)}`,
+        ),
+    },
   );
 }

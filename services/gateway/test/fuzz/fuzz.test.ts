@@ -4,7 +4,13 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES, type AdminRoute } from '@switchboard/contracts';
-import { createWebhookFixture, useTestEnvironment, waitFor, webhookMessages, type WebhookFixture } from '@switchboard/testkit';
+import {
+  createWebhookFixture,
+  useTestEnvironment,
+  waitFor,
+  webhookMessages,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import { chatAppBodySchema, executeBodySchema } from '@switchboard/webhook-formats';
 import type { z } from 'zod';
 import { createApiKeySchema } from '../../src/routes/admin/api-keys/schemas.ts';
@@ -18,7 +24,16 @@ import { createWebhookBody, updateWebhookBody } from '../../src/routes/webhooks/
 import { createAdmin, type AdminFixture } from '../admin-helpers.ts';
 import { deliveriesSettled, useExecuteStack } from '../webhook-execute-helpers.ts';
 import { createGuildFixture, createWebhook, type GuildFixture } from '../webhooks-fixtures.ts';
-import { anyJson, bodyTransport, deliver, formOf, fromJsonSchema, hostileString, jsonSchemaOf, type PiecewiseBody } from './arbitraries.ts';
+import {
+  anyJson,
+  bodyTransport,
+  deliver,
+  formOf,
+  fromJsonSchema,
+  hostileString,
+  jsonSchemaOf,
+  type PiecewiseBody,
+} from './arbitraries.ts';
 
 /**
  * Property-based fuzzing of every route from the zod schemas that validate it (issue 12).
@@ -32,7 +47,12 @@ const RUNS = Number(process.env['FUZZ_RUNS'] ?? 150);
  * `npm test` replays one fixed seed, so CI is the same run every time; `npm run fuzz` draws a
  * new one (printed by fast-check on a failure, and settable with FUZZ_SEED to replay it).
  */
-const SEED = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : process.env['FUZZ_RUNS'] === undefined ? 20261123 : undefined;
+const SEED =
+  process.env['FUZZ_SEED'] !== undefined
+    ? Number(process.env['FUZZ_SEED'])
+    : process.env['FUZZ_RUNS'] === undefined
+      ? 20261123
+      : undefined;
 const PARAMETERS = { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) };
 const ANSWER_BOUND_MS = 15_000;
 /** A test's own limit grows with the runs: a full run (100,000) takes hours, not the default minutes. */
@@ -87,14 +107,27 @@ interface FuzzRequest {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
-const pathId = fc.oneof({ weight: 3, arbitrary: fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String) }, { weight: 1, arbitrary: hostileString.map((text) => encodeURIComponent(text.toWellFormed())) });
+const pathId = fc.oneof(
+  { weight: 3, arbitrary: fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String) },
+  { weight: 1, arbitrary: hostileString.map((text) => encodeURIComponent(text.toWellFormed())) },
+);
 
 function adminRequest(route: AdminRoute): fc.Arbitrary<FuzzRequest> {
   const schema = ADMIN_BODIES[`${route.method} ${route.path}`];
   const body = schema ? fromJsonSchema(jsonSchemaOf(schema)) : anyJson(3);
-  const params = fc.record({ keyId: pathId, subjectType: fc.constantFrom('user', 'guild', 'x'), subjectId: pathId, archiveId: pathId, purgeId: pathId, operationId: pathId });
+  const params = fc.record({
+    keyId: pathId,
+    subjectType: fc.constantFrom('user', 'guild', 'x'),
+    subjectId: pathId,
+    archiveId: pathId,
+    purgeId: pathId,
+    operationId: pathId,
+  });
   // Header values are bytes: what a client can put there is Latin-1 without control characters.
-  const key = fc.oneof({ weight: 9, arbitrary: fc.constant(admin.key) }, { weight: 1, arbitrary: hostileString.map((text) => text.replace(/[^\x20-\x7e]/g, '')) });
+  const key = fc.oneof(
+    { weight: 9, arbitrary: fc.constant(admin.key) },
+    { weight: 1, arbitrary: hostileString.map((text) => text.replace(/[^\x20-\x7e]/g, '')) },
+  );
   return fc.tuple(params, body, key).map(([values, value, adminKey]) => ({
     method: route.method,
     path: route.path.replace(/:(\w+)/g, (_, name: string) => values[name as keyof typeof values]),
@@ -148,27 +181,50 @@ const managementRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
     headers: { 'content-type': 'application/json', authorization: guild.owner.token },
     body: json(value),
   })),
-  fc.tuple(pathId, fc.record({ limit: fc.oneof(fc.nat().map(String), hostileString), before: pathId, after: pathId })).map(([channel, query]) => ({
-    method: 'GET',
-    path: `/v1/channels/${channel}/messages?${new URLSearchParams(query)}`,
-    headers: { authorization: guild.owner.token },
-  })),
+  fc
+    .tuple(pathId, fc.record({ limit: fc.oneof(fc.nat().map(String), hostileString), before: pathId, after: pathId }))
+    .map(([channel, query]) => ({
+      method: 'GET',
+      path: `/v1/channels/${channel}/messages?${new URLSearchParams(query)}`,
+      headers: { authorization: guild.owner.token },
+    })),
 );
 
 /** What a client may send that no schema describes: odd types, encodings, bytes, nesting. */
 const rawRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(
     fc.constantFrom('POST', 'PATCH', 'PUT', 'DELETE', 'GET'),
-    fc.constantFrom('/v1/webhooks/1/x', '/v1/admin/bans/email/check', '/v1/channels/1/webhooks', '/v1/admin/audit-logs', '/v1/%zz', '/v1/webhooks/1/2/github'),
-    fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data', ''),
+    fc.constantFrom(
+      '/v1/webhooks/1/x',
+      '/v1/admin/bans/email/check',
+      '/v1/channels/1/webhooks',
+      '/v1/admin/audit-logs',
+      '/v1/%zz',
+      '/v1/webhooks/1/2/github',
+    ),
+    fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+      '',
+    ),
     fc.constantFrom('identity', 'gzip', 'br', 'deflate', 'x-unknown'),
-    fc.oneof(fc.uint8Array({ maxLength: 512 }), fc.nat({ max: 3_000 }).map((depth) => new TextEncoder().encode(`${'['.repeat(depth)}${']'.repeat(depth)}`))),
+    fc.oneof(
+      fc.uint8Array({ maxLength: 512 }),
+      fc.nat({ max: 3_000 }).map((depth) => new TextEncoder().encode(`${'['.repeat(depth)}${']'.repeat(depth)}`)),
+    ),
     fc.boolean(),
   )
   .map(([method, path, contentType, encoding, bytes, compress]) => ({
     method,
     path,
-    headers: { ...(contentType ? { 'content-type': contentType } : {}), 'content-encoding': encoding, authorization: `Admin ${admin.key}` },
+    headers: {
+      ...(contentType ? { 'content-type': contentType } : {}),
+      'content-encoding': encoding,
+      authorization: `Admin ${admin.key}`,
+    },
     ...(method === 'GET' ? {} : { body: compress && encoding === 'gzip' ? gzipSync(bytes) : bytes }),
   }));
 
@@ -186,7 +242,11 @@ interface Outcome {
 function sendPiecewise(request: FuzzRequest, body: PiecewiseBody): Promise<Outcome> {
   const started = performance.now();
   return new Promise<Outcome>((resolve, reject) => {
-    const sent = httpRequest(`${stack.gateway.url}${request.path}`, { method: request.method, agent: false, headers: { ...request.headers, 'transfer-encoding': 'chunked' } });
+    const sent = httpRequest(`${stack.gateway.url}${request.path}`, {
+      method: request.method,
+      agent: false,
+      headers: { ...request.headers, 'transfer-encoding': 'chunked' },
+    });
     let answered = false;
     const timer = setTimeout(() => sent.destroy(new Error('no answer within the bound')), ANSWER_BOUND_MS + 5_000);
     sent.on('response', (response) => {
@@ -217,7 +277,8 @@ function sendPiecewise(request: FuzzRequest, body: PiecewiseBody): Promise<Outco
 }
 
 async function send(request: FuzzRequest): Promise<Outcome> {
-  if (request.body !== undefined && typeof request.body === 'object' && 'pieces' in request.body) return sendPiecewise(request, request.body);
+  if (request.body !== undefined && typeof request.body === 'object' && 'pieces' in request.body)
+    return sendPiecewise(request, request.body);
   const started = performance.now();
   const response = await fetch(`${stack.gateway.url}${request.path}`, {
     method: request.method,
@@ -250,26 +311,45 @@ async function holdsInvariants(request: FuzzRequest): Promise<void> {
 }
 
 describe(`fuzzing every route from its zod schema (${RUNS} runs a family)`, () => {
-  it('admin routes: no 5xx, error bodies in shape, bounded answers', async () => {
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...FUZZED_ADMIN_ROUTES).chain(adminRequest), holdsInvariants), PARAMETERS);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'admin routes: no 5xx, error bodies in shape, bounded answers',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...FUZZED_ADMIN_ROUTES).chain(adminRequest), holdsInvariants),
+        PARAMETERS,
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('webhook management and message reads: no 5xx, error bodies in shape, bounded answers', async () => {
-    await fc.assert(fc.asyncProperty(managementRequest, holdsInvariants), PARAMETERS);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'webhook management and message reads: no 5xx, error bodies in shape, bounded answers',
+    async () => {
+      await fc.assert(fc.asyncProperty(managementRequest, holdsInvariants), PARAMETERS);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('webhook execution in every format: no 5xx, and every accepted plain execute is stored', async () => {
-    await fc.assert(fc.asyncProperty(executeRequest, holdsInvariants), PARAMETERS);
-    expect(await deliveriesSettled(stack.deliveries, 120_000)).toBe(0);
-    const plain = await waitFor(async () => {
-      const stored = (await webhookMessages(stack.gateway.pool, hook.webhookId)).length;
-      // Code-host and Slack messages land on the same webhook: plain ones are at least as many as accepted.
-      return stored >= acceptedPlainExecutes && stored;
-    }, 30_000);
-    expect(plain).toBeGreaterThanOrEqual(acceptedPlainExecutes);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'webhook execution in every format: no 5xx, and every accepted plain execute is stored',
+    async () => {
+      await fc.assert(fc.asyncProperty(executeRequest, holdsInvariants), PARAMETERS);
+      expect(await deliveriesSettled(stack.deliveries, 120_000)).toBe(0);
+      const plain = await waitFor(async () => {
+        const stored = (await webhookMessages(stack.gateway.pool, hook.webhookId)).length;
+        // Code-host and Slack messages land on the same webhook: plain ones are at least as many as accepted.
+        return stored >= acceptedPlainExecutes && stored;
+      }, 30_000);
+      expect(plain).toBeGreaterThanOrEqual(acceptedPlainExecutes);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('raw requests (content types, encodings, bytes, nesting): no 5xx, error bodies in shape', async () => {
-    await fc.assert(fc.asyncProperty(rawRequest, holdsInvariants), PARAMETERS);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'raw requests (content types, encodings, bytes, nesting): no 5xx, error bodies in shape',
+    async () => {
+      await fc.assert(fc.asyncProperty(rawRequest, holdsInvariants), PARAMETERS);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

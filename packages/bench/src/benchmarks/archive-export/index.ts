@@ -23,10 +23,14 @@ const RSS_SAMPLE_MS = 100;
 /** `npm run cli -- demo seed` for one guild of `messages` messages; answers its id. */
 async function seedGuild(context: BenchContext, env: Record<string, string>, messages: number): Promise<string> {
   context.log(`seeding a guild of ${messages} messages (demo seed)`);
-  const child = spawn(process.execPath, [CLI_ENTRY, 'demo', 'seed', '--guilds', '1', '--channels', '4', '--members', '50', '--messages', String(messages)], {
-    env: { ...env, SNOWFLAKE_WORKER_ID: '1010' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI_ENTRY, 'demo', 'seed', '--guilds', '1', '--channels', '4', '--members', '50', '--messages', String(messages)],
+    {
+      env: { ...env, SNOWFLAKE_WORKER_ID: '1010' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -67,7 +71,11 @@ async function copyThroughGzip(databaseUrl: string, guildId: string): Promise<{ 
       copyTo(`COPY (SELECT id, channel_id, author_id, webhook_id, webhook_name, created_at, edited_at, type, content, embeds, flags
                     FROM messages WHERE guild_id = ${BigInt(guildId)} ORDER BY channel_id, id) TO STDOUT`),
     );
-    await pipeline(source, createGzip({ level: 6 }), new Writable({ write: (chunk: Buffer, _encoding, done) => ((bytes += chunk.length), done()) }));
+    await pipeline(
+      source,
+      createGzip({ level: 6 }),
+      new Writable({ write: (chunk: Buffer, _encoding, done) => ((bytes += chunk.length), done()) }),
+    );
     return { seconds: (performance.now() - started) / 1000, bytes };
   } finally {
     await client.end();
@@ -78,7 +86,12 @@ async function copyThroughGzip(databaseUrl: string, guildId: string): Promise<{ 
  * Removes what the run put in its bucket, which is deleted after the run and must be empty by
  * then: the archive's ZIP and the images the demo seed stored for the guild.
  */
-async function deleteRunObjects(env: Record<string, string>, pool: Pool, guildId: string, archiveId: string): Promise<void> {
+async function deleteRunObjects(
+  env: Record<string, string>,
+  pool: Pool,
+  guildId: string,
+  archiveId: string,
+): Promise<void> {
   const archiveKey = (await findArchive(pool, archiveId))?.storageKey;
   const assetKeys = (await deleteGuildAssets(pool, guildId)).map((asset) => asset.storageKey);
   const keys = [archiveKey, ...assetKeys].filter((key): key is string => typeof key === 'string');
@@ -104,7 +117,10 @@ export const archiveExport: Benchmark = {
     const guildId = await seedGuild(context, env, MESSAGES);
     const pool: Pool = createPool({ connectionString: env['DATABASE_URL']!, max: 2, applicationName: 'bench-archive' });
     try {
-      const { key } = await createAdminWithKey(pool, createSnowflakeGenerator(1004), { name: 'bench-archive', acls: ['admin:authenticate', 'archive:trigger:guild', 'archive:view_all'] });
+      const { key } = await createAdminWithKey(pool, createSnowflakeGenerator(1004), {
+        name: 'bench-archive',
+        acls: ['admin:authenticate', 'archive:trigger:guild', 'archive:view_all'],
+      });
       const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
       const worker = await spawnWorker(context, ARCHIVE_WORKER_ENTRY, { ...env, ARCHIVE_PROGRESS_INTERVAL_MS: '1000' });
       const rssAtStart = await peakRssMb(worker);
@@ -112,11 +128,19 @@ export const archiveExport: Benchmark = {
       context.log('archiving the guild');
       const started = performance.now();
       const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
-      const triggered = (await (await fetch(`${gateway.url}/v1/admin/archives/guild`, { method: 'POST', headers, body: JSON.stringify({ guild_id: guildId }) })).json()) as { archive_id: string };
+      const triggered = (await (
+        await fetch(`${gateway.url}/v1/admin/archives/guild`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ guild_id: guildId }),
+        })
+      ).json()) as { archive_id: string };
       let archive: { status: string; file_size: string | null } = { status: 'queued', file_size: null };
       while (archive.status !== 'completed' && archive.status !== 'failed') {
         await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
-        const answer = await fetch(`${gateway.url}/v1/admin/archives/guild/${guildId}/${triggered.archive_id}`, { headers });
+        const answer = await fetch(`${gateway.url}/v1/admin/archives/guild/${guildId}/${triggered.archive_id}`, {
+          headers,
+        });
         archive = ((await answer.json()) as { archive: typeof archive }).archive;
       }
       const oursSeconds = (performance.now() - started) / 1000;
@@ -134,7 +158,11 @@ export const archiveExport: Benchmark = {
           'one archive-worker process (WORKER_CONCURRENCY 2, deflate level 6), gateway with rate limits off; PostgreSQL, Redis and the S3 store share this machine',
         ],
         targets: [
-          { target: 'archive (gateway + archive-worker)', url: 'POST /v1/admin/archives/guild', measurement: single(oursSeconds, archive.status === 'completed') },
+          {
+            target: 'archive (gateway + archive-worker)',
+            url: 'POST /v1/admin/archives/guild',
+            measurement: single(oursSeconds, archive.status === 'completed'),
+          },
           { target: 'COPY … TO STDOUT | gzip', url: 'pg', measurement: single(baseline.seconds, true) },
         ],
         ratios: { 'archive/baseline time': ratio(oursSeconds, baseline.seconds), 'worker peak RSS MB': peakRss },

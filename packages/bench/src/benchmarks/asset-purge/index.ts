@@ -19,7 +19,9 @@ const DELETE_BATCH = 1000;
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 
 async function uploadAll(storage: Storage, keys: readonly string[]): Promise<void> {
-  await runConcurrently(keys.length, 32, (index) => storage.upload(keys[index]!, PNG, { contentType: 'image/png' }).then(() => {}));
+  await runConcurrently(keys.length, 32, (index) =>
+    storage.upload(keys[index]!, PNG, { contentType: 'image/png' }).then(() => {}),
+  );
 }
 
 /**
@@ -30,7 +32,8 @@ async function uploadAll(storage: Storage, keys: readonly string[]): Promise<voi
  */
 export const assetPurge: Benchmark = {
   name: 'asset-purge',
-  description: 'purge of a 10,000-asset guild through gateway + asset-purge worker, vs raw S3 DeleteObjects (objects/s)',
+  description:
+    'purge of a 10,000-asset guild through gateway + asset-purge worker, vs raw S3 DeleteObjects (objects/s)',
   async run(context) {
     const env = await context.serviceEnv();
     const ids = createSnowflakeGenerator(1003);
@@ -44,40 +47,72 @@ export const assetPurge: Benchmark = {
       await insertGuild(pool, { id: guildId, name: 'bench purge', ownerId });
       for (let start = 0; start < ASSETS; start += 1000) {
         const slice = emojiIds.slice(start, start + 1000);
-        await insertEmojis(pool, slice.map((id) => ({ id, guildId, name: `e_${id.slice(-10)}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), contentType: 'image/png', size: PNG.length })));
+        await insertEmojis(
+          pool,
+          slice.map((id) => ({
+            id,
+            guildId,
+            name: `e_${id.slice(-10)}`,
+            creatorId: ownerId,
+            storageKey: storageKeys.emoji(id),
+            contentType: 'image/png',
+            size: PNG.length,
+          })),
+        );
       }
       const baselineKeys = Array.from({ length: ASSETS }, (_, i) => `bench-baseline/${i}`);
       context.log(`uploading ${2 * ASSETS} objects`);
       await uploadAll(storage, emojiIds.map(storageKeys.emoji));
       await uploadAll(storage, baselineKeys);
 
-      const { key } = await createAdminWithKey(pool, ids, { name: 'bench-purge', acls: ['admin:authenticate', 'asset:purge'] });
+      const { key } = await createAdminWithKey(pool, ids, {
+        name: 'bench-purge',
+        acls: ['admin:authenticate', 'asset:purge'],
+      });
       const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '60000' });
       const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
       await spawnWorker(context, ASSET_PURGE_WORKER_ENTRY, env);
 
       context.log(`purging a guild of ${ASSETS} emojis`);
-      const purge = await timedMeasurement(1, async () => {
-        const answer = await fetch(`${gateway.url}/v1/admin/assets/purge`, { method: 'POST', headers, body: JSON.stringify({ guild_id: guildId }) });
-        let body = (await answer.json()) as { purge_id?: string; status?: string; deleted_objects?: number };
-        // Past ADMIN_JOB_WAIT_MS the answer is 202: the clock runs on until the status route says completed.
-        while (answer.status === 202 && body.status !== 'completed' && body.status !== 'failed') {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          body = (await (await fetch(`${gateway.url}/v1/admin/assets/purges/${body.purge_id}`, { headers })).json()) as typeof body;
-        }
-        return body.deleted_objects === ASSETS ? 200 : 500;
-      }, 1);
-      const left = (await Promise.all(emojiIds.slice(0, 50).map((id) => storage.headObject(storageKeys.emoji(id))))).filter(Boolean).length;
+      const purge = await timedMeasurement(
+        1,
+        async () => {
+          const answer = await fetch(`${gateway.url}/v1/admin/assets/purge`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ guild_id: guildId }),
+          });
+          let body = (await answer.json()) as { purge_id?: string; status?: string; deleted_objects?: number };
+          // Past ADMIN_JOB_WAIT_MS the answer is 202: the clock runs on until the status route says completed.
+          while (answer.status === 202 && body.status !== 'completed' && body.status !== 'failed') {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            body = (await (
+              await fetch(`${gateway.url}/v1/admin/assets/purges/${body.purge_id}`, { headers })
+            ).json()) as typeof body;
+          }
+          return body.deleted_objects === ASSETS ? 200 : 500;
+        },
+        1,
+      );
+      const left = (
+        await Promise.all(emojiIds.slice(0, 50).map((id) => storage.headObject(storageKeys.emoji(id))))
+      ).filter(Boolean).length;
       if (left > 0) throw new Error(`${left} of 50 sampled objects are still in the store after the purge`);
 
       context.log(`raw DeleteObjects of ${ASSETS} objects in batches of ${DELETE_BATCH}`);
-      const raw = await timedMeasurement(1, async () => {
-        for (let start = 0; start < ASSETS; start += DELETE_BATCH) {
-          const Objects = baselineKeys.slice(start, start + DELETE_BATCH).map((Key) => ({ Key }));
-          await storage.client.send(new DeleteObjectsCommand({ Bucket: env['S3_BUCKET']!, Delete: { Objects, Quiet: true } }));
-        }
-        return 200;
-      }, 1);
+      const raw = await timedMeasurement(
+        1,
+        async () => {
+          for (let start = 0; start < ASSETS; start += DELETE_BATCH) {
+            const Objects = baselineKeys.slice(start, start + DELETE_BATCH).map((Key) => ({ Key }));
+            await storage.client.send(
+              new DeleteObjectsCommand({ Bucket: env['S3_BUCKET']!, Delete: { Objects, Quiet: true } }),
+            );
+          }
+          return 200;
+        },
+        1,
+      );
       const objectsPerSecond = (seconds: number) => ASSETS / seconds;
       const ours = objectsPerSecond(purge.durationSeconds);
       const baseline = objectsPerSecond(raw.durationSeconds);

@@ -22,7 +22,11 @@ export function auditBenchCases(options: { adminUserId: string; now: Date }): Au
     { name: 'search "ban" (57%), oldest first', path: SEARCH, body: { query: 'ban', sort_order: 'asc' } },
     { name: 'search "ban", relevance', path: SEARCH, body: { query: 'ban', sort_by: 'relevance' } },
     { name: 'search one email (20 entries)', path: SEARCH, body: { query: 'user4248@example.com' } },
-    { name: 'search "spam" + target_type/action', path: SEARCH, body: { query: 'spam', target_type: 'ip', action: 'ban_ip' } },
+    {
+      name: 'search "spam" + target_type/action',
+      path: SEARCH,
+      body: { query: 'spam', target_type: 'ip', action: 'ban_ip' },
+    },
     {
       name: 'search phrase -word, 30 days, relevance',
       path: SEARCH,

@@ -11,19 +11,29 @@ const SEED_ADMINS = 8;
 const SPAN_DAYS = 365;
 
 /** The run's database gets the admins, the 1M entries and the key the requests use. */
-async function seed(databaseUrl: string, log: (message: string) => void): Promise<{ key: string; adminUserId: string }> {
+async function seed(
+  databaseUrl: string,
+  log: (message: string) => void,
+): Promise<{ key: string; adminUserId: string }> {
   const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-audit-seed' });
   try {
     const ids = createSnowflakeGenerator(1000);
-    const { key } = await createAdminWithKey(pool, ids, { name: 'bench-auditor', acls: ['admin:authenticate', 'audit_log:view'] });
+    const { key } = await createAdminWithKey(pool, ids, {
+      name: 'bench-auditor',
+      acls: ['admin:authenticate', 'audit_log:view'],
+    });
     const adminIds: string[] = [];
-    for (let i = 0; i < SEED_ADMINS; i++) adminIds.push((await insertAdminUser(pool, { id: ids.next(), name: `bench-admin-${i}`, acls: [] })).id);
+    for (let i = 0; i < SEED_ADMINS; i++)
+      adminIds.push((await insertAdminUser(pool, { id: ids.next(), name: `bench-admin-${i}`, acls: [] })).id);
     const started = Date.now();
     await seedAuditLogs(pool, {
       entries: ENTRIES,
       adminIds,
       days: SPAN_DAYS,
-      onProgress: (inserted) => log(`seeded ${inserted.toLocaleString('en-US')} audit entries (${Math.round((Date.now() - started) / 1000)} s)`),
+      onProgress: (inserted) =>
+        log(
+          `seeded ${inserted.toLocaleString('en-US')} audit entries (${Math.round((Date.now() - started) / 1000)} s)`,
+        ),
     });
     return { key, adminUserId: adminIds[3]! };
   } finally {

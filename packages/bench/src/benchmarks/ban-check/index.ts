@@ -4,7 +4,14 @@ import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { processTreeMemoryMiB } from '@switchboard/testkit';
 import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
-import { measure, measureWithCpu, ratio, STEADY_STATE_WARMUP_SECONDS, withSteadyStateWarmup, type Measurement } from '../../measure.ts';
+import {
+  measure,
+  measureWithCpu,
+  ratio,
+  STEADY_STATE_WARMUP_SECONDS,
+  withSteadyStateWarmup,
+  type Measurement,
+} from '../../measure.ts';
 import type { RunningService } from '../../processes.ts';
 import type { BenchContext, Benchmark, CapturedResponse, TargetResult } from '../../types.ts';
 import { BANNED_ADDRESS, FREE_ADDRESS, seedIpBans, type BanSeed } from './seed.ts';
@@ -28,15 +35,25 @@ async function withPool<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>
 }
 
 /** An admin key allowed to check IP bans, and the SEED bans (how many were seeded). */
-export function seedBanCheck(databaseUrl: string, log: (message: string) => void): Promise<{ key: string; seeded: number }> {
+export function seedBanCheck(
+  databaseUrl: string,
+  log: (message: string) => void,
+): Promise<{ key: string; seeded: number }> {
   return withPool(databaseUrl, async (pool) => {
-    const { key } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), { name: 'bench-ban-checker', acls: ['admin:authenticate', 'ban:ip:check'] });
+    const { key } = await createAdminWithKey(pool, createSnowflakeGenerator(1001), {
+      name: 'bench-ban-checker',
+      acls: ['admin:authenticate', 'ban:ip:check'],
+    });
     return { key, seeded: await seedIpBans(pool, SEED, log) };
   });
 }
 
 async function post(url: string, key: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { authorization: `Admin ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Admin ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Polls the check route until the gateway answers it (503 while the bans still load); milliseconds waited. */
@@ -80,16 +97,22 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   const loadMs = await untilLoaded(gateway, key);
   const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
-  context.log(`gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`);
+  context.log(
+    `gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`,
+  );
   const body = JSON.stringify({ ip: BANNED_ADDRESS });
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
   const checkUrl = `${gateway.url}${CHECK_PATH}`;
   const document = await capture(checkUrl, key, { ip: BANNED_ADDRESS });
   const steady = withSteadyStateWarmup(context.load);
-  const check = await measureWithCpu(gateway.pid, steady, (load) => measure(checkUrl, load, headers, { method: 'POST', body }));
+  const check = await measureWithCpu(gateway.pid, steady, (load) =>
+    measure(checkUrl, load, headers, { method: 'POST', body }),
+  );
   const baseline = await context.startStaticBaseline(document);
   context.log('measuring the baseline');
-  const bare = await measureWithCpu(baseline.pid, steady, (load) => measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }));
+  const bare = await measureWithCpu(baseline.pid, steady, (load) =>
+    measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }),
+  );
   await baseline.stop();
   context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
   const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
@@ -108,7 +131,11 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
 }
 
 /** The same gateway code with no bans at all: the price of enforcement is the difference. */
-async function withoutBans(context: BenchContext, databaseUrl: string, key: string): Promise<{ target: TargetResult; rssMiB: number }> {
+async function withoutBans(
+  context: BenchContext,
+  databaseUrl: string,
+  key: string,
+): Promise<{ target: TargetResult; rssMiB: number }> {
   await withPool(databaseUrl, (pool) => pool.query('TRUNCATE ip_bans'));
   const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   await untilLoaded(gateway, key);
@@ -134,7 +161,11 @@ export const banCheck: Benchmark = {
     const { key, seeded } = await seedBanCheck(databaseUrl, context.log);
     const loaded = await withBans(context, key);
     const empty = await withoutBans(context, databaseUrl, key);
-    const [check, bare, discovery] = loaded.targets.map((target) => target.measurement) as [Measurement, Measurement, Measurement];
+    const [check, bare, discovery] = loaded.targets.map((target) => target.measurement) as [
+      Measurement,
+      Measurement,
+      Measurement,
+    ];
     return {
       benchmark: 'ban-check',
       notes: [
@@ -152,8 +183,14 @@ export const banCheck: Benchmark = {
         'check gateway/baseline rps': ratio(check.requestsPerSecond, bare.requestsPerSecond),
         'check gateway/baseline p99 latency': ratio(check.latencyMs.p99, bare.latencyMs.p99),
         'check gateway/baseline CPU per request': ratio(loaded.cpuMsPerCheck.gateway, loaded.cpuMsPerCheck.baseline),
-        'check gateway/baseline machine CPU per request': ratio(loaded.machinePerCheck.gateway.totalMs, loaded.machinePerCheck.baseline.totalMs),
-        'discovery rps, bans loaded / none': ratio(discovery.requestsPerSecond, empty.target.measurement.requestsPerSecond),
+        'check gateway/baseline machine CPU per request': ratio(
+          loaded.machinePerCheck.gateway.totalMs,
+          loaded.machinePerCheck.baseline.totalMs,
+        ),
+        'discovery rps, bans loaded / none': ratio(
+          discovery.requestsPerSecond,
+          empty.target.measurement.requestsPerSecond,
+        ),
         'discovery p99, bans loaded / none': ratio(discovery.latencyMs.p99, empty.target.measurement.latencyMs.p99),
       },
     };

@@ -31,21 +31,40 @@ function warmupOperationsFor(context: BenchContext): number {
  * node:http costs the load generator about half of what fetch does, and the generator shares
  * the machine's cores with what it measures.
  */
-function postJson(agent: Agent, url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
+function postJson(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      response.once('error', reject);
-    });
+    const sent = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+        );
+        response.once('error', reject);
+      },
+    );
     sent.once('error', reject);
     sent.end(body);
   });
 }
 
 /** A guild with room for everyone, and `groups` groups of fresh users that are in no guild. */
-async function seed(pool: Pool, ids: SnowflakeGenerator, groups: number): Promise<{ guildId: string; groups: string[][] }> {
+async function seed(
+  pool: Pool,
+  ids: SnowflakeGenerator,
+  groups: number,
+): Promise<{ guildId: string; groups: string[][] }> {
   const ownerId = ids.next();
   const guildId = ids.next();
   await insertUsers(pool, [{ id: ownerId, username: 'bench_owner' }]);
@@ -53,7 +72,10 @@ async function seed(pool: Pool, ids: SnowflakeGenerator, groups: number): Promis
   const result: string[][] = [];
   for (let group = 0; group < groups; group++) {
     const userIds = Array.from({ length: USERS_PER_REQUEST }, () => ids.next());
-    await insertUsers(pool, userIds.map((id) => ({ id, username: `b${id.slice(-10)}` })));
+    await insertUsers(
+      pool,
+      userIds.map((id) => ({ id, username: `b${id.slice(-10)}` })),
+    );
     result.push(userIds);
   }
   return { guildId, groups: result };
@@ -67,7 +89,8 @@ async function seed(pool: Pool, ids: SnowflakeGenerator, groups: number): Promis
  */
 export const bulkAdd: Benchmark = {
   name: 'bulk-add',
-  description: 'bulk add guild members (1000 users a request) through gateway + bulk worker, vs raw INSERT … SELECT unnest',
+  description:
+    'bulk add guild members (1000 users a request) through gateway + bulk worker, vs raw INSERT … SELECT unnest',
   async run(context) {
     const env = await context.serviceEnv();
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 8, applicationName: 'bench-bulk-add' });
@@ -79,7 +102,10 @@ export const bulkAdd: Benchmark = {
       context.log(`seeding ${2 * (warmup + operations) * USERS_PER_REQUEST} users`);
       const ours = await seed(pool, ids, warmup + operations);
       const raw = await seed(pool, ids, warmup + operations);
-      const { key } = await createAdminWithKey(pool, ids, { name: 'bench-bulk', acls: ['admin:authenticate', 'bulk:add:guild_members'] });
+      const { key } = await createAdminWithKey(pool, ids, {
+        name: 'bench-bulk',
+        acls: ['admin:authenticate', 'bulk:add:guild_members'],
+      });
       const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '60000' });
       await spawnWorker(context, BULK_WORKER_ENTRY, env);
 
@@ -88,7 +114,9 @@ export const bulkAdd: Benchmark = {
       const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
       const url = `${gateway.url}/v1/admin/bulk/add-guild-members`;
       const headers = { authorization: `Admin ${key}` };
-      const bodies = ours.groups.map((group) => Buffer.from(JSON.stringify({ guild_id: ours.guildId, user_ids: group })));
+      const bodies = ours.groups.map((group) =>
+        Buffer.from(JSON.stringify({ guild_id: ours.guildId, user_ids: group })),
+      );
       const throughGateway = async (index: number) => {
         const { status, text } = await postJson(agent, url, headers, bodies[index]!);
         const body = JSON.parse(text) as { successful?: string[] };
@@ -104,12 +132,20 @@ export const bulkAdd: Benchmark = {
         return rowCount === USERS_PER_REQUEST ? 200 : 500;
       };
 
-      context.log(`${warmup} + ${operations} bulk adds through the gateway (warm-up, then measured), ${concurrency} at a time`);
+      context.log(
+        `${warmup} + ${operations} bulk adds through the gateway (warm-up, then measured), ${concurrency} at a time`,
+      );
       await timedMeasurement(warmup, (index) => throughGateway(index), concurrency);
-      const gatewayMeasurement = await timedMeasurement(operations, (index) => throughGateway(warmup + index), concurrency);
+      const gatewayMeasurement = await timedMeasurement(
+        operations,
+        (index) => throughGateway(warmup + index),
+        concurrency,
+      );
       agent.destroy();
 
-      context.log(`${warmup} + ${operations} raw INSERT … SELECT unnest statements (warm-up, then measured), ${concurrency} at a time`);
+      context.log(
+        `${warmup} + ${operations} raw INSERT … SELECT unnest statements (warm-up, then measured), ${concurrency} at a time`,
+      );
       await timedMeasurement(warmup, (index) => rawStatement(index), concurrency);
       const rawMeasurement = await timedMeasurement(operations, (index) => rawStatement(warmup + index), concurrency);
 
@@ -123,10 +159,19 @@ export const bulkAdd: Benchmark = {
           'a non-2xx counts an answer that was not 200 with all 1000 users successful',
         ],
         targets: [
-          { target: 'gateway + bulk-worker', url: 'POST /v1/admin/bulk/add-guild-members', measurement: gatewayMeasurement },
+          {
+            target: 'gateway + bulk-worker',
+            url: 'POST /v1/admin/bulk/add-guild-members',
+            measurement: gatewayMeasurement,
+          },
           { target: 'raw INSERT … SELECT unnest', url: 'pg', measurement: rawMeasurement },
         ],
-        ratios: { 'gateway/raw operations per second': ratio(gatewayMeasurement.requestsPerSecond, rawMeasurement.requestsPerSecond) },
+        ratios: {
+          'gateway/raw operations per second': ratio(
+            gatewayMeasurement.requestsPerSecond,
+            rawMeasurement.requestsPerSecond,
+          ),
+        },
       };
     } finally {
       await pool.end();

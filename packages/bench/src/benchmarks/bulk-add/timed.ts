@@ -1,7 +1,11 @@
 import { latencySummary, type Measurement } from '../../measure.ts';
 
 /** Runs `count` operations, at most `concurrency` at once, each in its turn (index 0, 1, …). */
-export async function runConcurrently(count: number, concurrency: number, operation: (index: number) => Promise<void>): Promise<void> {
+export async function runConcurrently(
+  count: number,
+  concurrency: number,
+  operation: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < count) await operation(next++);
@@ -13,7 +17,11 @@ export async function runConcurrently(count: number, concurrency: number, operat
  * Times `count` operations run `concurrency` at a time: operations per second over the whole
  * run, latency of each. `operation` answers a status (200 for a success).
  */
-export async function timedMeasurement(count: number, operation: (index: number) => Promise<number>, concurrency: number): Promise<Measurement> {
+export async function timedMeasurement(
+  count: number,
+  operation: (index: number) => Promise<number>,
+  concurrency: number,
+): Promise<Measurement> {
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   const started = performance.now();

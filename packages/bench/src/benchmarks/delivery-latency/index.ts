@@ -77,21 +77,33 @@ export const deliveryLatency: Benchmark = {
     await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, NODE_ENV: 'production', EVENTS_STREAM_KEY: streamKey });
     const url = `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = pacedPosts(pushDeliveries(url, realPushPayload()));
-    const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 1, applicationName: 'bench-delivery-latency' });
+    const pool = createPool({
+      connectionString: env['DATABASE_URL']!,
+      max: 1,
+      applicationName: 'bench-delivery-latency',
+    });
     const deliveries = openQueue(env);
     /** Every delivery accepted so far, all phases: each phase waits until as many are stored. */
     let accepted = 0;
     /** One phase at `rate`: HTTP accept as the client saw it, and accepted → stored per message. */
-    const measureAt = async (rate: number, warmupSeconds: number): Promise<{ http: Measurement; endToEnd: Measurement; stages: string }> => {
-      const paced = (durationSeconds: number) => pacedLoad(load, { requestsPerSecond: rate, durationSeconds, connections: context.load.connections });
-      context.log(`${rate} deliveries/s for ${warmupSeconds} s warm-up, then ${context.load.durationSeconds} s measured`);
+    const measureAt = async (
+      rate: number,
+      warmupSeconds: number,
+    ): Promise<{ http: Measurement; endToEnd: Measurement; stages: string }> => {
+      const paced = (durationSeconds: number) =>
+        pacedLoad(load, { requestsPerSecond: rate, durationSeconds, connections: context.load.connections });
+      context.log(
+        `${rate} deliveries/s for ${warmupSeconds} s warm-up, then ${context.load.durationSeconds} s measured`,
+      );
       // The warm-up's deliveries are excluded by time: only those accepted after this instant count.
       const warm = warmupSeconds > 0 ? await paced(warmupSeconds) : undefined;
       const measuredFromMs = Date.now();
       const http = await paced(context.load.durationSeconds);
       for (const run of [warm, http]) {
         if (run && (run.non2xx > 0 || run.errors > 0)) {
-          throw new Error(`${run.non2xx} non-2xx answers and ${run.errors} errors at ${rate}/s (${JSON.stringify({ ...run.statusCodes, ...run.errorCodes })})`);
+          throw new Error(
+            `${run.non2xx} non-2xx answers and ${run.errors} errors at ${rate}/s (${JSON.stringify({ ...run.statusCodes, ...run.errorCodes })})`,
+          );
         }
       }
       accepted += (warm?.requests ?? 0) + http.requests;
@@ -102,7 +114,12 @@ export const deliveryLatency: Benchmark = {
       }
       const storedAt = await storedTimes(env['REDIS_URL']!, streamKey, measuredFromMs);
       const lags = acceptedToStoredMs(storedAt);
-      const endToEnd = { ...http, requestsPerSecond: lags.length / context.load.durationSeconds, latencyMs: latencySummary(lags), requests: lags.length };
+      const endToEnd = {
+        ...http,
+        requestsPerSecond: lags.length / context.load.durationSeconds,
+        latencyMs: latencySummary(lags),
+        requests: lags.length,
+      };
       return { http, endToEnd, stages: await stageBreakdown(deliveries.queue, storedAt) };
     };
     try {
@@ -123,10 +140,26 @@ export const deliveryLatency: Benchmark = {
           'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
-          { target: 'accepted → stored (per message)', url: 'gateway → webhook-deliveries → webhook-worker', measurement: endToEnd },
-          { target: 'HTTP accept (client-side)', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: http },
-          { target: `accepted → stored at ${LIGHT_RATE}/s`, url: 'gateway → webhook-deliveries → webhook-worker', measurement: light.endToEnd },
-          { target: `HTTP accept at ${LIGHT_RATE}/s`, url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: light.http },
+          {
+            target: 'accepted → stored (per message)',
+            url: 'gateway → webhook-deliveries → webhook-worker',
+            measurement: endToEnd,
+          },
+          {
+            target: 'HTTP accept (client-side)',
+            url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+            measurement: http,
+          },
+          {
+            target: `accepted → stored at ${LIGHT_RATE}/s`,
+            url: 'gateway → webhook-deliveries → webhook-worker',
+            measurement: light.endToEnd,
+          },
+          {
+            target: `HTTP accept at ${LIGHT_RATE}/s`,
+            url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+            measurement: light.http,
+          },
         ],
         ratios: {},
       };

@@ -36,7 +36,12 @@ export async function stageBreakdown(queue: Queue, storedAt: StoredAt): Promise<
     const messageId = (job.data as { messageId?: unknown }).messageId;
     const stored = typeof messageId === 'string' ? storedAt.get(messageId) : undefined;
     if (stored === undefined || job.processedOn === undefined) continue;
-    times.push({ accepted: snowflakeTimestamp(messageId as string).getTime(), enqueued: job.timestamp, taken: job.processedOn, stored });
+    times.push({
+      accepted: snowflakeTimestamp(messageId as string).getTime(),
+      enqueued: job.timestamp,
+      taken: job.processedOn,
+      stored,
+    });
   }
   const stages = STAGES.map(([name, span]) => {
     const { p50, p99 } = latencySummary(times.map(span));

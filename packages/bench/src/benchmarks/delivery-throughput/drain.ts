@@ -12,7 +12,8 @@ export async function timeDrain(queue: Queue, done: () => Promise<boolean>, time
   const started = performance.now();
   await queue.resume();
   while (!(await done())) {
-    if (performance.now() - started > timeoutMs) throw new Error(`queue ${queue.name} not drained within ${timeoutMs} ms`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`queue ${queue.name} not drained within ${timeoutMs} ms`);
     await sleep(POLL_MS);
   }
   return performance.now() - started;

@@ -49,7 +49,13 @@ function warmUpJobsFor(context: BenchContext): number {
 }
 
 /** Queues `count` real push deliveries through `gateway` while the queue is paused. */
-async function fillThroughGateway(context: BenchContext, gatewayUrl: string, hook: BenchWebhook, body: string, count: number) {
+async function fillThroughGateway(
+  context: BenchContext,
+  gatewayUrl: string,
+  hook: BenchWebhook,
+  body: string,
+  count: number,
+) {
   const url = `${gatewayUrl}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
   context.log(`queueing ${count} push deliveries through the gateway`);
   const fill = await postMany(pushDeliveries(url, body), count, 20);
@@ -76,12 +82,17 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
   // is stored), not every 20 ms throughout: that count over a growing table loaded the database
   // during our drain alone (the other workers' drains poll Redis), PostgreSQL 0.076 and 0.180 ms
   // of CPU per job in two runs against 0.059-0.072 in three this way, on the cores the worker uses.
-  const stored = (atLeast: number) => async () => (await pending(deliveries.queue)) === 0 && (await storedMessages(pool, hook.webhookId)) >= atLeast;
+  const stored = (atLeast: number) => async () =>
+    (await pending(deliveries.queue)) === 0 && (await storedMessages(pool, hook.webhookId)) >= atLeast;
   try {
     await deliveries.queue.pause();
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
     if (warmUpJobs > 0) await fillThroughGateway(context, gateway.url, hook, body, warmUpJobs);
-    const worker = await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, WORKER_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: POOL_SIZE });
+    const worker = await spawnWorker(context, WEBHOOK_WORKER_ENTRY, {
+      ...env,
+      WORKER_CONCURRENCY: String(CONCURRENCY),
+      DATABASE_POOL_SIZE: POOL_SIZE,
+    });
     if (warmUpJobs > 0) await warmUp(context, deliveries.queue, warmUpJobs, stored(warmUpJobs));
     await fillThroughGateway(context, gateway.url, hook, body, count);
     await gateway.stop();
@@ -127,13 +138,21 @@ async function measureDirect(context: BenchContext, env: Record<string, string>,
   const empty = async () => (await unfinished(bench.queue)) === 0;
   try {
     await fillDirectly(bench.queue, target.jobName, warmUpJobs);
-    const worker = await spawnWorker(context, target.entry, { ...env, ...target.env, WORKER_CONCURRENCY: String(CONCURRENCY) });
+    const worker = await spawnWorker(context, target.entry, {
+      ...env,
+      ...target.env,
+      WORKER_CONCURRENCY: String(CONCURRENCY),
+    });
     if (warmUpJobs > 0) await warmUp(context, bench.queue, warmUpJobs, empty);
     await fillDirectly(bench.queue, target.jobName, count);
     context.log(`draining ${count} jobs with ${target.description}`);
     const drained = () => timeDrain(bench.queue, empty, DRAIN_TIMEOUT_MS);
     const { result: elapsed, cpuMsPerUnit, machine } = await cpuPerUnit(worker.pid!, drained, () => count);
-    const measurement = { ...(await drainMeasurement(bench.queue, count, elapsed)), cpuMsPerJob: cpuMsPerUnit, machine };
+    const measurement = {
+      ...(await drainMeasurement(bench.queue, count, elapsed)),
+      cpuMsPerJob: cpuMsPerUnit,
+      machine,
+    };
     await emptyQueue(bench.queue);
     return measurement;
   } finally {
@@ -150,7 +169,13 @@ interface DirectTarget {
 }
 
 /** The same number of jobs, with the same payload, through a raw BullMQ worker that does nothing. */
-const noopTarget: DirectTarget = { description: 'one raw BullMQ no-op worker', entry: NOOP_WORKER_ENTRY, queue: NOOP_QUEUE, jobName: 'noop', env: { NOOP_QUEUE } };
+const noopTarget: DirectTarget = {
+  description: 'one raw BullMQ no-op worker',
+  entry: NOOP_WORKER_ENTRY,
+  queue: NOOP_QUEUE,
+  jobName: 'noop',
+  env: { NOOP_QUEUE },
+};
 
 /** The same jobs through the naive same-work worker: one message INSERT and one XADD per job. */
 async function minimalTarget(env: Record<string, string>): Promise<DirectTarget> {
@@ -200,12 +225,19 @@ export const deliveryThroughput: Benchmark = {
         '--connections is not used; PostgreSQL, Redis and the workers share this machine',
       ],
       targets: [
-        { target: 'webhook-worker (stored messages)', url: 'queue webhook-deliveries', measurement: worker.measurement },
+        {
+          target: 'webhook-worker (stored messages)',
+          url: 'queue webhook-deliveries',
+          measurement: worker.measurement,
+        },
         { target: 'minimal-delivery (INSERT + XADD per job)', url: `queue ${MINIMAL_QUEUE}`, measurement: minimal },
         { target: 'raw BullMQ no-op', url: `queue ${NOOP_QUEUE}`, measurement: noop },
       ],
       ratios: {
-        'worker/minimal-delivery jobs per second': ratio(worker.measurement.requestsPerSecond, minimal.requestsPerSecond),
+        'worker/minimal-delivery jobs per second': ratio(
+          worker.measurement.requestsPerSecond,
+          minimal.requestsPerSecond,
+        ),
         'worker/no-op jobs per second': ratio(worker.measurement.requestsPerSecond, noop.requestsPerSecond),
         'worker/no-op machine CPU per job': ratio(worker.machine.totalMs, noop.machine.totalMs),
       },

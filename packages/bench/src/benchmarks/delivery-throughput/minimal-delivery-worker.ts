@@ -21,7 +21,11 @@ const config = loadConfig(
   'minimal-delivery',
 );
 
-const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'bench-minimal-delivery' });
+const pool = createPool({
+  connectionString: config.DATABASE_URL,
+  max: config.DATABASE_POOL_SIZE,
+  applicationName: 'bench-minimal-delivery',
+});
 const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'bench-minimal-delivery-events' });
 // Worker id 1023: the bench's gateway and webhook worker lease theirs from 0 up.
 const ids = createSnowflakeGenerator(1023);
@@ -45,8 +49,31 @@ await runRawWorker(
   },
   async (job) => {
     const push = (job.data as { body: { value: Push } }).body.value;
-    const embeds = [{ type: 'rich', title: push.repository?.full_name ?? '', description: push.head_commit?.message ?? '', url: push.compare ?? '' }];
-    const { rows } = await pool.query(INSERT, [ids.next(), config.BENCH_CHANNEL_ID, config.BENCH_GUILD_ID, config.BENCH_WEBHOOK_ID, JSON.stringify(embeds)]);
-    await redis.xadd(config.MINIMAL_DELIVERY_STREAM, 'MAXLEN', '~', '100000', '*', 'type', 'MESSAGE_CREATE', 'data', JSON.stringify({ ...rows[0], embeds }));
+    const embeds = [
+      {
+        type: 'rich',
+        title: push.repository?.full_name ?? '',
+        description: push.head_commit?.message ?? '',
+        url: push.compare ?? '',
+      },
+    ];
+    const { rows } = await pool.query(INSERT, [
+      ids.next(),
+      config.BENCH_CHANNEL_ID,
+      config.BENCH_GUILD_ID,
+      config.BENCH_WEBHOOK_ID,
+      JSON.stringify(embeds),
+    ]);
+    await redis.xadd(
+      config.MINIMAL_DELIVERY_STREAM,
+      'MAXLEN',
+      '~',
+      '100000',
+      '*',
+      'type',
+      'MESSAGE_CREATE',
+      'data',
+      JSON.stringify({ ...rows[0], embeds }),
+    );
   },
 );

@@ -14,6 +14,12 @@ const config = loadConfig(
 );
 
 await runRawWorker(
-  { name: 'noop-worker', queue: config.NOOP_QUEUE, redisUrl: config.REDIS_URL, redisPrefix: config.REDIS_PREFIX, concurrency: config.WORKER_CONCURRENCY },
+  {
+    name: 'noop-worker',
+    queue: config.NOOP_QUEUE,
+    redisUrl: config.REDIS_URL,
+    redisPrefix: config.REDIS_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+  },
   async () => undefined,
 );

@@ -37,7 +37,9 @@ export function banTexts(random: Random, singles: number, ranges: number): BanTe
   for (let i = 0; i < singles; i++) singleTexts.push(i % 10 === 9 ? ipv6(random) : ipv4(random()));
   const rangeTexts: string[] = [];
   for (let i = 0; i < ranges; i++) {
-    rangeTexts.push(i % 10 === 9 ? `${ipv6(random)}/${32 + (random() % 33)}` : `${ipv4(random())}/${16 + (random() % 15)}`);
+    rangeTexts.push(
+      i % 10 === 9 ? `${ipv6(random)}/${32 + (random() % 33)}` : `${ipv4(random())}/${16 + (random() % 15)}`,
+    );
   }
   return { singles: singleTexts, ranges: rangeTexts };
 }

@@ -1,7 +1,16 @@
 import { parseIpAddress, parseIpNetwork, type IpNetwork } from '@switchboard/ip';
 import type { Benchmark } from '../../types.ts';
 import { banTexts, mulberry32, queryTexts } from './data.ts';
-import { answerOf, encodePages, PAGE_SIZE, reload, reloadAtOnce, type BenchBan, type BenchTable, type ReloadResult } from './reload.ts';
+import {
+  answerOf,
+  encodePages,
+  PAGE_SIZE,
+  reload,
+  reloadAtOnce,
+  type BenchBan,
+  type BenchTable,
+  type ReloadResult,
+} from './reload.ts';
 import { asMeasurement, percentile, heapMiB, throughput, timed, timeEach } from './timing.ts';
 
 const SINGLES = 1_000_000;
@@ -104,7 +113,11 @@ function notes(built: Built, looked: LookupResult): string[] {
 function prepare(now: number): { ordered: Buffer[]; shuffled: Buffer[]; textParseMs: number } {
   const texts = banTexts(mulberry32(SEED), SINGLES, RANGES);
   const parse = timed(() => [...parseAll(texts.singles), ...parseAll(texts.ranges)]);
-  const bans: BenchBan[] = parse.result.map((network, i) => ({ network, expiresAtMs: i % 4 === 0 ? now + 86_400_000 : Infinity, createdAtMs: now }));
+  const bans: BenchBan[] = parse.result.map((network, i) => ({
+    network,
+    expiresAtMs: i % 4 === 0 ? now + 86_400_000 : Infinity,
+    createdAtMs: now,
+  }));
   const shuffled = encodePages(bans);
   return { ordered: encodePages(bans.sort(networkOrder)), shuffled, textParseMs: parse.wallMs };
 }
@@ -144,14 +157,20 @@ export const ipLookup: Benchmark = {
     // The same generator again (deterministic): the queries' texts were not kept during the reload.
     const random = mulberry32(SEED);
     const queries = queryTexts(random, banTexts(random, SINGLES, RANGES), QUERIES);
-    context.log(`reloaded the index of ${count(built.reloaded.table.index.size)} bans in ${ms(built.reloaded.wallMs)}; looking up`);
+    context.log(
+      `reloaded the index of ${count(built.reloaded.table.index.size)} bans in ${ms(built.reloaded.wallMs)}; looking up`,
+    );
     const looked = lookups(built.reloaded.table, queries, now);
     return {
       benchmark: 'ip-lookup',
       notes: notes(built, looked),
       targets: [
         { target: 'covers', url: 'in-process', measurement: asMeasurement(looked.covers, looked.coversRate) },
-        { target: 'parse+covers', url: 'in-process', measurement: asMeasurement(looked.parseAndCovers, looked.parseAndCoversRate) },
+        {
+          target: 'parse+covers',
+          url: 'in-process',
+          measurement: asMeasurement(looked.parseAndCovers, looked.parseAndCoversRate),
+        },
       ],
       ratios: {
         'reload ms (sliced, no PostgreSQL)': built.reloaded.wallMs,

@@ -1,6 +1,15 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CompactIpIndex, CompactIpIndexBuilder, readInetBinary, runInSlices, runToEnd, STEP_SIZE, type IpNetwork, type Steps } from '@switchboard/ip';
+import {
+  CompactIpIndex,
+  CompactIpIndexBuilder,
+  readInetBinary,
+  runInSlices,
+  runToEnd,
+  STEP_SIZE,
+  type IpNetwork,
+  type Steps,
+} from '@switchboard/ip';
 import { cpuMs } from './timing.ts';
 
 /** Bytes after the network in a record: expires_at and created_at (float8 ms), reason (int4). */
@@ -24,7 +33,9 @@ export function encodePages(bans: BenchBan[]): Buffer[] {
   const pages: Buffer[] = [];
   for (let from = 0; from < bans.length; from += PAGE_SIZE) {
     const page = bans.slice(from, from + PAGE_SIZE);
-    const buffer = Buffer.alloc(page.reduce((bytes, ban) => bytes + 4 + (ban.network.family === 4 ? 4 : 16) + TAIL_BYTES, 0));
+    const buffer = Buffer.alloc(
+      page.reduce((bytes, ban) => bytes + 4 + (ban.network.family === 4 ? 4 : 16) + TAIL_BYTES, 0),
+    );
     let offset = 0;
     for (const ban of page) {
       const length = ban.network.family === 4 ? 4 : 16;
@@ -32,7 +43,8 @@ export function encodePages(bans: BenchBan[]): Buffer[] {
       offset = buffer.writeUInt8(ban.network.prefix, offset);
       offset = buffer.writeUInt8(1, offset);
       offset = buffer.writeUInt8(length, offset);
-      for (let shift = 8 * (length - 1); shift >= 0; shift -= 8) offset = buffer.writeUInt8(Number((ban.network.start >> BigInt(shift)) & 0xffn), offset);
+      for (let shift = 8 * (length - 1); shift >= 0; shift -= 8)
+        offset = buffer.writeUInt8(Number((ban.network.start >> BigInt(shift)) & 0xffn), offset);
       offset = buffer.writeDoubleBE(ban.expiresAtMs, offset);
       offset = buffer.writeDoubleBE(ban.createdAtMs, offset);
       offset = buffer.writeInt32BE(1, offset);
@@ -94,7 +106,11 @@ export interface ReloadResult {
 }
 
 function finished(builder: TableBuilder, index: CompactIpIndex): BenchTable {
-  return { index, createdAtMs: builder.createdAtMs.slice(0, builder.count), reasonIds: builder.reasonIds.slice(0, builder.count) };
+  return {
+    index,
+    createdAtMs: builder.createdAtMs.slice(0, builder.count),
+    reasonIds: builder.reasonIds.slice(0, builder.count),
+  };
 }
 
 /** The same work in one piece, as a synchronous load would hold the thread: wall and CPU ms. */
@@ -130,14 +146,28 @@ export async function reload(pages: Buffer[]): Promise<ReloadResult> {
     await nextTurn();
   }
   const table = finished(builder, await builder.index.buildInSlices(SLICE_MS));
-  const result = { table, wallMs: performance.now() - started, cpuMs: cpuMs() - cpuStart, longestBlockMs: 0, longestTimerLagMs: 0 };
+  const result = {
+    table,
+    wallMs: performance.now() - started,
+    cpuMs: cpuMs() - cpuStart,
+    longestBlockMs: 0,
+    longestTimerLagMs: 0,
+  };
   delay.disable();
   clearInterval(probe);
   return { ...result, longestBlockMs: delay.max / 1e6, longestTimerLagMs };
 }
 
 /** The check route's answer for a slot: the matched network and the ban's fields. */
-export function answerOf(table: BenchTable, slot: number): { matched: string; reasonId: number; createdAtMs: number; expiresAtMs: number | null } {
+export function answerOf(
+  table: BenchTable,
+  slot: number,
+): { matched: string; reasonId: number; createdAtMs: number; expiresAtMs: number | null } {
   const tag = table.index.tag(slot);
-  return { matched: table.index.canonical(slot), reasonId: table.reasonIds[tag]!, createdAtMs: table.createdAtMs[tag]!, expiresAtMs: table.index.expiresAtMs(slot) };
+  return {
+    matched: table.index.canonical(slot),
+    reasonId: table.reasonIds[tag]!,
+    createdAtMs: table.createdAtMs[tag]!,
+    expiresAtMs: table.index.expiresAtMs(slot),
+  };
 }

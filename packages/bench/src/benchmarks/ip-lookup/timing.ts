@@ -55,7 +55,14 @@ export function asMeasurement(sortedNanos: Float64Array, throughputPerSecond: nu
   const total = sortedNanos.reduce((sum, value) => sum + value, 0);
   return {
     requestsPerSecond: throughputPerSecond,
-    latencyMs: { p50: ms(50), p90: ms(90), p95: ms(95), p99: ms(99), mean: total / sortedNanos.length / 1e6, max: sortedNanos[sortedNanos.length - 1]! / 1e6 },
+    latencyMs: {
+      p50: ms(50),
+      p90: ms(90),
+      p95: ms(95),
+      p99: ms(99),
+      mean: total / sortedNanos.length / 1e6,
+      max: sortedNanos[sortedNanos.length - 1]! / 1e6,
+    },
     requests: sortedNanos.length,
     non2xx: 0,
     statusCodes: {},

@@ -45,7 +45,8 @@ async function measureGateway(context: BenchContext, env: Record<string, string>
  */
 export const webhookExecute: Benchmark = {
   name: 'webhook-execute',
-  description: 'POST a Discord-style message to plain execute: gateway (webhooks from memory) vs the same with a read per request vs bare express JSON',
+  description:
+    'POST a Discord-style message to plain execute: gateway (webhooks from memory) vs the same with a read per request vs bare express JSON',
   async run(context) {
     const env = await context.serviceEnv();
     const hook = await seedWebhook(env['DATABASE_URL']!);
@@ -58,7 +59,11 @@ export const webhookExecute: Benchmark = {
     context.log('measuring the baseline');
     const register = (name: string, stop: () => Promise<void>) => context.cleanup.defer(name, stop);
     const baseline = await forkHelper('execute baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, register);
-    const baselineRun = await measurePostsWithCpu(baseline.pid, { url: `${baseline.url}${path}`, body, headers: {} }, context.load);
+    const baselineRun = await measurePostsWithCpu(
+      baseline.pid,
+      { url: `${baseline.url}${path}`, body, headers: {} },
+      context.load,
+    );
     const queue = openQueue(env);
     await emptyQueue(queue.queue).finally(() => queue.close());
     const cpu = (run: { cpuMsPerRequest: number }) => run.cpuMsPerRequest.toFixed(3);
@@ -72,14 +77,35 @@ export const webhookExecute: Benchmark = {
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [
-        { target: 'gateway plain execute (webhooks from memory)', url: '/v1/webhooks/{id}/{token}', measurement: cached.measurement },
-        { target: 'gateway plain execute (read per request)', url: '/v1/webhooks/{id}/{token}', measurement: uncached.measurement },
-        { target: 'express JSON baseline', url: `${baseline.url}/v1/webhooks/{id}/{token}`, measurement: baselineRun.measurement },
+        {
+          target: 'gateway plain execute (webhooks from memory)',
+          url: '/v1/webhooks/{id}/{token}',
+          measurement: cached.measurement,
+        },
+        {
+          target: 'gateway plain execute (read per request)',
+          url: '/v1/webhooks/{id}/{token}',
+          measurement: uncached.measurement,
+        },
+        {
+          target: 'express JSON baseline',
+          url: `${baseline.url}/v1/webhooks/{id}/{token}`,
+          measurement: baselineRun.measurement,
+        },
       ],
       ratios: {
-        'from memory/read per request rps': ratio(cached.measurement.requestsPerSecond, uncached.measurement.requestsPerSecond),
-        'from memory/baseline rps': ratio(cached.measurement.requestsPerSecond, baselineRun.measurement.requestsPerSecond),
-        'read per request/baseline rps': ratio(uncached.measurement.requestsPerSecond, baselineRun.measurement.requestsPerSecond),
+        'from memory/read per request rps': ratio(
+          cached.measurement.requestsPerSecond,
+          uncached.measurement.requestsPerSecond,
+        ),
+        'from memory/baseline rps': ratio(
+          cached.measurement.requestsPerSecond,
+          baselineRun.measurement.requestsPerSecond,
+        ),
+        'read per request/baseline rps': ratio(
+          uncached.measurement.requestsPerSecond,
+          baselineRun.measurement.requestsPerSecond,
+        ),
         'from memory/read per request machine CPU per request': ratio(cached.machine.totalMs, uncached.machine.totalMs),
       },
     };

@@ -29,13 +29,16 @@ async function majorGcs(gatewayUrl: string): Promise<number> {
  */
 export const webhookIngestSustained: Benchmark = {
   name: 'webhook-ingest-sustained',
-  description: "half the gateway's maximum of real pushes to /codehost for 4 minutes (autocannon overallRate): p99 and full GCs per 30 s window, vs express JSON",
+  description:
+    "half the gateway's maximum of real pushes to /codehost for 4 minutes (autocannon overallRate): p99 and full GCs per 30 s window, vs express JSON",
   async run(context) {
     const env = await context.serviceEnv();
     const hook = await seedWebhook(env['DATABASE_URL']!);
     const body = realPushPayload();
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', DATABASE_POOL_SIZE: '10' });
-    const baseline = await forkHelper('ingest baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, (name, stop) => context.cleanup.defer(name, stop));
+    const baseline = await forkHelper('ingest baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, (name, stop) =>
+      context.cleanup.defer(name, stop),
+    );
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const queue = openQueue(env);
     context.cleanup.defer('bench queue', () => queue.close());
@@ -46,7 +49,9 @@ export const webhookIngestSustained: Benchmark = {
     await emptyQueue(queue.queue);
     const halfRate = maximum.requestsPerSecond / 2;
     const window: LoadOptions = { ...context.load, warmupSeconds: 0, durationSeconds: WINDOW_SECONDS };
-    context.log(`gateway maximum ${Math.round(maximum.requestsPerSecond)}/s; ${WINDOWS} windows of ${WINDOW_SECONDS} s at ${Math.round(halfRate)}/s`);
+    context.log(
+      `gateway maximum ${Math.round(maximum.requestsPerSecond)}/s; ${WINDOWS} windows of ${WINDOW_SECONDS} s at ${Math.round(halfRate)}/s`,
+    );
 
     const gatewayWindows: Array<{ measurement: Measurement; majorGcs: number }> = [];
     // One reading per window boundary: a GC while the queue empties counts in the next window.
@@ -60,13 +65,20 @@ export const webhookIngestSustained: Benchmark = {
       await emptyQueue(queue.queue);
     }
     // The baseline's first window has the run's warm-up before it.
-    const baselineWindows: Measurement[] = [await measurePosts(baselineLoad, { ...window, warmupSeconds: context.load.warmupSeconds }, halfRate)];
-    while (baselineWindows.length < BASELINE_WINDOWS) baselineWindows.push(await measurePosts(baselineLoad, window, halfRate));
+    const baselineWindows: Measurement[] = [
+      await measurePosts(baselineLoad, { ...window, warmupSeconds: context.load.warmupSeconds }, halfRate),
+    ];
+    while (baselineWindows.length < BASELINE_WINDOWS)
+      baselineWindows.push(await measurePosts(baselineLoad, window, halfRate));
 
     const p99s = gatewayWindows.map((entry) => entry.measurement.latencyMs.p99);
     const worstBaseline = Math.max(...baselineWindows.map((measurement) => measurement.latencyMs.p99));
     const targets: TargetResult[] = [
-      { target: 'gateway /codehost, maximum', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: maximum },
+      {
+        target: 'gateway /codehost, maximum',
+        url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+        measurement: maximum,
+      },
       ...gatewayWindows.map((entry, index) => ({
         target: `gateway at half its maximum, window ${index + 1} (${index * WINDOW_SECONDS}-${(index + 1) * WINDOW_SECONDS} s)`,
         url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
@@ -89,7 +101,10 @@ export const webhookIngestSustained: Benchmark = {
       targets,
       ratios: {
         'gateway p99, worst window/first window': ratio(Math.max(...p99s), p99s[0]!),
-        'gateway p99, median window/express JSON worst window': ratio([...p99s].sort((a, b) => a - b)[Math.floor(p99s.length / 2)]!, worstBaseline),
+        'gateway p99, median window/express JSON worst window': ratio(
+          [...p99s].sort((a, b) => a - b)[Math.floor(p99s.length / 2)]!,
+          worstBaseline,
+        ),
       },
     };
   },

@@ -30,7 +30,12 @@ export const webhookIngest: Benchmark = {
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', DATABASE_POOL_SIZE: POOL_SIZE });
     const register = (name: string, stop: () => Promise<void>) => context.cleanup.defer(name, stop);
     const baseline = await forkHelper('ingest baseline', BASELINE_ENTRY, {}, { NODE_ENV: 'production' }, register);
-    const minimalEnv = { ...env, NODE_ENV: 'production', DATABASE_POOL_SIZE: POOL_SIZE, MINIMAL_INGEST_QUEUE: MINIMAL_QUEUE };
+    const minimalEnv = {
+      ...env,
+      NODE_ENV: 'production',
+      DATABASE_POOL_SIZE: POOL_SIZE,
+      MINIMAL_INGEST_QUEUE: MINIMAL_QUEUE,
+    };
     const minimal = await forkHelper('minimal-ingest', MINIMAL_ENTRY, {}, minimalEnv, register);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const deliveriesTo = (origin: string) => pushDeliveries(`${origin}${path}`, body);
@@ -44,7 +49,8 @@ export const webhookIngest: Benchmark = {
     const atHalfRate = async (origin: string) => {
       const paced = pacedPosts(deliveriesTo(origin));
       const options = { requestsPerSecond: halfRate, connections: context.load.connections };
-      if (context.load.warmupSeconds > 0) await pacedLoad(paced, { ...options, durationSeconds: context.load.warmupSeconds });
+      if (context.load.warmupSeconds > 0)
+        await pacedLoad(paced, { ...options, durationSeconds: context.load.warmupSeconds });
       return pacedLoad(paced, { ...options, durationSeconds: context.load.durationSeconds });
     };
     const gatewayHalf = await atHalfRate(gateway.url);
@@ -80,24 +86,62 @@ export const webhookIngest: Benchmark = {
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',
       ],
       targets: [
-        { target: 'gateway /codehost', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayResult },
-        { target: 'gateway /codehost at half its maximum rate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalf },
-        { target: 'gateway at half its maximum, autocannon overallRate', url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`, measurement: gatewayHalfBursts },
-        { target: 'minimal-ingest', url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalResult },
-        { target: "minimal-ingest at the gateway's half rate", url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`, measurement: minimalHalf },
-        { target: 'express JSON baseline', url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineResult },
-        { target: "express JSON at the gateway's half rate", url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineHalf },
-        { target: "express JSON at the gateway's half rate, autocannon overallRate", url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`, measurement: baselineHalfBursts },
+        {
+          target: 'gateway /codehost',
+          url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: gatewayResult,
+        },
+        {
+          target: 'gateway /codehost at half its maximum rate',
+          url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: gatewayHalf,
+        },
+        {
+          target: 'gateway at half its maximum, autocannon overallRate',
+          url: `${gateway.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: gatewayHalfBursts,
+        },
+        {
+          target: 'minimal-ingest',
+          url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: minimalResult,
+        },
+        {
+          target: "minimal-ingest at the gateway's half rate",
+          url: `${minimal.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: minimalHalf,
+        },
+        {
+          target: 'express JSON baseline',
+          url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: baselineResult,
+        },
+        {
+          target: "express JSON at the gateway's half rate",
+          url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: baselineHalf,
+        },
+        {
+          target: "express JSON at the gateway's half rate, autocannon overallRate",
+          url: `${baseline.url}/v1/webhooks/{id}/{token}/codehost`,
+          measurement: baselineHalfBursts,
+        },
       ],
       ratios: {
         'gateway/minimal-ingest rps': ratio(gatewayResult.requestsPerSecond, minimalResult.requestsPerSecond),
         'gateway/baseline rps': ratio(gatewayResult.requestsPerSecond, baselineResult.requestsPerSecond),
         'gateway/minimal-ingest CPU per request': ratio(gatewayRun.cpuMsPerRequest, minimalRun.cpuMsPerRequest),
         'gateway/baseline machine CPU per request': ratio(gatewayRun.machine.totalMs, baselineRun.machine.totalMs),
-        'minimal-ingest/baseline machine CPU per request': ratio(minimalRun.machine.totalMs, baselineRun.machine.totalMs),
+        'minimal-ingest/baseline machine CPU per request': ratio(
+          minimalRun.machine.totalMs,
+          baselineRun.machine.totalMs,
+        ),
         'gateway/baseline p99 latency': ratio(gatewayResult.latencyMs.p99, baselineResult.latencyMs.p99),
         'gateway/minimal-ingest p99 at half rate': ratio(gatewayHalf.latencyMs.p99, minimalHalf.latencyMs.p99),
-        'gateway/express JSON p99 at half rate, autocannon overallRate': ratio(gatewayHalfBursts.latencyMs.p99, baselineHalfBursts.latencyMs.p99),
+        'gateway/express JSON p99 at half rate, autocannon overallRate': ratio(
+          gatewayHalfBursts.latencyMs.p99,
+          baselineHalfBursts.latencyMs.p99,
+        ),
       },
     };
   },

@@ -24,8 +24,14 @@ const config = loadConfig(
   'minimal-ingest',
 );
 
-const pool = createPool({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, applicationName: 'bench-minimal-ingest' });
-await pool.query('CREATE TABLE IF NOT EXISTS bench_minimal_deliveries (delivery_id text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())');
+const pool = createPool({
+  connectionString: config.DATABASE_URL,
+  max: config.DATABASE_POOL_SIZE,
+  applicationName: 'bench-minimal-ingest',
+});
+await pool.query(
+  'CREATE TABLE IF NOT EXISTS bench_minimal_deliveries (delivery_id text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())',
+);
 const connection = createRedis(config.REDIS_URL, { role: 'worker', name: 'bench-minimal-ingest' });
 const queue = new Queue(config.MINIMAL_INGEST_QUEUE, { connection, prefix: bullPrefix(config.REDIS_PREFIX) });
 
@@ -35,7 +41,10 @@ app.disable('etag');
 app.use(express.json({ limit: 25 * 1024 * 1024 }));
 app.use(async (req, res) => {
   const deliveryId = req.get('x-github-delivery') ?? '';
-  const claimed = await pool.query('INSERT INTO bench_minimal_deliveries (delivery_id) VALUES ($1) ON CONFLICT DO NOTHING', [deliveryId]);
+  const claimed = await pool.query(
+    'INSERT INTO bench_minimal_deliveries (delivery_id) VALUES ($1) ON CONFLICT DO NOTHING',
+    [deliveryId],
+  );
   if (claimed.rowCount === 1) await queue.add('delivery', req.body, { removeOnComplete: true });
   res.status(204).end();
 });

@@ -31,8 +31,19 @@ export function pacedPosts(load: PostLoad): PacedRequest {
  * (each connection sends its share of a second as fast as it can, then waits for the next
  * second): a discarded warm-up, then the measurement.
  */
-export async function measurePosts(load: PostLoad, loadOptions: LoadOptions, overallRate?: number): Promise<Measurement> {
-  return measureRun({ ...pacedPosts(load), connections: loadOptions.connections, ...(overallRate === undefined ? {} : { overallRate }) }, loadOptions);
+export async function measurePosts(
+  load: PostLoad,
+  loadOptions: LoadOptions,
+  overallRate?: number,
+): Promise<Measurement> {
+  return measureRun(
+    {
+      ...pacedPosts(load),
+      connections: loadOptions.connections,
+      ...(overallRate === undefined ? {} : { overallRate }),
+    },
+    loadOptions,
+  );
 }
 
 /** Warm-up, then the measured run of `load`, with the CPU time the process `pid` spent per request. */

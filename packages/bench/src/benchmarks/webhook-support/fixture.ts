@@ -22,7 +22,10 @@ export async function seedWebhook(databaseUrl: string): Promise<BenchWebhook> {
 
 /** Messages stored for the webhook so far. */
 export async function storedMessages(pool: Pool, webhookId: string): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM messages WHERE webhook_id = $1', [webhookId]);
+  const { rows } = await pool.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM messages WHERE webhook_id = $1',
+    [webhookId],
+  );
   return rows[0]?.count ?? 0;
 }
 
@@ -39,7 +42,9 @@ export function realPushPayload(): string {
   }>;
   const push = definitions
     .find((definition) => definition.name === 'push')
-    ?.examples.find((example) => !example['forced'] && Array.isArray(example['commits']) && example['commits'].length > 0);
+    ?.examples.find(
+      (example) => !example['forced'] && Array.isArray(example['commits']) && example['commits'].length > 0,
+    );
   if (!push) throw new Error('@octokit/webhooks-examples has no push example with commits');
   return JSON.stringify(push);
 }

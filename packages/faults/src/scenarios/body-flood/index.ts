@@ -109,7 +109,9 @@ function probeHealth(url: string): { timing: Promise<void>; stop(): Promise<numb
   });
   exited.catch(() => {});
   const timing = Promise.race([once(child, 'message').then(() => undefined), exited]);
-  const result = timing.then(() => Promise.race([once(child, 'message').then(([latencies]) => latencies as number[]), exited]));
+  const result = timing.then(() =>
+    Promise.race([once(child, 'message').then(([latencies]) => latencies as number[]), exited]),
+  );
   return {
     timing,
     stop: () => {
@@ -123,8 +125,13 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-async function floodTarget(environment: TestEnvironment, gatewayUrl: string, target: BodyFloodOptions['target']): Promise<FloodTarget> {
-  if (target === 'unknown') return (index) => `${gatewayUrl}/v1/webhooks/${900_000_000_000_000_000n + BigInt(index)}/${'t'.repeat(64)}`;
+async function floodTarget(
+  environment: TestEnvironment,
+  gatewayUrl: string,
+  target: BodyFloodOptions['target'],
+): Promise<FloodTarget> {
+  if (target === 'unknown')
+    return (index) => `${gatewayUrl}/v1/webhooks/${900_000_000_000_000_000n + BigInt(index)}/${'t'.repeat(64)}`;
   const pool = createPool({ connectionString: environment.databaseUrl, max: 1 });
   try {
     const hook = await createWebhookFixture(pool);
@@ -144,7 +151,9 @@ async function runFlood({ environment, log }: ScenarioContext, options: BodyFloo
     await probe.timing;
     // The probe's first timed answers come before the flood: a baseline, and proof it runs.
     await sleep(200);
-    log(`body-flood: ${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB, ${options.concurrency} at a time`);
+    log(
+      `body-flood: ${options.total} bodies of ${Math.round(options.bodyBytes / 1024 / 1024)} MiB, ${options.concurrency} at a time`,
+    );
     const statuses = new Map<number, number>();
     let next = 0;
     await Promise.all(
@@ -163,11 +172,14 @@ async function runFlood({ environment, log }: ScenarioContext, options: BodyFloo
     const summed = Math.round(peaks.reduce((total, peak) => total + peak, 0));
     const p99 = percentile(sorted, 0.99);
     const max = sorted.at(-1) ?? 0;
-    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const histogram = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     const problems = [
       ...(max > HEALTH_BOUND_MS ? [`/healthz took ${Math.round(max)} ms at worst (bound ${HEALTH_BOUND_MS} ms)`] : []),
       ...(rss > RSS_BOUND_MB ? [`a gateway process peaked at ${rss} MiB RSS (bound ${RSS_BOUND_MB} MiB)`] : []),
-      ...(Number.isNaN(rss) ? ['the gateway processes\' memory could not be read'] : []),
+      ...(Number.isNaN(rss) ? ["the gateway processes' memory could not be read"] : []),
       ...([...statuses.keys()].some((status) => status >= 500 && status !== 503) ? ['a 5xx other than 503'] : []),
       ...(statuses.has(0) ? ['a connection failed without an answer'] : []),
     ];

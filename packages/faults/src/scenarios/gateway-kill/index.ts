@@ -1,7 +1,13 @@
 import { childPids, waitFor } from '@switchboard/testkit';
 import type { RunningGateway } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { atEachKillPoint, executesUnderKills, ledgerFigures, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
+import {
+  atEachKillPoint,
+  executesUnderKills,
+  ledgerFigures,
+  type KillsOptions,
+  type KillTargets,
+} from '../executes-under-kills.ts';
 
 export type GatewayKillOptions = KillsOptions;
 
@@ -9,7 +15,11 @@ export type GatewayKillOptions = KillsOptions;
 const PROCESSES = 2;
 
 /** Replacements the primary has logged as listening. */
-const replacementsListening = (gateway: RunningGateway) => gateway.process.stdout().split('\n').filter((line) => line.includes('a gateway process is back')).length;
+const replacementsListening = (gateway: RunningGateway) =>
+  gateway.process
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('a gateway process is back')).length;
 
 /**
  * SIGKILLs one gateway process at each kill point and waits until the primary's replacement
@@ -32,7 +42,11 @@ function killAlongTheWay(options: GatewayKillOptions) {
  */
 function dishonestAnswers(refused: Map<string, number>): string[] {
   const wrong = [...refused].filter(([status]) => !status.startsWith('error') || status.includes('aborted'));
-  return wrong.length > 0 ? [`answers other than 204 or a dropped connection: ${wrong.map(([status, count]) => `${count}×${status}`).join(', ')}`] : [];
+  return wrong.length > 0
+    ? [
+        `answers other than 204 or a dropped connection: ${wrong.map(([status, count]) => `${count}×${status}`).join(', ')}`,
+      ]
+    : [];
 }
 
 async function runGatewayKill(context: ScenarioContext, options: GatewayKillOptions): Promise<ScenarioResult> {

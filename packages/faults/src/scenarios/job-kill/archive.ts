@@ -8,10 +8,16 @@ const MESSAGES = 500;
 async function seed({ pool, ids }: CaseContext) {
   const [ownerId, userA, userB, guildId, channelId] = [ids.next(), ids.next(), ids.next(), ids.next(), ids.next()];
   await withTransaction(pool, async (db) => {
-    await insertUsers(db, [ownerId, userA, userB].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertUsers(
+      db,
+      [ownerId, userA, userB].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
     await insertGuild(db, { id: guildId, name: 'fault archive', ownerId });
     await insertMembers(db, guildId, [{ userId: ownerId }, { userId: userA }, { userId: userB }]);
-    await db.query(`INSERT INTO channels (id, guild_id, type, name, position) VALUES ($1, $2, 0, 'general', 0)`, [channelId, guildId]);
+    await db.query(`INSERT INTO channels (id, guild_id, type, name, position) VALUES ($1, $2, 0, 'general', 0)`, [
+      channelId,
+      guildId,
+    ]);
     const messageIds = Array.from({ length: MESSAGES }, () => ids.next());
     await db.query(
       `INSERT INTO messages (id, channel_id, guild_id, author_id, content)

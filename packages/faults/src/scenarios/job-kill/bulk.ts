@@ -8,7 +8,10 @@ async function seed({ pool, ids }: CaseContext) {
   const [ownerId, guildId] = [ids.next(), ids.next()];
   const userIds = Array.from({ length: USERS }, () => ids.next());
   await withTransaction(pool, async (db) => {
-    await insertUsers(db, [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertUsers(
+      db,
+      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
     await insertGuild(db, { id: guildId, name: 'fault bulk', ownerId });
     await insertMembers(db, guildId, [{ userId: ownerId }]);
   });
@@ -24,7 +27,8 @@ export const bulkCase: JobKillCase = {
     const { done } = await killMidOperation({
       pool: context.pool,
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
-      start: () => adminRequest(context, 'POST', '/v1/admin/bulk/add-guild-members', { guild_id: guildId, user_ids: userIds }),
+      start: () =>
+        adminRequest(context, 'POST', '/v1/admin/bulk/add-guild-members', { guild_id: guildId, user_ids: userIds }),
       status: (accepted) => adminRequest(context, 'GET', `/v1/admin/bulk/operations/${accepted.body.operation_id}`),
       ...context.worker,
     });
@@ -38,8 +42,14 @@ export const bulkCase: JobKillCase = {
     return {
       figures: `completed, ${added}/${USERS} added, ${members} members (count ${counted}), audit ${audit}`,
       problems: [
-        ...check(JSON.stringify(done.body.successful) === JSON.stringify(userIds) && done.body.failed.length === 0, 'result differs from the users asked for'),
-        ...check(members === USERS + 1 && counted === USERS + 1, `${members} members, member_count ${counted}, expected ${USERS + 1}`),
+        ...check(
+          JSON.stringify(done.body.successful) === JSON.stringify(userIds) && done.body.failed.length === 0,
+          'result differs from the users asked for',
+        ),
+        ...check(
+          members === USERS + 1 && counted === USERS + 1,
+          `${members} members, member_count ${counted}, expected ${USERS + 1}`,
+        ),
         ...check(audit === 1, `${audit} audit entries, expected 1`),
       ],
     };

@@ -32,7 +32,12 @@ export interface JobKillCase {
 }
 
 export function adminRequest(context: CaseContext, method: string, path: string, body?: unknown): Promise<Answer> {
-  return call(method, `${context.gatewayUrl}${path}`, { token: context.adminKey, scheme: 'Admin', body, timeoutMs: 30_000 });
+  return call(method, `${context.gatewayUrl}${path}`, {
+    token: context.adminKey,
+    scheme: 'Admin',
+    body,
+    timeoutMs: 30_000,
+  });
 }
 
 /** `problem` when `holds` is false: the cases list their checks as data. */
@@ -42,6 +47,8 @@ export function check(holds: boolean, problem: string): string[] {
 
 /** Audit entries about `targetId`: a job run twice would have written its entry twice. */
 export async function auditEntries(pool: Pool, targetId: string): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1', [targetId]);
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_logs WHERE target_id = $1', [
+    targetId,
+  ]);
   return rows[0]!.n;
 }

@@ -12,7 +12,13 @@ import { purgeCase } from './purge.ts';
 
 const CASES: readonly JobKillCase[] = [archiveCase, purgeCase, bulkCase];
 
-const ADMIN_ACLS = [ACL.authenticate, ACL.archiveTriggerGuild, ACL.archiveViewAll, ACL.assetPurge, ACL.bulkAddGuildMembers];
+const ADMIN_ACLS = [
+  ACL.authenticate,
+  ACL.archiveTriggerGuild,
+  ACL.archiveViewAll,
+  ACL.assetPurge,
+  ACL.bulkAddGuildMembers,
+];
 
 /** A case that threw (a timeout, a failed operation) is a failed case, not the end of the scenario. */
 async function runCase(jobCase: JobKillCase, context: CaseContext): Promise<CaseOutcome> {
@@ -39,7 +45,14 @@ async function runJobKill({ environment, log }: ScenarioContext): Promise<Scenar
     for (const jobCase of CASES) {
       log(`job-kill: ${jobCase.worker} SIGKILLed mid-job`);
       const worker = await processes.worker(jobCase.worker, { ...QUICK_TAKEOVER, ...jobCase.workerEnv });
-      const outcome = await runCase(jobCase, { pool, storage, gatewayUrl: gateway.url, adminKey: admin.key, ids, worker });
+      const outcome = await runCase(jobCase, {
+        pool,
+        storage,
+        gatewayUrl: gateway.url,
+        adminKey: admin.key,
+        ids,
+        worker,
+      });
       figures.push([jobCase.name, outcome.figures]);
       problems.push(...outcome.problems.map((problem) => `${jobCase.name}: ${problem}`));
     }

@@ -11,8 +11,27 @@ async function seed({ pool, storage, ids }: CaseContext) {
   await withTransaction(pool, async (db) => {
     await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
     await insertGuild(db, { id: guildId, name: 'fault purge', ownerId });
-    await insertEmojis(db, [emojiA, emojiB].map((id, i) => ({ id, guildId, name: `emoji_${i}`, creatorId: ownerId, storageKey: storageKeys.emoji(id), ...PNG })));
-    await insertStickers(db, [{ id: stickerId, guildId, name: 'sticker', creatorId: ownerId, storageKey: storageKeys.sticker(stickerId), ...PNG }]);
+    await insertEmojis(
+      db,
+      [emojiA, emojiB].map((id, i) => ({
+        id,
+        guildId,
+        name: `emoji_${i}`,
+        creatorId: ownerId,
+        storageKey: storageKeys.emoji(id),
+        ...PNG,
+      })),
+    );
+    await insertStickers(db, [
+      {
+        id: stickerId,
+        guildId,
+        name: 'sticker',
+        creatorId: ownerId,
+        storageKey: storageKeys.sticker(stickerId),
+        ...PNG,
+      },
+    ]);
   });
   const keys = [storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
   for (const key of keys) await storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
@@ -32,7 +51,9 @@ export const purgeCase: JobKillCase = {
       status: (accepted) => adminRequest(context, 'GET', `/v1/admin/assets/purges/${accepted.body.purge_id}`),
       ...context.worker,
     });
-    const left = (await Promise.all(keys.map((key) => context.storage.headObject(key)))).filter((head) => head !== null).length;
+    const left = (await Promise.all(keys.map((key) => context.storage.headObject(key)))).filter(
+      (head) => head !== null,
+    ).length;
     const { rows } = await context.pool.query<{ n: number }>(
       'SELECT (SELECT count(*) FROM emojis WHERE guild_id = $1) + (SELECT count(*) FROM stickers WHERE guild_id = $1) AS n',
       [guildId],
@@ -41,7 +62,12 @@ export const purgeCase: JobKillCase = {
     return {
       figures: `completed, ${done.body.deleted_objects}/${keys.length} objects deleted, audit ${audit}`,
       problems: [
-        ...check(done.body.deleted_objects === keys.length && done.body.processed.length === keys.length && done.body.errors.length === 0, 'result differs from the seeded assets'),
+        ...check(
+          done.body.deleted_objects === keys.length &&
+            done.body.processed.length === keys.length &&
+            done.body.errors.length === 0,
+          'result differs from the seeded assets',
+        ),
         ...check(left === 0 && Number(rows[0]!.n) === 0, `${left} objects and ${rows[0]!.n} rows left`),
         ...check(audit === 1, `${audit} audit entries, expected 1`),
       ],

@@ -4,7 +4,13 @@ import { ACL } from '@switchboard/contracts';
 import { createPool, insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode } from '@switchboard/testkit';
-import { deliveryLedger, failureReasons, ledgerProblems, settleDeliveries, watchDeliveries } from '../../deliveries/index.ts';
+import {
+  deliveryLedger,
+  failureReasons,
+  ledgerProblems,
+  settleDeliveries,
+  watchDeliveries,
+} from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
@@ -42,7 +48,14 @@ const TRAFFIC = { clients: 6, paceMs: 50 };
 /** Deliveries accepted during the run must all be stored afterwards, within this. */
 const SETTLE_TIMEOUT_MS = 60_000;
 
-const ADMIN_ACLS = [ACL.authenticate, ACL.auditLogView, ACL.archiveViewAll, ACL.banEmailCheck, ACL.assetPurge, ACL.bulkAddGuildMembers];
+const ADMIN_ACLS = [
+  ACL.authenticate,
+  ACL.auditLogView,
+  ACL.archiveViewAll,
+  ACL.banEmailCheck,
+  ACL.assetPurge,
+  ACL.bulkAddGuildMembers,
+];
 /** The workers besides the webhook worker: every job family runs while the dependency fails. */
 const OTHER_WORKERS = ['archive-worker', 'asset-purge-worker', 'bulk-worker'];
 /**
@@ -57,7 +70,10 @@ async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string
   const [ownerId, guildId] = [ids.next(), ids.next()];
   const userIds = [ids.next(), ids.next(), ids.next()];
   await withTransaction(pool, async (db) => {
-    await insertUsers(db, [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })));
+    await insertUsers(
+      db,
+      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
     await insertGuild(db, { id: guildId, name: 'fault outage', ownerId });
     await insertMembers(db, guildId, [{ userId: ownerId }]);
   });
@@ -69,10 +85,20 @@ async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string
  * dependency was away, on the traffic's clock. The sleeps shape the load (how long each phase
  * lasts): nothing waits on them for a result.
  */
-async function trafficThroughOutage(kinds: RequestKind[], fault: FaultSetup, options: OutageOptions, log: (message: string) => void) {
+async function trafficThroughOutage(
+  kinds: RequestKind[],
+  fault: FaultSetup,
+  options: OutageOptions,
+  log: (message: string) => void,
+) {
   let stopped = false;
   let begun = false;
-  const traffic = startTraffic(kinds, { ...TRAFFIC, abandonAfterMs: ABANDON_AFTER_MS, stop: () => stopped, outageBegun: () => begun });
+  const traffic = startTraffic(kinds, {
+    ...TRAFFIC,
+    abandonAfterMs: ABANDON_AFTER_MS,
+    stop: () => stopped,
+    outageBegun: () => begun,
+  });
   await sleep(BEFORE_MS);
   log(`${options.name}: ${fault.describe(options.outageMs)}`);
   const startMs = traffic.clock();
@@ -88,7 +114,9 @@ async function trafficThroughOutage(kinds: RequestKind[], fault: FaultSetup, opt
 }
 
 function faultFor(context: ScenarioContext, { dependency, mode }: OutageOptions): Promise<FaultSetup> {
-  return mode === 'freeze' || mode === 'restart' ? ownedStoreFault(context, dependency, mode) : proxiedFault(context, dependency, mode);
+  return mode === 'freeze' || mode === 'restart'
+    ? ownedStoreFault(context, dependency, mode)
+    : proxiedFault(context, dependency, mode);
 }
 
 async function runOutage(context: ScenarioContext, options: OutageOptions): Promise<ScenarioResult> {
@@ -101,14 +129,20 @@ async function runOutage(context: ScenarioContext, options: OutageOptions): Prom
   const watch = watchDeliveries(environment);
   try {
     const hook = await createWebhookFixture(pool);
-    const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), { name: 'fault-outage', acls: ADMIN_ACLS });
+    const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), {
+      name: 'fault-outage',
+      acls: ADMIN_ACLS,
+    });
     const guild = await seedGuild(pool);
     const gateway = await processes.gateway({
       RATE_LIMITS_ENABLED: 'false',
       WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES),
       ADMIN_JOB_WAIT_MS,
     });
-    await Promise.all([processes.worker('webhook-worker', QUICK_TAKEOVER), ...OTHER_WORKERS.map((worker) => processes.worker(worker))]);
+    await Promise.all([
+      processes.worker('webhook-worker', QUICK_TAKEOVER),
+      ...OTHER_WORKERS.map((worker) => processes.worker(worker)),
+    ]);
 
     const accepted: string[] = [];
     const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, guild, accepted });
@@ -137,11 +171,7 @@ async function runOutage(context: ScenarioContext, options: OutageOptions): Prom
         ['executes lost', ledger.lost],
         ['duplicated', ledger.duplicated],
       ],
-      problems: [
-        ...judgement.problems,
-        ...ledgerProblems(ledger),
-        ...settleProblems,
-      ],
+      problems: [...judgement.problems, ...ledgerProblems(ledger), ...settleProblems],
     };
   } finally {
     await processes.stopAll();

@@ -33,7 +33,12 @@ const isSuccess = (sample: Sample, expected: Map<string, number>) => sample.stat
 function tally(samples: readonly Sample[], key: (sample: Sample) => string): string {
   const counts = new Map<string, number>();
   for (const sample of samples) counts.set(key(sample), (counts.get(key(sample)) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => `${name}×${count}`).join(' ') || 'none';
+  return (
+    [...counts]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, count]) => `${name}×${count}`)
+      .join(' ') || 'none'
+  );
 }
 
 const histogram = (samples: readonly Sample[]) => tally(samples, (sample) => String(sample.status));
@@ -44,27 +49,46 @@ const whichKinds = (samples: readonly Sample[]) => tally(samples, (sample) => sa
  * no hang), and full recovery within the bound once the dependency is back. Requests before the
  * outage must all succeed: otherwise the system was not healthy to begin with.
  */
-export function judgeOutage(samples: readonly Sample[], expected: Map<string, number>, window: OutageWindow, bounds: OutageBounds): OutageJudgement {
+export function judgeOutage(
+  samples: readonly Sample[],
+  expected: Map<string, number>,
+  window: OutageWindow,
+  bounds: OutageBounds,
+): OutageJudgement {
   const before = samples.filter((sample) => sample.startedAt + sample.latencyMs < window.startMs);
-  const during = samples.filter((sample) => sample.startedAt < window.endMs && sample.startedAt + sample.latencyMs >= window.startMs);
+  const during = samples.filter(
+    (sample) => sample.startedAt < window.endMs && sample.startedAt + sample.latencyMs >= window.startMs,
+  );
   const after = samples.filter((sample) => sample.startedAt >= window.endMs);
   const fromOutage = samples.filter((sample) => sample.startedAt + sample.latencyMs >= window.startMs);
 
   const late = samples.filter((sample) => sample.status === 'none' || sample.latencyMs > bounds.answerMs);
-  const serverErrors = samples.filter((sample) => typeof sample.status === 'number' && sample.status >= 500 && sample.status !== 503);
-  const recovered = [...expected.keys()].every((kind) => after.some((sample) => sample.kind === kind && isSuccess(sample, expected)));
+  const serverErrors = samples.filter(
+    (sample) => typeof sample.status === 'number' && sample.status >= 500 && sample.status !== 503,
+  );
+  const recovered = [...expected.keys()].every((kind) =>
+    after.some((sample) => sample.kind === kind && isSuccess(sample, expected)),
+  );
   const failedAfter = after.filter((sample) => !isSuccess(sample, expected));
-  const recoveryMs = !recovered ? null : Math.max(0, ...failedAfter.map((sample) => sample.startedAt + sample.latencyMs - window.endMs));
+  const recoveryMs = !recovered
+    ? null
+    : Math.max(0, ...failedAfter.map((sample) => sample.startedAt + sample.latencyMs - window.endMs));
   const maxLatencyMs = Math.max(0, ...fromOutage.map((sample) => sample.latencyMs));
 
   const problems: string[] = [];
   const failedBefore = before.filter((sample) => !isSuccess(sample, expected));
-  if (failedBefore.length > 0) problems.push(`${failedBefore.length} requests failed before the fault (${histogram(failedBefore)})`);
+  if (failedBefore.length > 0)
+    problems.push(`${failedBefore.length} requests failed before the fault (${histogram(failedBefore)})`);
   if (late.length > 0) {
     const never = late.filter((sample) => sample.status === 'none').length;
-    problems.push(`${late.length} answers later than ${bounds.answerMs} ms, ${never} of them never (${whichKinds(late)})`);
+    problems.push(
+      `${late.length} answers later than ${bounds.answerMs} ms, ${never} of them never (${whichKinds(late)})`,
+    );
   }
-  if (serverErrors.length > 0) problems.push(`${serverErrors.length} answers 5xx other than 503 (${tally(serverErrors, (sample) => `${sample.kind} ${sample.status}`)})`);
+  if (serverErrors.length > 0)
+    problems.push(
+      `${serverErrors.length} answers 5xx other than 503 (${tally(serverErrors, (sample) => `${sample.kind} ${sample.status}`)})`,
+    );
   if (recoveryMs === null) problems.push('not every kind of request succeeded again after the dependency returned');
   else if (recoveryMs > bounds.recoveryMs) {
     const slow = failedAfter.filter((sample) => sample.startedAt + sample.latencyMs - window.endMs > bounds.recoveryMs);
@@ -72,5 +96,12 @@ export function judgeOutage(samples: readonly Sample[], expected: Map<string, nu
       `recovered ${Math.round(recoveryMs)} ms after the dependency returned (bound ${bounds.recoveryMs} ms; failing past it: ${tally(slow, (sample) => `${sample.kind} ${sample.status}`)})`,
     );
   }
-  return { outageStatuses: histogram(during), maxLatencyMs, late: late.length, serverErrors: serverErrors.length, recoveryMs, problems };
+  return {
+    outageStatuses: histogram(during),
+    maxLatencyMs,
+    late: late.length,
+    serverErrors: serverErrors.length,
+    recoveryMs,
+    problems,
+  };
 }

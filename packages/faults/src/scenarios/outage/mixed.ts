@@ -26,7 +26,10 @@ export function mixedTraffic({ gatewayUrl, hook, adminKey, guild, accepted }: Mi
   let sent = 0;
   const execute = (padding: number) => async (timeoutMs: number) => {
     const content = `outage ${sent++} ${'x'.repeat(padding)}`.trimEnd();
-    const answer = await call('POST', `${gatewayUrl}/v1/webhooks/${hook.webhookId}/${hook.token}`, { body: { content }, timeoutMs });
+    const answer = await call('POST', `${gatewayUrl}/v1/webhooks/${hook.webhookId}/${hook.token}`, {
+      body: { content },
+      timeoutMs,
+    });
     if (answer.status === 204) accepted.push(content);
     return answer.status;
   };
@@ -37,8 +40,17 @@ export function mixedTraffic({ gatewayUrl, hook, adminKey, guild, accepted }: Mi
     { name: 'execute-s3', expected: 204, send: execute(INLINE_BODY_MAX_BYTES + 100) },
     { name: 'audit-logs', expected: 200, send: admin('/v1/admin/audit-logs', {}) },
     { name: 'archives-list', expected: 200, send: admin('/v1/admin/archives/list', {}) },
-    { name: 'email-ban-check', expected: 200, send: admin('/v1/admin/bans/email/check', { email: 'someone@example.com' }) },
-    { name: 'asset-purge', expected: 200, sinceOutage: true, send: admin('/v1/admin/assets/purge', { guild_id: guild.guildId }) },
+    {
+      name: 'email-ban-check',
+      expected: 200,
+      send: admin('/v1/admin/bans/email/check', { email: 'someone@example.com' }),
+    },
+    {
+      name: 'asset-purge',
+      expected: 200,
+      sinceOutage: true,
+      send: admin('/v1/admin/assets/purge', { guild_id: guild.guildId }),
+    },
     {
       name: 'bulk-add',
       expected: 200,

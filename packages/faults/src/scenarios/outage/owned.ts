@@ -15,7 +15,11 @@ export type StoreFault = 'freeze' | 'restart';
  * The scenario's own store of `kind` in place of the run's shared one (which must never be
  * frozen or killed), with a database, prefix and bucket on it as every scenario gets.
  */
-export async function ownedStoreFault({ services, template }: ScenarioContext, kind: StoreKind, fault: StoreFault): Promise<FaultSetup> {
+export async function ownedStoreFault(
+  { services, template }: ScenarioContext,
+  kind: StoreKind,
+  fault: StoreFault,
+): Promise<FaultSetup> {
   const store = await startOwnedStore(kind);
   try {
     const ownServices = store.services(services);

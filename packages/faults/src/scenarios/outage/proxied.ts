@@ -20,7 +20,14 @@ export interface FaultSetup {
 /** The variable through which our processes find each dependency. */
 const VARIABLE: Record<Dependency, string> = { postgres: 'DATABASE_URL', redis: 'REDIS_URL', s3: 'S3_ENDPOINT' };
 
-const DEFAULT_PORTS: Record<string, number> = { 'postgres:': 5432, 'postgresql:': 5432, 'redis:': 6379, 'rediss:': 6379, 'http:': 80, 'https:': 443 };
+const DEFAULT_PORTS: Record<string, number> = {
+  'postgres:': 5432,
+  'postgresql:': 5432,
+  'redis:': 6379,
+  'rediss:': 6379,
+  'http:': 80,
+  'https:': 443,
+};
 
 function hostAndPort(url: string): { host: string; port: number } {
   const parsed = new URL(url);
@@ -33,7 +40,11 @@ function hostAndPort(url: string): { host: string; port: number } {
  * A fault proxy in front of one dependency of the scenario's environment: the processes given
  * processEnv reach it through the proxy and see its `mode` while the fault lasts.
  */
-export async function proxiedFault({ environment }: ScenarioContext, dependency: Dependency, mode: Exclude<FaultMode, 'pass'>): Promise<FaultSetup> {
+export async function proxiedFault(
+  { environment }: ScenarioContext,
+  dependency: Dependency,
+  mode: Exclude<FaultMode, 'pass'>,
+): Promise<FaultSetup> {
   const variable = VARIABLE[dependency];
   const url = environment.processEnv()[variable]!;
   const proxy = await startFaultProxy(hostAndPort(url));
@@ -42,7 +53,8 @@ export async function proxiedFault({ environment }: ScenarioContext, dependency:
     processEnv: (extra = {}) => ({ ...environment.processEnv(extra), [variable]: proxy.urlFor(url) }),
     begin: async () => proxy.setMode(mode),
     end: async () => proxy.setMode('pass'),
-    describe: (outageMs) => `${dependency} ${mode === 'cut' ? 'stopped (connections reset)' : 'blackholed'} ${outageMs / 1000} s, through a fault proxy`,
+    describe: (outageMs) =>
+      `${dependency} ${mode === 'cut' ? 'stopped (connections reset)' : 'blackholed'} ${outageMs / 1000} s, through a fault proxy`,
     close: () => proxy.close(),
   };
 }

@@ -40,7 +40,10 @@ export type Clock = () => number;
  * Sends the kinds round-robin from `clients` loops until `stop()`, recording every request.
  * Answers the clock too, so the scenario can place its fault on the same time line.
  */
-export function startTraffic(kinds: readonly RequestKind[], options: TrafficOptions): { clock: Clock; done: Promise<Sample[]> } {
+export function startTraffic(
+  kinds: readonly RequestKind[],
+  options: TrafficOptions,
+): { clock: Clock; done: Promise<Sample[]> } {
   const origin = performance.now();
   const clock = () => performance.now() - origin;
   const samples: Sample[] = [];

@@ -1,4 +1,10 @@
-import { atEachKillPoint, executesUnderKills, ledgerFigures, type KillsOptions, type KillTargets } from '../executes-under-kills.ts';
+import {
+  atEachKillPoint,
+  executesUnderKills,
+  ledgerFigures,
+  type KillsOptions,
+  type KillTargets,
+} from '../executes-under-kills.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 
 export type WorkerKillOptions = KillsOptions;

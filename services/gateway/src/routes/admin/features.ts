@@ -24,5 +24,7 @@ export function adminFeatures(handlers: AdminHandlerMap): AdminFeatures {
     const routes = ADMIN_ROUTES.filter((route) => route.path.startsWith(prefix));
     return routes.length > 0 && routes.every((route) => handlers.has(routeKey(route)));
   };
-  return Object.fromEntries(Object.entries(FEATURE_PATHS).map(([feature, prefix]) => [feature, served(prefix)])) as AdminFeatures;
+  return Object.fromEntries(
+    Object.entries(FEATURE_PATHS).map(([feature, prefix]) => [feature, served(prefix)]),
+  ) as AdminFeatures;
 }

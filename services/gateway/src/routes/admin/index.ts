@@ -1,6 +1,14 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { fixedRouteDispatch, fixedRouteKey, isFixedPath, jsonBody, methodNotAllowed, onlyForPaths, type FixedRoute } from '@switchboard/http';
+import {
+  fixedRouteDispatch,
+  fixedRouteKey,
+  isFixedPath,
+  jsonBody,
+  methodNotAllowed,
+  onlyForPaths,
+  type FixedRoute,
+} from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { ipBanDeferredCheck } from '../../ip-bans/index.ts';
@@ -16,7 +24,16 @@ import { jobHandlers } from './jobs/index.ts';
 import { mergeAdminHandlers, servedAdminRoutes, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
 /** Every admin area; together they serve every ADMIN_ROUTES entry (adminRouter refuses less). */
-export const ADMIN_AREAS: readonly AdminArea[] = [apiKeyHandlers, archiveHandlers, assetHandlers, auditLogHandlers, banHandlers, bulkHandlers, dashboardHandlers, jobHandlers];
+export const ADMIN_AREAS: readonly AdminArea[] = [
+  apiKeyHandlers,
+  archiveHandlers,
+  assetHandlers,
+  auditLogHandlers,
+  banHandlers,
+  bulkHandlers,
+  dashboardHandlers,
+  jobHandlers,
+];
 
 /** The handlers of every area, built once: the router mounts them and discovery reports them. */
 export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[] = ADMIN_AREAS): AdminHandlerMap {
@@ -57,15 +74,27 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Admin
   const router = Router();
   const fixedRoutes = new Map<string, FixedRoute>();
   for (const { route, handler } of served) {
-    const chain = [failures.guard, resolve, ipBanDeferredCheck(route.anyOf), ...limiter(route.bucket), requireAdminAcl(route.anyOf), body, handler];
+    const chain = [
+      failures.guard,
+      resolve,
+      ipBanDeferredCheck(route.anyOf),
+      ...limiter(route.bucket),
+      requireAdminAcl(route.anyOf),
+      body,
+      handler,
+    ];
     const routed = router.route(route.path);
     routed[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](...chain);
-    if (isFixedPath(route.path)) fixedRoutes.set(fixedRouteKey(route.method, route.path), { route: routed, handlers: chain });
+    if (isFixedPath(route.path))
+      fixedRoutes.set(fixedRouteKey(route.method, route.path), { route: routed, handlers: chain });
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));
   return {
     fixed: fixedRouteDispatch(fixedRoutes, ADMIN_PATH_PREFIX),
-    router: onlyForPaths(ADMIN_ROUTES.map((route) => route.path), router),
+    router: onlyForPaths(
+      ADMIN_ROUTES.map((route) => route.path),
+      router,
+    ),
   };
 }
 
@@ -79,4 +108,11 @@ function methodsByPath(): Map<string, string[]> {
 }
 
 export { adminFeatures, type AdminFeatures } from './features.ts';
-export { mergeAdminHandlers, routeKey, servedAdminRoutes, type AdminArea, type AdminHandlerMap, type AdminHandlers } from './handlers.ts';
+export {
+  mergeAdminHandlers,
+  routeKey,
+  servedAdminRoutes,
+  type AdminArea,
+  type AdminHandlerMap,
+  type AdminHandlers,
+} from './handlers.ts';

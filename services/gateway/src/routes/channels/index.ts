@@ -17,7 +17,13 @@ const MESSAGES_PATH = '/v1/channels/:channel_id/messages';
  */
 export function channelsRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger, pool, redis } = deps;
-  const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const auth = userAuth({
+    pool,
+    redis,
+    prefix: config.REDIS_PREFIX,
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+    logger,
+  });
   const limiter = routeLimiter(deps)('channel:messages:read::channel_id');
   const reader = requireGuildPermission(pool, {
     subject: 'channel',

@@ -95,13 +95,23 @@ export function buildDiscoveryDocument(
     features: featuresBlock(config, adminFeatures),
     gif: { provider: config.GIF_PROVIDER },
     // Single sign-on is not implemented here, so it is reported off whatever the deployment.
-    sso: { enabled: false, enforced: false, display_name: null, redirect_uri: `${config.endpoints.webapp}/auth/sso/callback` },
+    sso: {
+      enabled: false,
+      enforced: false,
+      display_name: null,
+      redirect_uri: `${config.endpoints.webapp}/auth/sso/callback`,
+    },
     limits: limitsBlock(),
     push: { public_vapid_key: config.PUSH_PUBLIC_VAPID_KEY ?? null },
     app_public: { sentry_dsn: config.APP_PUBLIC_SENTRY_DSN },
-    ...(config.FEDERATION_ENABLED ? { federation: { enabled: true as const, version: FEDERATION_PROTOCOL_VERSION } } : {}),
+    ...(config.FEDERATION_ENABLED
+      ? { federation: { enabled: true as const, version: FEDERATION_PROTOCOL_VERSION } }
+      : {}),
     // The bulk size is the deployment's (it may lower the default): publish what is enforced.
-    service_limits: serviceLimitsFrom({ ...LIMITS, bulk: { maxUserIds: config.BULK_MAX_USER_IDS } }, { enabled: config.RATE_LIMITS_ENABLED, ...rateLimits }),
+    service_limits: serviceLimitsFrom(
+      { ...LIMITS, bulk: { maxUserIds: config.BULK_MAX_USER_IDS } },
+      { enabled: config.RATE_LIMITS_ENABLED, ...rateLimits },
+    ),
   };
 }
 

@@ -9,7 +9,12 @@ import { buildDiscoveryDocument } from './document.ts';
  * The interface's path under /v1 and at the root (clients probe the origin), plus Fluxer's name
  * for the same document, so Fluxer clients discover this instance unchanged.
  */
-export const DISCOVERY_PATHS = ['/v1/.well-known/service', '/.well-known/service', '/v1/.well-known/fluxer', '/.well-known/fluxer'] as const;
+export const DISCOVERY_PATHS = [
+  '/v1/.well-known/service',
+  '/.well-known/service',
+  '/v1/.well-known/fluxer',
+  '/.well-known/fluxer',
+] as const;
 const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 /**

@@ -8,7 +8,9 @@ import type { AvatarImage } from './avatar-image.ts';
  * avatar hash at send time and keep showing it after the webhook changes or is deleted.
  */
 export async function storeAvatar(storage: Storage, webhookId: string, image: AvatarImage): Promise<string> {
-  await storage.upload(storageKeys.webhookAvatar(webhookId, image.hash), image.bytes, { contentType: image.contentType });
+  await storage.upload(storageKeys.webhookAvatar(webhookId, image.hash), image.bytes, {
+    contentType: image.contentType,
+  });
   return image.hash;
 }
 

@@ -7,7 +7,10 @@ import type { GatewayDeps } from '../../deps.ts';
  * memory (commitCredentialChange): from the response on, every replica answers 404
  * UNKNOWN_WEBHOOK. False when there was no such webhook.
  */
-export function deleteWebhookEverywhere({ pool, changeFeed }: Pick<GatewayDeps, 'pool' | 'changeFeed'>, id: string): Promise<boolean> {
+export function deleteWebhookEverywhere(
+  { pool, changeFeed }: Pick<GatewayDeps, 'pool' | 'changeFeed'>,
+  id: string,
+): Promise<boolean> {
   return commitCredentialChange(pool, changeFeed, async (client) => {
     const deleted = (await deleteWebhook(client, id)) !== null;
     return { result: deleted, changed: deleted };

@@ -31,7 +31,13 @@ const PATHS = {
  */
 export function webhooksRouter(deps: GatewayDeps): RequestHandler {
   const { config, logger, pool, redis } = deps;
-  const auth = userAuth({ pool, redis, prefix: config.REDIS_PREFIX, trustedProxyHops: config.TRUSTED_PROXY_HOPS, logger });
+  const auth = userAuth({
+    pool,
+    redis,
+    prefix: config.REDIS_PREFIX,
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+    logger,
+  });
   const limit = routeLimiter(deps);
   const managing = (bucket: RateLimitBucketName, subject: AccessSubject, param: string): RequestHandler[] => [
     auth.resolve,
@@ -74,4 +80,9 @@ export function webhooksRouter(deps: GatewayDeps): RequestHandler {
   return onlyForPaths(Object.values(PATHS), router);
 }
 
-export { presentWebhook, presentWebhookForToken, type WebhookResponse, type WebhookTokenResponse } from './presenter.ts';
+export {
+  presentWebhook,
+  presentWebhookForToken,
+  type WebhookResponse,
+  type WebhookTokenResponse,
+} from './presenter.ts';

@@ -9,6 +9,7 @@ import { ApiError } from '@switchboard/http';
 export function refuseUnsignedWhenSecret(webhook: { secret: string | null }): void {
   if (webhook.secret === null) return;
   throw new ApiError('INVALID_WEBHOOK_SIGNATURE', {
-    message: 'This webhook has a secret: it accepts only signed deliveries (/github, /codehost, /sentry, /errortracker).',
+    message:
+      'This webhook has a secret: it accepts only signed deliveries (/github, /codehost, /sentry, /errortracker).',
   });
 }

@@ -72,7 +72,9 @@ export function editMessageByToken({ pool, producer, ids, config }: GatewayDeps)
       // Rendered embeds are plain JSON objects; the job contract keeps them opaque.
       ...(changes.embeds !== undefined ? { embeds: changes.embeds as unknown as Array<Record<string, unknown>> } : {}),
     };
-    const outcome = await producer.enqueueAndWait(WEBHOOK_MESSAGE_EDIT_JOB, edit, { timeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS });
+    const outcome = await producer.enqueueAndWait(WEBHOOK_MESSAGE_EDIT_JOB, edit, {
+      timeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
+    });
     changeOutcome(outcome, message.id);
     const edited = await findMessageById(pool, message.id);
     if (!edited) throw new ApiError('UNKNOWN_MESSAGE');

@@ -49,10 +49,19 @@ async function checkMoveTarget(pool: Pool, webhook: Webhook, channelId: string, 
   const channel = await findChannelById(pool, channelId);
   if (!channel || channel.guildId !== webhook.guildId) throw new ApiError('UNKNOWN_CHANNEL');
   requireWebhookChannel(channel);
-  await checkGuildPermission(pool, { subject: 'channel', subjectId: channelId, userId, permission: Permission.MANAGE_WEBHOOKS });
+  await checkGuildPermission(pool, {
+    subject: 'channel',
+    subjectId: channelId,
+    userId,
+    permission: Permission.MANAGE_WEBHOOKS,
+  });
 }
 
-async function moveWebhook(client: PoolClient, webhook: Webhook, changes: WebhookChanges & { channelId: string }): Promise<WebhookWithCreator | null> {
+async function moveWebhook(
+  client: PoolClient,
+  webhook: Webhook,
+  changes: WebhookChanges & { channelId: string },
+): Promise<WebhookWithCreator | null> {
   const moved = await moveWebhookWithinLimit(client, webhook.id, webhook.guildId, changes, LIMITS.webhooks.perChannel);
   if (moved && 'full' in moved) throw new ApiError('MAX_WEBHOOKS');
   return moved?.ok ?? null;
@@ -72,7 +81,10 @@ async function applyChanges(
   const changesSecret = changes.secret !== undefined;
   if (target === null && !changesSecret) return updateWebhook(pool, webhook.id, changes);
   return commitCredentialChange(pool, changeFeed, async (client) => {
-    const updated = target !== null ? await moveWebhook(client, webhook, { ...changes, channelId: target }) : await updateWebhook(client, webhook.id, changes);
+    const updated =
+      target !== null
+        ? await moveWebhook(client, webhook, { ...changes, channelId: target })
+        : await updateWebhook(client, webhook.id, changes);
     return { result: updated, changed: updated !== null && changesSecret };
   });
 }

@@ -2,7 +2,15 @@ import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
 import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
-import { actingKey, adminPrincipal, auditReason, grantedAcl, missingAcl, recordAudit, type AdminPrincipal } from '../../../admin-auth/index.ts';
+import {
+  actingKey,
+  adminPrincipal,
+  auditReason,
+  grantedAcl,
+  missingAcl,
+  recordAudit,
+  type AdminPrincipal,
+} from '../../../admin-auth/index.ts';
 import { commitCredentialChange } from '../../../change-feed.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
@@ -35,7 +43,9 @@ function checkLifetime(principal: AdminPrincipal, expiresInDays: number | undefi
     expiresInDays === undefined
       ? `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates must expire too (expires_in_days at most ${daysLeft}).`
       : `This key expires at ${principal.keyExpiresAt.toISOString()}: keys it creates may not outlive it (expires_in_days at most ${daysLeft}).`;
-  throw new ApiError('INVALID_FORM_BODY', { errors: [{ path: 'expires_in_days', message, code: 'KEY_OUTLIVES_CREATOR' }] });
+  throw new ApiError('INVALID_FORM_BODY', {
+    errors: [{ path: 'expires_in_days', message, code: 'KEY_OUTLIVES_CREATOR' }],
+  });
 }
 
 function createKey({ pool, ids }: GatewayDeps): RequestHandler {

@@ -36,7 +36,10 @@ export function presentApiKey(key: AdminApiKey): z.output<typeof apiKeyResponseS
   };
 }
 
-export function presentCreatedApiKey(key: AdminApiKey, plaintext: string): z.output<typeof createdApiKeyResponseSchema> {
+export function presentCreatedApiKey(
+  key: AdminApiKey,
+  plaintext: string,
+): z.output<typeof createdApiKeyResponseSchema> {
   return {
     key_id: key.id,
     key: plaintext,

@@ -22,7 +22,9 @@ function list({ pool }: GatewayDeps): RequestHandler {
     if (body.subject_type === 'all' && body.subject_id !== undefined) {
       // Fluxer answers 500 here (docs/decisions.md#fluxer-archive-routes); a subject id names a subject of one type.
       throw new ApiError('INVALID_FORM_BODY', {
-        errors: [{ path: 'subject_id', message: 'subject_id needs subject_type "user" or "guild".', code: 'INVALID_VALUE' }],
+        errors: [
+          { path: 'subject_id', message: 'subject_id needs subject_type "user" or "guild".', code: 'INVALID_VALUE' },
+        ],
       });
     }
     const archives = await listArchives(pool, {
@@ -34,7 +36,10 @@ function list({ pool }: GatewayDeps): RequestHandler {
       before: body.before,
     });
     const full = archives.length === body.limit;
-    res.json({ archives: archives.map((archive) => presentArchive(archive)), next_cursor: full ? archives.at(-1)!.id : null });
+    res.json({
+      archives: archives.map((archive) => presentArchive(archive)),
+      next_cursor: full ? archives.at(-1)!.id : null,
+    });
   };
 }
 
@@ -95,7 +100,11 @@ function download({ pool, storage, config, ids }: GatewayDeps): RequestHandler {
       targetId: archive.id,
       action: 'download_archive',
       reason: auditReason(req),
-      metadata: { subject_type: archive.subjectType, subject_id: archive.subjectId, link_expires_at: link.expiresAt.toISOString() },
+      metadata: {
+        subject_type: archive.subjectType,
+        subject_id: archive.subjectId,
+        link_expires_at: link.expiresAt.toISOString(),
+      },
     });
     res.json({ downloadUrl: link.url, expiresAt: link.expiresAt.toISOString() });
   };

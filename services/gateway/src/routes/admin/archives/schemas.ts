@@ -19,7 +19,12 @@ export const listArchivesSchema = z.object({
   subject_type: z.enum([...ARCHIVE_SUBJECT_TYPES, 'all']).default('all'),
   subject_id: snowflakeSchema.optional(),
   requested_by: snowflakeSchema.optional(),
-  limit: z.number().min(ARCHIVE_LIST_LIMIT.min).max(ARCHIVE_LIST_LIMIT.max).transform(Math.floor).default(ARCHIVE_LIST_LIMIT.default),
+  limit: z
+    .number()
+    .min(ARCHIVE_LIST_LIMIT.min)
+    .max(ARCHIVE_LIST_LIMIT.max)
+    .transform(Math.floor)
+    .default(ARCHIVE_LIST_LIMIT.default),
   include_expired: z.boolean().default(false),
   before: snowflakeSchema.optional(),
 });

@@ -1,6 +1,13 @@
 import type { RequestHandler } from 'express';
 import { ARCHIVE_EXPORT_JOB, type ArchiveSubjectType, type ErrorCode } from '@switchboard/contracts';
-import { failArchive, findGuildById, findUserById, insertArchive, withTransaction, type Queryable } from '@switchboard/db';
+import {
+  failArchive,
+  findGuildById,
+  findUserById,
+  insertArchive,
+  withTransaction,
+  type Queryable,
+} from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';

@@ -15,9 +15,15 @@ import { purgeRequestSchema } from './schemas.ts';
 function purge(deps: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(purgeRequestSchema, req.body);
-    if (body.guild_id !== undefined && !(await findGuildById(deps.pool, body.guild_id))) throw new ApiError('UNKNOWN_GUILD');
+    if (body.guild_id !== undefined && !(await findGuildById(deps.pool, body.guild_id)))
+      throw new ApiError('UNKNOWN_GUILD');
     const request = body.guild_id !== undefined ? { guild_id: body.guild_id } : { ids: body.ids };
-    await answerWithOperation(deps, req, res, { table: 'asset_purges', contract: ASSET_PURGE_JOB, request, idField: 'purge_id' });
+    await answerWithOperation(deps, req, res, {
+      table: 'asset_purges',
+      contract: ASSET_PURGE_JOB,
+      request,
+      idField: 'purge_id',
+    });
   };
 }
 

@@ -15,7 +15,10 @@ export function presentAuditLog(log: AuditLog) {
     action: log.action,
     audit_log_reason: log.reason,
     metadata: Object.fromEntries(
-      Object.entries(log.metadata).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+      Object.entries(log.metadata).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
     ),
     created_at: log.createdAt.toISOString(),
   };

@@ -8,7 +8,13 @@ const DAY_MS = 86_400_000;
 /** An integer given as a JSON number or a decimal string (panels differ), within bounds. */
 function integer(min: number, max: number) {
   return z
-    .union([z.number(), z.string().regex(/^-?[0-9]+$/).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number),
+    ])
     .pipe(z.number().int().min(min).max(max));
 }
 
@@ -21,7 +27,10 @@ const filterFields = {
   target_type: z.string().min(1).max(64).optional(),
   // A string filter: `"0"`, `"1.2.3.4"` and ids alike (Fluxer's BigInt() made those a 500).
   target_id: z
-    .union([z.string().min(1).max(LIMITS.auditLogs.targetIdMaxLength), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .union([
+      z.string().min(1).max(LIMITS.auditLogs.targetIdMaxLength),
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    ])
     .transform(String)
     .optional(),
   action: z.string().min(1).max(100).optional(),

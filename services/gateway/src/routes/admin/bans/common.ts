@@ -12,7 +12,12 @@ export type BanTargetType = 'email' | 'phone' | 'ip';
 export function actingAdmin(req: Request, res: Response, bodyReason: string | null = null) {
   const header = auditReason(req);
   const principal = adminPrincipal(res);
-  return { adminUserId: principal.adminUserId, keyId: principal.keyId, banReason: bodyReason ?? header, auditReason: header ?? bodyReason };
+  return {
+    adminUserId: principal.adminUserId,
+    keyId: principal.keyId,
+    banReason: bodyReason ?? header,
+    auditReason: header ?? bodyReason,
+  };
 }
 
 /**
@@ -37,7 +42,11 @@ export function banAuditEntries(
 }
 
 /** Rows fetched with `limit + 1`: the page, and the cursor of the next one when there is more. */
-export function page<T>(rows: T[], limit: number, positionOf: (row: T) => BanListPosition): { rows: T[]; nextCursor: string | null } {
+export function page<T>(
+  rows: T[],
+  limit: number,
+  positionOf: (row: T) => BanListPosition,
+): { rows: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const kept = rows.slice(0, limit);
   return { rows: kept, nextCursor: encodeCursor(positionOf(kept[kept.length - 1]!)) };

@@ -24,7 +24,9 @@ export function decodeCursor(cursor: string, keyPattern: RegExp): BanListPositio
   }
   const parsed = positionSchema.safeParse(decoded);
   if (!parsed.success || !keyPattern.test(parsed.data[1])) {
-    throw new ApiError('INVALID_FORM_BODY', { errors: [{ path: 'cursor', message: 'Invalid cursor.', code: 'INVALID_CURSOR' }] });
+    throw new ApiError('INVALID_FORM_BODY', {
+      errors: [{ path: 'cursor', message: 'Invalid cursor.', code: 'INVALID_CURSOR' }],
+    });
   }
   return { time: parsed.data[0], key: parsed.data[1] };
 }

@@ -27,7 +27,12 @@ const ID_KEY = /^[0-9]{1,20}$/;
 function entryOf(ban: IpBan): IpBanEntry | null {
   const network = parseIpNetwork(ban.network);
   if (!network) return null;
-  return { network, reason: ban.reason, expiresAtMs: ban.expiresAt?.getTime() ?? null, createdAtMs: ban.createdAt.getTime() };
+  return {
+    network,
+    reason: ban.reason,
+    expiresAtMs: ban.expiresAt?.getTime() ?? null,
+    createdAtMs: ban.createdAt.getTime(),
+  };
 }
 
 /** Audit metadata of a retroactive add: the tokens revoked inside each network. */
@@ -39,7 +44,8 @@ function revokedMetadata(revoked: RevokedTokens | null): (canonical: string) => 
 
 /** The widest range accepted without `force`, per family (config IP_BAN_MIN_PREFIX_V4 / _V6). */
 function tooWide(config: GatewayDeps['config']): (value: IpValue) => boolean {
-  return ({ network }) => network.prefix < (network.family === 4 ? config.IP_BAN_MIN_PREFIX_V4 : config.IP_BAN_MIN_PREFIX_V6);
+  return ({ network }) =>
+    network.prefix < (network.family === 4 ? config.IP_BAN_MIN_PREFIX_V4 : config.IP_BAN_MIN_PREFIX_V6);
 }
 
 /**
@@ -79,7 +85,10 @@ function addHandler({ pool, ids, ipBans, config }: GatewayDeps): RequestHandler 
       );
       const revoked = retroactive ? await revokeUserTokensInNetworks(client, canonicals) : null;
       const revokedOf = revokedMetadata(revoked);
-      const metadataOf = (canonical: string) => ({ ...revokedOf(canonical), ...(forced.has(canonical) ? { forced: 'true' } : {}) });
+      const metadataOf = (canonical: string) => ({
+        ...revokedOf(canonical),
+        ...(forced.has(canonical) ? { forced: 'true' } : {}),
+      });
       await recordAudit(client, ids, banAuditEntries(admin, 'ip', 'ban', canonicals, metadataOf));
       return rows;
     });

@@ -15,7 +15,13 @@ function iso(date: Date | null): string | null {
 
 export function presentValueCheck(ban: ValueBan | null): BanCheckResponse {
   if (!ban) return NOT_BANNED;
-  return { banned: true, reason: ban.reason, expires_at: iso(ban.expiresAt), created_at: ban.createdAt.toISOString(), matched: ban.value };
+  return {
+    banned: true,
+    reason: ban.reason,
+    expires_at: iso(ban.expiresAt),
+    created_at: ban.createdAt.toISOString(),
+    matched: ban.value,
+  };
 }
 
 export function presentIpCheck(entry: IpBanEntry | null): BanCheckResponse {

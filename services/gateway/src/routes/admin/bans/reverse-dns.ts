@@ -80,7 +80,10 @@ export function createReverseDns({ redis, prefix, servers, timeoutMs, logger }: 
     });
     if (misses.length > 0) {
       await pipeline.exec().catch((error: unknown) => {
-        logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'could not cache reverse DNS names');
+        logger.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'could not cache reverse DNS names',
+        );
       });
     }
     return names;

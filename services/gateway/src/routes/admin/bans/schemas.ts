@@ -34,20 +34,31 @@ function valuesOf<T>(body: Record<string, unknown>, names: BanKindNames, issues:
   const single = body[names.single] as T | undefined;
   const many = (body[names.plural] as T[] | undefined) ?? [];
   const values = single === undefined ? many : [single, ...many];
-  if (values.length === 0) issues.push({ path: [names.single], message: `Give ${names.single} or ${names.plural}.`, code: 'REQUIRED' });
-  if (values.length > MAX_VALUES) issues.push({ path: [names.plural], message: `At most ${MAX_VALUES} values in one request.`, code: 'TOO_BIG' });
+  if (values.length === 0)
+    issues.push({ path: [names.single], message: `Give ${names.single} or ${names.plural}.`, code: 'REQUIRED' });
+  if (values.length > MAX_VALUES)
+    issues.push({ path: [names.plural], message: `At most ${MAX_VALUES} values in one request.`, code: 'TOO_BIG' });
   return values;
 }
 
-function expiryOf(body: { expires_at?: string | undefined; expires_in_seconds?: number | undefined }, now: number, issues: Issue[]): Date | null {
+function expiryOf(
+  body: { expires_at?: string | undefined; expires_in_seconds?: number | undefined },
+  now: number,
+  issues: Issue[],
+): Date | null {
   if (body.expires_at !== undefined && body.expires_in_seconds !== undefined) {
-    issues.push({ path: ['expires_in_seconds'], message: 'Give expires_at or expires_in_seconds, not both.', code: 'INVALID_VALUE' });
+    issues.push({
+      path: ['expires_in_seconds'],
+      message: 'Give expires_at or expires_in_seconds, not both.',
+      code: 'INVALID_VALUE',
+    });
     return null;
   }
   if (body.expires_in_seconds !== undefined) return new Date(now + body.expires_in_seconds * 1000);
   if (body.expires_at === undefined) return null;
   const expiresAt = new Date(body.expires_at);
-  if (expiresAt.getTime() <= now) issues.push({ path: ['expires_at'], message: 'Must be in the future.', code: 'INVALID_VALUE' });
+  if (expiresAt.getTime() <= now)
+    issues.push({ path: ['expires_at'], message: 'Must be in the future.', code: 'INVALID_VALUE' });
   return expiresAt;
 }
 

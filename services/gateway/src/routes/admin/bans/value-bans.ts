@@ -14,7 +14,15 @@ import type { AdminHandlers } from '../handlers.ts';
 import { actingAdmin, banAuditEntries, page } from './common.ts';
 import { decodeCursor } from './cursor.ts';
 import { presentValueBan, presentValueCheck } from './presenters.ts';
-import { emailAddSchema, emailCheckSchema, emailRemoveSchema, listSchema, phoneAddSchema, phoneCheckSchema, phoneRemoveSchema } from './schemas.ts';
+import {
+  emailAddSchema,
+  emailCheckSchema,
+  emailRemoveSchema,
+  listSchema,
+  phoneAddSchema,
+  phoneCheckSchema,
+  phoneRemoveSchema,
+} from './schemas.ts';
 
 const SCHEMAS = {
   email: {
@@ -38,7 +46,11 @@ function addHandler(kind: ValueBanKind, { pool, ids }: GatewayDeps): RequestHand
     const admin = actingAdmin(req, res, body.reason);
     const values = [...new Set(body.values)];
     await withTransaction(pool, async (client) => {
-      await upsertValueBans(client, kind, values, { reason: admin.banReason, expiresAt: body.expiresAt, createdBy: admin.adminUserId });
+      await upsertValueBans(client, kind, values, {
+        reason: admin.banReason,
+        expiresAt: body.expiresAt,
+        createdBy: admin.adminUserId,
+      });
       await recordAudit(client, ids, banAuditEntries(admin, kind, 'ban', values));
     });
     res.status(204).end();
@@ -68,7 +80,11 @@ function listHandler(kind: ValueBanKind, { pool }: GatewayDeps): RequestHandler 
   return async (req, res) => {
     const query = validate(listSchema, req.body);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, VALUE_KEY);
-    const rows = await listValueBans(pool, kind, { limit: query.limit + 1, after, includeExpired: query.include_expired });
+    const rows = await listValueBans(pool, kind, {
+      limit: query.limit + 1,
+      after,
+      includeExpired: query.include_expired,
+    });
     const { rows: bans, nextCursor } = page(rows, query.limit, (ban) => ({ time: ban.cursorTime, key: ban.value }));
     res.json({ bans: bans.map((ban) => presentValueBan(kind, ban, query.simple)), next_cursor: nextCursor });
   };

@@ -58,5 +58,9 @@ function valueSchema<T>(canonical: (text: string) => T | null, code: string, mes
 }
 
 export const emailSchema = valueSchema(canonicalEmail, 'INVALID_EMAIL_FORMAT', 'Invalid email address.');
-export const phoneSchema = valueSchema(canonicalPhone, 'INVALID_PHONE_FORMAT', 'Invalid phone number: expected E.164, e.g. +15551234567.');
+export const phoneSchema = valueSchema(
+  canonicalPhone,
+  'INVALID_PHONE_FORMAT',
+  'Invalid phone number: expected E.164, e.g. +15551234567.',
+);
 export const ipSchema = valueSchema(ipValue, 'INVALID_IP_ADDRESS', 'Invalid IP address or CIDR range.');

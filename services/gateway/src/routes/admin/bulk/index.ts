@@ -17,7 +17,13 @@ function addGuildMembers(deps: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(schema, req.body);
     const contract = BULK_ADD_GUILD_MEMBERS_JOB;
-    await answerWithOperation(deps, req, res, { table: 'bulk_operations', contract, kind: 'add_guild_members', request: body, idField: 'operation_id' });
+    await answerWithOperation(deps, req, res, {
+      table: 'bulk_operations',
+      contract,
+      kind: 'add_guild_members',
+      request: body,
+      idField: 'operation_id',
+    });
   };
 }
 

@@ -35,7 +35,10 @@ function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandle
     });
     res.setHeader('Set-Cookie', sessionCookie(config, token, seconds));
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`, expires_at: new Date(now + seconds * 1000).toISOString() });
+    res.json({
+      dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`,
+      expires_at: new Date(now + seconds * 1000).toISOString(),
+    });
   };
 }
 

@@ -10,14 +10,25 @@ import { listFailedJobsQuery, retryJobsBody } from './schemas.ts';
 const TARGET_TYPE = 'job';
 
 function presentFailedJob(job: FailedJob) {
-  return { queue: job.queue, id: job.id, name: job.name, attempts: job.attempts, last_error: job.lastError, failed_at: new Date(job.failedAt).toISOString() };
+  return {
+    queue: job.queue,
+    id: job.id,
+    name: job.name,
+    attempts: job.attempts,
+    last_error: job.lastError,
+    failed_at: new Date(job.failedAt).toISOString(),
+  };
 }
 
 /** GET /admin/jobs/failed: failed jobs of one queue or of all, newest failure first (docs/decisions.md#failed-jobs). */
 function listFailed({ producer }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const query = validate(listFailedJobsQuery, req.query);
-    const { jobs, total } = await producer.failedJobs(query.queue ? [query.queue] : Object.values(QUEUES), query.offset, query.limit);
+    const { jobs, total } = await producer.failedJobs(
+      query.queue ? [query.queue] : Object.values(QUEUES),
+      query.offset,
+      query.limit,
+    );
     res.json({ jobs: jobs.map(presentFailedJob), total });
   };
 }

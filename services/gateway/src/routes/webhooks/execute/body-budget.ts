@@ -15,7 +15,10 @@ export interface BodyReservation {
 /** The reservation of a body whose whole size was taken up front: it never needs more. */
 const WHOLLY_RESERVED: BodyReservation = { grow: () => true };
 
-const reservationSlot = responseLocal<BodyReservation>('bodyReservation', 'bodyBudget() must run before the body is read');
+const reservationSlot = responseLocal<BodyReservation>(
+  'bodyReservation',
+  'bodyBudget() must run before the body is read',
+);
 
 /**
  * Bytes a request's body takes from the budget before a byte of it is read: its declared size

@@ -65,12 +65,16 @@ const IDLE_STOP_MS = 30_000;
 const WORKER_SCRIPT = new URL('./body-check-worker.ts', import.meta.url);
 
 export function refusalError(refusal: Refusal): ApiError {
-  return new ApiError(refusal.code, { message: refusal.message, ...(refusal.errors ? { errors: refusal.errors } : {}) });
+  return new ApiError(refusal.code, {
+    message: refusal.message,
+    ...(refusal.errors ? { errors: refusal.errors } : {}),
+  });
 }
 
 /** The body's own ArrayBuffer, to transfer; a copy when the Buffer is a view into a larger one. */
 function ownBuffer(raw: Buffer): ArrayBuffer {
-  if (raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer) return raw.buffer;
+  if (raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer)
+    return raw.buffer;
   return raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer;
 }
 
@@ -89,7 +93,13 @@ interface Pending {
  * replicas rarely see one); they are taken round-robin; one that dies (out of its heap) fails
  * its checks with 503 and is replaced.
  */
-export function createBodyChecker({ threads = Math.min(4, Math.max(1, availableParallelism() - 1)), logger }: { threads?: number; logger: Logger }): BodyChecker {
+export function createBodyChecker({
+  threads = Math.min(4, Math.max(1, availableParallelism() - 1)),
+  logger,
+}: {
+  threads?: number;
+  logger: Logger;
+}): BodyChecker {
   const pending = new Map<number, Pending>();
   let workers: Worker[] = [];
   let nextId = 0;

@@ -1,6 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
-import { ApiError, closeWithoutReading, readDeclaredBody, readStreamedBody, responseLocal, type BodyTimeouts } from '@switchboard/http';
+import {
+  ApiError,
+  closeWithoutReading,
+  readDeclaredBody,
+  readStreamedBody,
+  responseLocal,
+  type BodyTimeouts,
+} from '@switchboard/http';
 import { bodyReservationOf, refuseForMemory } from './body-budget.ts';
 import type { BodyChecker, Refusal } from './body-check.ts';
 import { decodeBody, type BodyKind } from './decode.ts';
@@ -43,10 +50,17 @@ function kindOf(req: Request): BodyKind {
   if (type === undefined || type === 'application/json') return 'json';
   if (req.is(['application/json', '+json'])) return 'json';
   if (req.is('application/x-www-form-urlencoded')) return 'form';
-  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json or application/x-www-form-urlencoded.' });
+  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
+    message: 'Content-Type must be application/json or application/x-www-form-urlencoded.',
+  });
 }
 
-async function toInbound(format: ExecutionFormat, req: Request, raw: Buffer, options: InboundBodyOptions): Promise<InboundBody> {
+async function toInbound(
+  format: ExecutionFormat,
+  req: Request,
+  raw: Buffer,
+  options: InboundBodyOptions,
+): Promise<InboundBody> {
   // No body at all is `{}`, as on every JSON route: an empty execute is then a 400 or 404.
   if (raw.length === 0) return { raw, value: {}, json: '{}' };
   const kind = kindOf(req);

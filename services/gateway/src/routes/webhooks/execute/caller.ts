@@ -9,7 +9,11 @@ import type { TokenParams } from './params.ts';
 const tokenHolder = responseLocal<boolean>('executeTokenHolder');
 
 /** isWebhookOfToken, remembering the answer for the failure budget a refusal spends (index.ts). */
-export function checkToken(res: Response, webhook: ExecutionWebhook | null, tokenHash: Buffer): webhook is ExecutionWebhook {
+export function checkToken(
+  res: Response,
+  webhook: ExecutionWebhook | null,
+  tokenHash: Buffer,
+): webhook is ExecutionWebhook {
   const holds = isWebhookOfToken(webhook, tokenHash);
   tokenHolder.set(res, holds);
   return holds;

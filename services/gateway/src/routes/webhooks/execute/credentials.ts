@@ -6,7 +6,10 @@ import { checkToken } from './caller.ts';
 import type { ExecutionLookupFn } from './lookup.ts';
 import { paramsOf } from './params.ts';
 
-const webhookSlot = responseLocal<ExecutionWebhook>('executeWebhook', 'webhookBeforeBody() must run before the execute handler');
+const webhookSlot = responseLocal<ExecutionWebhook>(
+  'executeWebhook',
+  'webhookBeforeBody() must run before the execute handler',
+);
 
 /**
  * The webhook of the path and its token, checked before a byte of the body is read or a byte

@@ -73,7 +73,11 @@ export function parseForm(input: string, maxFields = MAX_FORM_FIELDS): FormField
       // there is what makes URLSearchParams quadratic.
       const field = text.slice(start, end);
       const equals = field.indexOf('=');
-      fields.push(equals === -1 ? [decodeComponent(field), ''] : [decodeComponent(field.slice(0, equals)), decodeComponent(field.slice(equals + 1))]);
+      fields.push(
+        equals === -1
+          ? [decodeComponent(field), '']
+          : [decodeComponent(field.slice(0, equals)), decodeComponent(field.slice(equals + 1))],
+      );
     }
     start = end + 1;
   }

@@ -20,7 +20,11 @@ import {
 type DeliveryKey = 'webhookId' | 'messageId' | 'deliveryId' | 'body';
 
 /** The job fields that depend on the format (the headers its transformer reads), per format. */
-export type FormatFields = WebhookDeliveryInput extends infer Input ? (Input extends unknown ? Omit<Input, DeliveryKey> : never) : never;
+export type FormatFields = WebhookDeliveryInput extends infer Input
+  ? Input extends unknown
+    ? Omit<Input, DeliveryKey>
+    : never
+  : never;
 
 /**
  * What differs between the execution routes. Every route runs the same steps in the same
@@ -72,7 +76,9 @@ function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.
 }
 
 /** A format's `body` and the `parse` that validates with it: one schema for both. */
-function bodyParsedBy<Schema extends z.ZodType>(schema: Schema): { body: Schema; parse: (value: unknown) => z.output<Schema> } {
+function bodyParsedBy<Schema extends z.ZodType>(
+  schema: Schema,
+): { body: Schema; parse: (value: unknown) => z.output<Schema> } {
   return { body: schema, parse: (value) => parseBody(schema, value) };
 }
 

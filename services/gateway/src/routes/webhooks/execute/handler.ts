@@ -44,7 +44,11 @@ function wantsWait(query: unknown): boolean {
  * accept path writes nothing to PostgreSQL (a duplicate is still answered 2xx, as the sender
  * expects of a delivery it repeats).
  */
-export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: ExecuteHandlerDeps, waits: boolean): RequestHandler {
+export function executeHandler<Parsed>(
+  format: ExecutionFormat<Parsed>,
+  deps: ExecuteHandlerDeps,
+  waits: boolean,
+): RequestHandler {
   return async (req, res) => {
     const body = bodyOf(res);
     // A body checked on a parse thread passed its schema there; only the result of the
@@ -54,7 +58,8 @@ export function executeHandler<Parsed>(format: ExecutionFormat<Parsed>, deps: Ex
     const deliveryId = format.deliveryId?.(req);
     const webhook = webhookOf(res);
     if (!format.verify) refuseUnsignedWhenSecret(webhook);
-    else if (webhook.secret !== null && !format.verify(webhook.secret, body.raw, req)) throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
+    else if (webhook.secret !== null && !format.verify(webhook.secret, body.raw, req))
+      throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     if (body.checked?.refusal) throw refusalError(body.checked.refusal);
     if (!body.checked) format.accept?.(parsed as Parsed);
     const waitMs = waits && wantsWait(req.query) ? deps.waitTimeoutMs : undefined;

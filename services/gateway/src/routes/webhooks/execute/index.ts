@@ -33,13 +33,20 @@ interface FailureBudgets {
  */
 function spendOnRefusal(failures: FailureBudgets, lookUp: ExecutionLookupFn): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    const refused = isApiError(error) ? error.status >= 400 && error.status < 500 && error.status !== 429 : isClientError(error);
+    const refused = isApiError(error)
+      ? error.status >= 400 && error.status < 500 && error.status !== 429
+      : isClientError(error);
     if (!refused) return next(error);
     void spendFor(failures, lookUp, req, res).finally(() => next(error));
   };
 }
 
-async function spendFor(failures: FailureBudgets, lookUp: ExecutionLookupFn, req: Request, res: Response): Promise<void> {
+async function spendFor(
+  failures: FailureBudgets,
+  lookUp: ExecutionLookupFn,
+  req: Request,
+  res: Response,
+): Promise<void> {
   const params = findParams(res);
   // A lookup that fails tells nothing about the caller either.
   const holder = params !== undefined && (await holdsToken(res, params, lookUp).catch(() => false));
@@ -70,7 +77,11 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
     ...deps,
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
-    lookUp: cachedLookup(batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES)), deps.changeFeed, deps.metrics),
+    lookUp: cachedLookup(
+      batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES)),
+      deps.changeFeed,
+      deps.metrics,
+    ),
   };
   const credentials = webhookBeforeBody(handlerDeps.lookUp);
   const limit = routeLimiter(deps);

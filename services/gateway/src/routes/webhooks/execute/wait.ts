@@ -14,7 +14,13 @@ import type { WaitOutcome } from '@switchboard/queue';
  * 204: a client that asked to wait expects a message or an error, and the outcome really is
  * unknown (the job is still queued or running, and may yet post, exactly once, under that id).
  */
-export async function answerWait(res: Response, pool: Pool, logger: Logger, outcome: WaitOutcome, messageId: string): Promise<void> {
+export async function answerWait(
+  res: Response,
+  pool: Pool,
+  logger: Logger,
+  outcome: WaitOutcome,
+  messageId: string,
+): Promise<void> {
   if (outcome.state === 'pending') {
     throw new ApiError('MESSAGE_DELIVERY_TIMEOUT', { body: { message_id: messageId } });
   }
