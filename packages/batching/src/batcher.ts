@@ -39,7 +39,7 @@ export function createBatcher<In, Out>(
 
   const settle = (batch: Waiting<In, Out>[], results: Out[]) => {
     if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered ${results.length} results`);
-    batch.forEach((entry, index) => entry.resolve(results[index]!));
+    for (const [index, entry] of batch.entries()) entry.resolve(results[index]!);
   };
 
   async function runBatch(batch: Waiting<In, Out>[]): Promise<void> {

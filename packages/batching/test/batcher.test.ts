@@ -22,7 +22,7 @@ describe('createBatcher', () => {
     const answers = Promise.all([call(1), call(2), call(3)]);
     await nextRound();
     expect(batches).toEqual([[1, 2, 3]]);
-    releases.forEach((release) => release());
+    for (const release of releases) release();
     expect(await answers).toEqual([10, 20, 30]);
   });
 
@@ -43,7 +43,7 @@ describe('createBatcher', () => {
       [3, 4],
       [5, 6],
     ]);
-    releases.forEach((release) => release());
+    for (const release of releases) release();
     expect(await answers).toEqual([10, 20, 30, 40, 50, 60]);
   });
 

@@ -64,7 +64,10 @@ describe('InFlight', () => {
     const reference = new Set<{ name: string }>();
     const pool = Array.from({ length: 50 }, (_, index) => item(String(index)));
     let seed = 7;
-    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const random = () => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
     for (let step = 0; step < 5_000; step++) {
       const entry = pool[Math.floor(random() * pool.length)]!;
       if (random() < 0.5) {

@@ -25,10 +25,10 @@ class LoadGenerator {
   private current: GeneratorProcess | undefined;
 
   run(load: Load): Promise<Measurement> {
-    const generator = (this.current ??= new GeneratorProcess((retired) => {
+    this.current ??= new GeneratorProcess((retired) => {
       if (this.current === retired) this.current = undefined;
-    }));
-    return generator.run(load);
+    });
+    return this.current.run(load);
   }
 }
 

@@ -52,7 +52,7 @@ describe('alternate', () => {
     for (const variants of [2, 3, 4, 5]) {
       const timesAt = Array.from({ length: variants }, () => Array<number>(variants).fill(0));
       for (let round = 0; round < 2 * variants; round++)
-        roundOrder(variants, round).forEach((variant, position) => timesAt[variant]![position]!++);
+        for (const [position, variant] of roundOrder(variants, round).entries()) timesAt[variant]![position]!++;
       for (const positions of timesAt) expect(positions).toEqual(Array(variants).fill(2));
     }
   });

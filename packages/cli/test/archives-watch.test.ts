@@ -77,6 +77,7 @@ describe('cli archives watch', () => {
     expect(progress[0]).toBe('queued 0% Queued');
     expect(progress.at(-1)).toBe('completed 100% Completed');
     // Plain output: no bar redraws, no escape sequences, and no line repeated from one poll to the next.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what the test looks for
     expect(watching.stderr()).not.toMatch(/[\r\x1b]/);
     expect(progress.every((line, i) => i === 0 || line !== progress[i - 1])).toBe(true);
     for (const line of progress) expect(line).toMatch(/^(queued|running|completed) \d{1,3}%( .+)?$/);

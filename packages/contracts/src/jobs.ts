@@ -62,6 +62,7 @@ export interface JobContract<Payload = unknown, Input = Payload, Name extends st
  * Any contract, whatever its payload, for collections of contracts (`any`, not `unknown`:
  * a function-typed `jobId` makes contracts invariant in their payload).
  */
+// biome-ignore lint/suspicious/noExplicitAny: invariant in its payload, no other type admits every contract
 export type AnyJobContract = JobContract<any, any, string>;
 
 /** Finished jobs are kept a day (for inspection and enqueue-and-wait), at most a thousand. */

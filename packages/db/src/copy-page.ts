@@ -62,19 +62,30 @@ export class CopyOutPage implements Submittable {
     if (this.partial) {
       // Only the message cut between two chunks is joined, never a whole chunk.
       const joined = Buffer.concat([this.partial, chunk.subarray(0, Math.max(0, HEADER_BYTES - this.partial.length))]);
-      if (joined.length < HEADER_BYTES) return void (this.partial = joined);
+      if (joined.length < HEADER_BYTES) {
+        this.partial = joined;
+        return;
+      }
       const missing = 1 + joined.readInt32BE(1) - this.partial.length;
-      if (missing > chunk.length) return void (this.partial = Buffer.concat([this.partial, chunk]));
+      if (missing > chunk.length) {
+        this.partial = Buffer.concat([this.partial, chunk]);
+        return;
+      }
       const message = Buffer.concat([this.partial, chunk.subarray(0, missing)]);
       this.partial = null;
-      if (!this.read(message, 0, message.length))
-        return this.handBack(Buffer.concat([message, chunk.subarray(missing)]));
+      if (!this.read(message, 0, message.length)) {
+        this.handBack(Buffer.concat([message, chunk.subarray(missing)]));
+        return;
+      }
       offset = missing;
     }
     while (offset + HEADER_BYTES <= chunk.length) {
       const end = offset + 1 + chunk.readInt32BE(offset + 1);
       if (end > chunk.length) break;
-      if (!this.read(chunk, offset, end)) return this.handBack(chunk.subarray(offset));
+      if (!this.read(chunk, offset, end)) {
+        this.handBack(chunk.subarray(offset));
+        return;
+      }
       offset = end;
     }
     if (offset < chunk.length) this.partial = Buffer.from(chunk.subarray(offset));

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { errorSummary, type Logger } from '@switchboard/logger';
 import { ApiError } from './api-error.ts';

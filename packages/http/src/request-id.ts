@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express as ExpressApp, Request, RequestHandler, Response } from 'express';
 
 declare global {
   // Express's own extension point for request properties (declaration merging, no runtime code).
@@ -16,7 +16,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** What a proxy or client may send: short, printable, no separators that could split a log line. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-const echoingApps = new WeakSet<Express>();
+const echoingApps = new WeakSet<ExpressApp>();
 
 type WriteHead = (this: Response, statusCode: number, ...rest: unknown[]) => Response;
 
@@ -47,7 +47,7 @@ function writeHeadWithRequestId(writeHead: WriteHead): WriteHead {
  * or makes one, and echoes it on every response of `app`, errors included: the id is taken
  * before any route runs, and `app`'s responses write it into their head (writeHeadWithRequestId).
  */
-export function requestId(app: Express): RequestHandler {
+export function requestId(app: ExpressApp): RequestHandler {
   // Once per app: a second wrapper would add the id to the list the first one made.
   if (!echoingApps.has(app)) {
     echoingApps.add(app);

@@ -13,10 +13,19 @@ export function runHandlers(
 ): void {
   let index = 0;
   const step = (error?: unknown): void => {
-    if (error === 'route' || error === 'router') return done();
-    if (error !== undefined && error !== null) return done(error);
+    if (error === 'route' || error === 'router') {
+      done();
+      return;
+    }
+    if (error !== undefined && error !== null) {
+      done(error);
+      return;
+    }
     const handler = handlers[index++];
-    if (!handler) return done();
+    if (!handler) {
+      done();
+      return;
+    }
     try {
       const returned: unknown = handler(req, res, step);
       if (returned !== null && typeof (returned as Promise<unknown> | undefined)?.then === 'function') {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiError } from './api-error.ts';
 import { issuesToItems } from './zod-issues.ts';
 

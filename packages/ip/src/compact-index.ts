@@ -142,7 +142,7 @@ export class CompactIpIndex {
   }
 
   private isHidden(slot: number, hidden: ReadonlySet<string> | undefined): boolean {
-    return hidden !== undefined && hidden.has(this.canonical(slot));
+    return hidden?.has(this.canonical(slot)) ?? false;
   }
 
   private table(slot: number): EntryTable {

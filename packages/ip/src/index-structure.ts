@@ -20,7 +20,7 @@ export class IpIndex<T extends IndexedEntry> {
   constructor(entries: Iterable<T>) {
     this.entries = [...entries];
     const builder = new CompactIpIndexBuilder();
-    this.entries.forEach((entry, i) => builder.add(entry.network, entry.expiresAtMs, i));
+    for (const [i, entry] of this.entries.entries()) builder.add(entry.network, entry.expiresAtMs, i);
     this.index = builder.build();
   }
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { watchEventLoop } from '@switchboard/testkit';
-import { CompactIpIndex, CompactIpIndexBuilder, parseIpNetwork, runInSlices, type IpNetwork } from '../src/index.ts';
+import {
+  type CompactIpIndex,
+  CompactIpIndexBuilder,
+  parseIpNetwork,
+  runInSlices,
+  type IpNetwork,
+} from '../src/index.ts';
 
 interface Entry {
   network: IpNetwork;
@@ -30,7 +36,7 @@ function randomEntries(count: number, next: () => number): Entry[] {
 
 function build(entries: Entry[]): CompactIpIndex {
   const builder = new CompactIpIndexBuilder();
-  entries.forEach((entry, i) => builder.add(entry.network, entry.expiresAtMs, i));
+  for (const [i, entry] of entries.entries()) builder.add(entry.network, entry.expiresAtMs, i);
   return builder.build();
 }
 
@@ -162,7 +168,7 @@ describe('CompactIpIndex', () => {
       expiresAtMs: null,
     }));
     const builder = new CompactIpIndexBuilder();
-    entries.forEach((entry, i) => builder.add(entry.network, entry.expiresAtMs, i));
+    for (const [i, entry] of entries.entries()) builder.add(entry.network, entry.expiresAtMs, i);
     const watch = watchEventLoop();
     const sliced = await builder.buildInSlices(5);
     const { turns, longestBlockCpuMs } = watch.stop();

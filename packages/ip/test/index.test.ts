@@ -75,7 +75,10 @@ describe('IpIndex', () => {
 
   it('agrees with a brute-force scan on random data', () => {
     let seed = 42;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const entries: Ban[] = [];
     for (let i = 0; i < 300; i++) {
       const address = [0, 0, 0, 0].map(() => Math.floor(random() * 4)).join('.');

@@ -20,7 +20,7 @@ export {
 } from './producer.ts';
 export type { WaitOutcome } from './wait.ts';
 export type { JobContext, JobHandler, HandlersFor, FinalFailureHandler, FinalFailureHandlersFor } from './registry.ts';
-export type { JobSchedule } from './schedules.ts';
+export type { AnyJobSchedule, JobSchedule } from './schedules.ts';
 export type { JobObserver } from './observer.ts';
 export {
   startWorker,

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobContract, QueueName } from '@switchboard/contracts';
+import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { bullPrefix, toJobOptions } from './options.ts';
 
@@ -17,6 +17,9 @@ export interface JobSchedule<Payload = unknown, Input = Payload> {
   everyMs: number;
 }
 
+/** Any schedule, whatever its payload, for a worker's list of them (each is typed where declared). */
+export type AnyJobSchedule = Omit<JobSchedule, 'contract'> & { contract: AnyJobContract };
+
 /**
  * Makes the queue's job schedulers exactly `schedules`: each is created or updated, and one an
  * earlier version set up but this one no longer declares is removed (it would go on adding jobs
@@ -28,7 +31,7 @@ export async function syncSchedules(
   connection: Redis,
   redisPrefix: string,
   queueName: QueueName,
-  schedules: readonly JobSchedule<any, any>[],
+  schedules: readonly AnyJobSchedule[],
   logger: Logger,
 ): Promise<void> {
   const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix) });

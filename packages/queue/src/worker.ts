@@ -15,7 +15,7 @@ import {
   type HandlersFor,
   type Registration,
 } from './registry.ts';
-import { syncSchedules, type JobSchedule } from './schedules.ts';
+import { syncSchedules, type AnyJobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 
 export interface WorkerTimings {
@@ -55,7 +55,7 @@ export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]>
   /** What to do when a job has failed for good (mark its row `failed` …). */
   onFinalFailure?: NoInfer<FinalFailureHandlersFor<Contracts>>;
   /** Periodic jobs of this queue, set up (idempotently) when the worker starts. */
-  schedules?: readonly JobSchedule<any, any>[];
+  schedules?: readonly AnyJobSchedule[];
   /** A Redis URL, or a factory of `worker` clients (createRedis with role `worker`). */
   connection: string | (() => Redis);
   /** The deployment's REDIS_PREFIX. */

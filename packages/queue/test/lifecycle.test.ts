@@ -3,7 +3,13 @@ import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
-import { startWorker, type FinalFailureHandlersFor, type JobHandler, type JobSchedule } from '../src/index.ts';
+import {
+  startWorker,
+  type AnyJobSchedule,
+  type FinalFailureHandlersFor,
+  type JobHandler,
+  type JobSchedule,
+} from '../src/index.ts';
 import { isolatedQueue, silentLogger, useFileRedis } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -20,7 +26,7 @@ const CHORES = [chore] as const;
 
 async function withWorker(
   handler: JobHandler<{ id: string }>,
-  extra: { onFinalFailure?: FinalFailureHandlersFor<typeof CHORES>; schedules?: JobSchedule<any, any>[] },
+  extra: { onFinalFailure?: FinalFailureHandlersFor<typeof CHORES>; schedules?: AnyJobSchedule[] },
   work: (queue: ReturnType<typeof isolatedQueue>) => Promise<void>,
   redisPrefix?: string,
 ) {

@@ -36,7 +36,10 @@ export function onStopSignals(
     );
   };
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (!stopping) return begin(signal);
+    if (!stopping) {
+      begin(signal);
+      return;
+    }
     logger.warn({ signal }, 'second signal, exiting now');
     process.exit(1);
   };

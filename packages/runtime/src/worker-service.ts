@@ -8,7 +8,7 @@ import {
   startWorker,
   type FinalFailureHandlersFor,
   type HandlersFor,
-  type JobSchedule,
+  type AnyJobSchedule,
 } from '@switchboard/queue';
 import type { Registry } from '@switchboard/metrics';
 import { serveHealth, type ReadinessChecks } from './health.ts';
@@ -48,7 +48,7 @@ export interface WorkerSetup<Contracts extends readonly AnyJobContract[]> {
   /** Per job: what to do once it has failed for good (mark its row `failed` …). */
   onFinalFailure?: FinalFailureHandlersFor<Contracts>;
   /** Periodic jobs on this worker's queue (BullMQ job schedulers: one run per tick in all). */
-  schedules?: readonly JobSchedule<any, any>[];
+  schedules?: readonly AnyJobSchedule[];
   /** Releases what the handlers hold beyond the shared resources, after the worker has stopped. */
   close?: () => Promise<void>;
 }

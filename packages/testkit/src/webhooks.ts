@@ -56,11 +56,21 @@ export async function createWebhookFixture(
   return { guildId, channelId, ownerId, ownerToken, webhookId, token, name };
 }
 
+/** An embed as stored (Discord-shaped, `type: 'rich'`), with the fields tests read by name. */
+export interface StoredEmbed {
+  type: string;
+  title?: string;
+  description?: string;
+  url?: string;
+  color: number;
+  [field: string]: unknown;
+}
+
 /** A message a webhook posted, as the tests read it straight from PostgreSQL. */
 export interface StoredRow {
   id: string;
   content: string;
-  embeds: any[];
+  embeds: StoredEmbed[];
   webhookName: string;
   webhookAvatarUrl: string | null;
 }

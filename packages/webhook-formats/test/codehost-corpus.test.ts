@@ -6,7 +6,7 @@ import {
   parseFormEncodedGitHubBody,
   renderCodeHost,
 } from '../src/index.ts';
-import { corpus } from './support/corpus.ts';
+import { corpus, type ExamplePayload } from './support/corpus.ts';
 
 const examples = corpus();
 
@@ -14,7 +14,7 @@ const examples = corpus();
  * Event/action pairs that must post for every real example (push: when it carries commits and
  * deletes nothing; check runs and suites: when not skipped).
  */
-function mustPost(event: string, payload: Record<string, any>): boolean {
+function mustPost(event: string, payload: ExamplePayload): boolean {
   const action = payload['action'];
   switch (event) {
     case 'push':

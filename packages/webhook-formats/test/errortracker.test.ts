@@ -298,7 +298,7 @@ describe('the part of a delivery the renderer reads', () => {
       lineno: index,
       context_line: 'x = y',
     }));
-    const data = eventAlertPayload.data as Record<string, any>;
+    const data = eventAlertPayload.data;
     const real = {
       ...eventAlertPayload,
       data: { ...data, event: { ...data['event'], exception: { values: [{ stacktrace: { frames } }] } } },

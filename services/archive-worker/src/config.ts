@@ -1,4 +1,4 @@
-import { env, z } from '@switchboard/config';
+import { env, type z } from '@switchboard/config';
 import { workerConfigSchema } from '@switchboard/runtime';
 
 const HOUR_MS = 60 * 60 * 1000;

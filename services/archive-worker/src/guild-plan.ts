@@ -62,7 +62,13 @@ export async function guildPlan(
   const assets = assetEntries(storage, head.assets).then((entries) =>
     entries.map((entry, index) =>
       index === 0
-        ? { ...entry, open: async () => (await progress.report(75, 'Downloading guild assets'), entry.open()) }
+        ? {
+            ...entry,
+            open: async () => {
+              await progress.report(75, 'Downloading guild assets');
+              return entry.open();
+            },
+          }
         : entry,
     ),
   );

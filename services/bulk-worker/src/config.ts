@@ -1,4 +1,4 @@
-import { env, z } from '@switchboard/config';
+import { env, type z } from '@switchboard/config';
 import { workerConfigSchema } from '@switchboard/runtime';
 
 /** The bulk worker's variables: a worker's, and the guild cap of a user. */

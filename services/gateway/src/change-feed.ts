@@ -228,7 +228,10 @@ class LeasedChangeFeed implements ChangeFeed {
   }
 
   private beat(): void {
-    if (this.options.stopWhen()) return this.close();
+    if (this.options.stopWhen()) {
+      this.close();
+      return;
+    }
     const client = this.current;
     if (!client || !this.listening || this.beatInFlight) return;
     const seq = ++this.beatSeq;

@@ -152,7 +152,7 @@ describe('POST /v1/admin/audit-logs', () => {
 
   it('filters by admin, target type, target id (any string) and action', async () => {
     expect(names((await list({ admin_user_id: other.adminId })).body)).toEqual(['banPhone', 'banEmail']);
-    expect(names((await list({ admin_user_id: Number.parseInt('0') })).body)).toEqual([]);
+    expect(names((await list({ admin_user_id: Number.parseInt('0', 10) })).body)).toEqual([]);
     expect(names((await list({ target_type: 'ip' })).body)).toEqual(['banAddress', 'unbanRange', 'banRange']);
     expect(names((await list({ target_id: '10.0.0.0/8' })).body)).toEqual(['unbanRange', 'banRange']);
     expect(names((await list({ target_id: 123456789 })).body)).toEqual(['bulkAdd']);

@@ -32,7 +32,12 @@ function markerKey(keyId: string): string {
 /** Counts the key-use markers a replica's Redis client writes (its real commands, observed). */
 function countMarkerWrites(redis: Redis): { count: number; stop(): void } {
   const send = redis.sendCommand;
-  const asks = { count: 0, stop: () => void (redis.sendCommand = send) };
+  const asks = {
+    count: 0,
+    stop: () => {
+      redis.sendCommand = send;
+    },
+  };
   redis.sendCommand = ((command, stream) => {
     if (command.name === 'set' && String(command.args[0]).includes(':admin-key-used:')) asks.count += 1;
     return send.call(redis, command, stream);

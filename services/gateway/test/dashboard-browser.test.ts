@@ -42,7 +42,7 @@ describe('queue dashboard in a browser', () => {
     await page.fill('#key', reader.key);
     await Promise.all([page.waitForURL(`${gateway.url}/v1/admin/dashboard/`), page.click('button[type=submit]')]);
 
-    const cookies = await chromium.context.cookies(gateway.url + '/v1/admin/dashboard/');
+    const cookies = await chromium.context.cookies(`${gateway.url}/v1/admin/dashboard/`);
     expect(cookies.find((cookie) => cookie.name === 'sb_dashboard_session')).toMatchObject({
       httpOnly: true,
       sameSite: 'Strict',
@@ -67,7 +67,7 @@ describe('queue dashboard in a browser', () => {
     await page.goto(`${gateway.url}/v1/admin/dashboard/logout`);
     await Promise.all([page.waitForURL(/\/login$/), page.click('button[type=submit]')]);
     expect(
-      (await chromium.context.cookies(gateway.url + '/v1/admin/dashboard/')).map((cookie) => cookie.name),
+      (await chromium.context.cookies(`${gateway.url}/v1/admin/dashboard/`)).map((cookie) => cookie.name),
     ).not.toContain('sb_dashboard_session');
     await page.goto(`${gateway.url}/v1/admin/dashboard/queue/asset-purges`);
     expect(new URL(page.url()).pathname).toBe('/v1/admin/dashboard/login');

@@ -89,7 +89,7 @@ describe(`a full reload of ${SEEDED.toLocaleString('en-US')} IP bans`, () => {
         async () => {
           const addresses = Object.keys(answers);
           const statuses = await Promise.all(addresses.map(status));
-          addresses.forEach((address, i) => answers[address]!.push(statuses[i]!));
+          for (const [i, address] of addresses.entries()) answers[address]!.push(statuses[i]!);
           return answers[marker]!.at(-1) === 403;
         },
         30_000,

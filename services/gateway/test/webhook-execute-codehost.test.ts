@@ -17,9 +17,13 @@ const require = createRequire(import.meta.url);
 /** Every payload file of the package: api.github.com and the GitHub Enterprise Server versions. */
 const SOURCES = ['api.github.com', 'ghes-31', 'ghes-32', 'ghes-33', 'ghes-34', 'ghes-35'];
 
+/** An example as tests read and edit it: arbitrary JSON, reached into by path. */
+// biome-ignore lint/suspicious/noExplicitAny: tests reach into and edit arbitrary example JSON
+type Payload = Record<string, any>;
+
 interface Example {
   event: string;
-  payload: Record<string, any>;
+  payload: Payload;
 }
 
 function corpus(): Example[] {
@@ -27,13 +31,13 @@ function corpus(): Example[] {
     (
       require(`@octokit/webhooks-examples/${source}/index.json`) as Array<{
         name: string;
-        examples: Record<string, any>[];
+        examples: Payload[];
       }>
     ).flatMap((definition) => definition.examples.map((payload) => ({ event: definition.name, payload }))),
   );
 }
 
-function firstExample(event: string, action?: string): Record<string, any> {
+function firstExample(event: string, action?: string): Payload {
   const found = corpus().find(
     (entry) => entry.event === event && (action === undefined || entry.payload['action'] === action),
   );
@@ -42,7 +46,7 @@ function firstExample(event: string, action?: string): Record<string, any> {
 }
 
 /** A real push with commits (the corpus also has tag pushes and empty ones, which post nothing). */
-function pushExample(): Record<string, any> {
+function pushExample(): Payload {
   const found = corpus().find(
     (entry) => entry.event === 'push' && !entry.payload['forced'] && entry.payload['commits']?.length > 0,
   );
@@ -118,7 +122,7 @@ describe('code-host deliveries', () => {
     expect(message!.embeds).toEqual(
       rendered.message.embeds.map((embed) => ({ type: 'rich', ...embed, color: embed.color ?? 0 })),
     );
-    expect(message!.embeds[0].color).toBe(0x7289da);
+    expect(message!.embeds[0]!.color).toBe(0x7289da);
   });
 
   it('accepts form-encoded deliveries (payload=…), and 400s a form without payload', async () => {
@@ -129,7 +133,7 @@ describe('code-host deliveries', () => {
       204,
     );
     const [message] = await messagesOf(stack.gateway.pool, hook.webhookId);
-    expect(message!.embeds[0].title).toContain('Issue opened');
+    expect(message!.embeds[0]!.title).toContain('Issue opened');
     const missing = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), { body: 'other=1', headers });
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].path).toBe('payload');
@@ -184,7 +188,7 @@ describe('code-host deliveries', () => {
   });
 
   /** Posts `payload` as a push while the queue is paused: the job as the gateway queued it. */
-  async function queuedPush(hook: WebhookFixture, payload: Record<string, any>) {
+  async function queuedPush(hook: WebhookFixture, payload: Payload) {
     await stack.deliveries.pause();
     try {
       const answer = await call('POST', executeUrl(stack.gateway, hook, '/codehost'), {

@@ -184,7 +184,7 @@ describe('error tracker (Sentry, docs/decisions.md#fluxer-error-tracker-deliveri
       body: issuePayload('created'),
       headers: { 'Sentry-Hook-Resource': 'issue' },
     });
-    const [embed] = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).embeds;
+    const embed = onlyMessage(await messagesOf(stack.gateway.pool, hook.webhookId)).embeds[0]!;
     expect(embed.title).toContain('ReferenceError: blooopy is not defined');
     expect(embed.url).toBe('https://sentry.io/organizations/test-org/issues/1170820242/');
     expect(embed.color).toBe(0xeb4841);

@@ -9,6 +9,7 @@ import {
   waitFor,
   type WebhookFixture,
 } from '@switchboard/testkit';
+import type { MessageResponse } from '@switchboard/contracts';
 import { executeUrl, fixtureIds, useExecuteStack } from './webhook-execute-helpers.ts';
 import { createGuildFixture } from './webhooks-fixtures.ts';
 
@@ -20,7 +21,7 @@ function messageUrl(hook: Pick<WebhookFixture, 'webhookId' | 'token'>, messageId
 }
 
 /** Posts through plain execute with `?wait=true` and answers the stored message. */
-async function post(hook: WebhookFixture, body: Record<string, unknown>): Promise<Record<string, any>> {
+async function post(hook: WebhookFixture, body: Record<string, unknown>): Promise<MessageResponse> {
   const answer = await call('POST', `${executeUrl(stack.gateway, hook)}?wait=true`, { body });
   expect(answer.status).toBe(200);
   return answer.body;

@@ -14,6 +14,7 @@ import {
 } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { call, testSnowflakeWorkerId } from '@switchboard/testkit';
+import type { WebhookResponse } from '../src/routes/webhooks/presenter.ts';
 
 export const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 
@@ -144,7 +145,7 @@ export async function createWebhook(
   channelId: string,
   account: Account,
   body: unknown = { name: 'Test Webhook' },
-): Promise<any> {
+): Promise<WebhookResponse> {
   const answer = await call('POST', `${baseUrl}/v1/channels/${channelId}/webhooks`, { token: account.token, body });
   if (answer.status !== 200) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;

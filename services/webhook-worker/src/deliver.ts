@@ -19,7 +19,7 @@ import {
   type WebhookDeliveryMessage,
   type WebhookMessageWrite,
 } from '@switchboard/db';
-import { type JobContext, type JobHandler } from '@switchboard/queue';
+import type { JobContext, JobHandler } from '@switchboard/queue';
 import type { Storage } from '@switchboard/storage';
 import { discardBody, loadBody } from './body.ts';
 import { publishMessageCreates, type EventStreamOptions } from './events.ts';

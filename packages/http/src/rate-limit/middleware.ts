@@ -82,7 +82,9 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
 }
 
 export function limiterLogger(options: Pick<RateLimitOptions, 'logger'>): Logger {
-  return options.logger ?? (fallbackLogger ??= createLogger('rate-limit'));
+  if (options.logger) return options.logger;
+  fallbackLogger ??= createLogger('rate-limit');
+  return fallbackLogger;
 }
 
 /** The decision, or null (let the request through) when Redis does not answer in time. */

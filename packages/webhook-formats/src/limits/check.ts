@@ -62,7 +62,7 @@ export function findLimitViolations(message: RenderedMessage): LimitViolation[] 
   checkLength(report, 'username', message.username, LIMITS.webhooks.nameMinLength, LIMITS.webhooks.nameMaxLength);
   checkUrl(report, 'avatar_url', message.avatar_url);
   if (message.embeds.length > M.maxEmbeds) report('embeds', `Must have at most ${M.maxEmbeds} embeds.`, 'TOO_BIG');
-  message.embeds.forEach((embed, index) => checkEmbed(report, embed, `embeds.${index}`));
+  for (const [index, embed] of message.embeds.entries()) checkEmbed(report, embed, `embeds.${index}`);
   const total = message.embeds.reduce((sum, embed) => sum + embedTextLength(embed), 0);
   if (total > M.maxEmbedTotalChars) {
     report('embeds', `Embeds must total at most ${M.maxEmbedTotalChars} characters.`, 'TOO_BIG');

@@ -30,8 +30,12 @@ export function corpus(): CorpusExample[] {
   );
 }
 
+/** An example as tests read and edit it: arbitrary JSON, reached into by path. */
+// biome-ignore lint/suspicious/noExplicitAny: tests reach into and edit arbitrary example JSON
+export type ExamplePayload = Record<string, any>;
+
 /** A deep copy of the first api.github.com example of `event` (with `action`, when given). */
-export function example(event: string, action?: string): Record<string, any> {
+export function example(event: string, action?: string): ExamplePayload {
   const definition = load('api.github.com').find((candidate) => candidate.name === event);
   const found = definition?.examples.find((payload) => action === undefined || payload['action'] === action);
   if (!found) throw new Error(`no example of ${event} ${action ?? ''}`);

@@ -7,10 +7,8 @@ export const KEY_USE_INTERVAL_MS = 60_000;
 /** Keys one replica remembers markers of before sweeping out the lapsed ones. */
 const MAX_REMEMBERED_MARKERS = 10_000;
 
-export interface KeyUseRecorder {
-  /** Notes a use of the key; returns at once and never throws. */
-  (keyId: string): void;
-}
+/** Notes a use of the key; returns at once and never throws. */
+export type KeyUseRecorder = (keyId: string) => void;
 
 /**
  * Records key uses off the request's critical path. A Redis `SET NX PX` shared by every

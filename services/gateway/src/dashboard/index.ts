@@ -28,7 +28,7 @@ import { queueBoards } from './board.ts';
 import { boundedBoardQuery, dashboardRateLimitIdentity } from './limits.ts';
 import { sessionCookie, sessionTokenFrom } from './cookie.ts';
 import { LOGIN_SCRIPT, loginPage, logoutPage } from './pages.ts';
-import { DASHBOARD_PATH, publicDashboardPath } from './paths.ts';
+import { publicDashboardPath } from './paths.ts';
 import { isSafeMethod, sameOriginChanges } from './same-origin.ts';
 import { dashboardSessions } from './sessions.ts';
 

@@ -1,4 +1,4 @@
-import { CompactIpIndex, CompactIpIndexBuilder, type IpFamily, type IpNetwork } from '@switchboard/ip';
+import { type CompactIpIndex, CompactIpIndexBuilder, type IpFamily, type IpNetwork } from '@switchboard/ip';
 import type { IpBanEntry } from './entry.ts';
 
 /** What the check route reads beside the index: per ban (by tag) its creation time and reason. */

@@ -41,7 +41,9 @@ const SECURITY_SCHEMES = {
 export function buildOpenApiDocument(config: GatewayConfig): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of gatewayOperations(config)) {
-    const item = (paths[openApiPath(spec.path)] ??= {});
+    const key = openApiPath(spec.path);
+    const item = paths[key] ?? {};
+    paths[key] = item;
     if (item[spec.method]) throw new Error(`OpenAPI: ${spec.method.toUpperCase()} ${spec.path} is described twice`);
     item[spec.method] = operationObject(spec);
   }

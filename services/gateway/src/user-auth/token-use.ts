@@ -5,10 +5,8 @@ import type { Logger } from '@switchboard/logger';
 /** last_seen_ip/last_seen_at are written at most once per this interval per token and address. */
 export const TOKEN_SEEN_INTERVAL_MS = 60_000;
 
-export interface TokenUseRecorder {
-  /** Notes a use of the token from `ip`; returns at once and never throws. */
-  (tokenHash: Buffer, ip: string): void;
-}
+/** Notes a use of the token from `ip`; returns at once and never throws. */
+export type TokenUseRecorder = (tokenHash: Buffer, ip: string) => void;
 
 /**
  * Records token uses off the request's critical path, as the admin keys' last_used_at. A

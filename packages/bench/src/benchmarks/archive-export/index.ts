@@ -74,7 +74,12 @@ async function copyThroughGzip(databaseUrl: string, guildId: string): Promise<{ 
     await pipeline(
       source,
       createGzip({ level: 6 }),
-      new Writable({ write: (chunk: Buffer, _encoding, done) => ((bytes += chunk.length), done()) }),
+      new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          bytes += chunk.length;
+          done();
+        },
+      }),
     );
     return { seconds: (performance.now() - started) / 1000, bytes };
   } finally {

@@ -47,7 +47,6 @@ export async function sampleLatency(request: JsonRequest, options: SampleOptions
     bytes += result.bytes;
   }
   const seconds = (Date.now() - started) / 1000;
-  const sorted = [...latencies].sort((a, b) => a - b);
   return {
     requestsPerSecond: latencies.length / seconds,
     latencyMs: latencySummary(latencies),

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
-  CompactIpIndex,
+  type CompactIpIndex,
   CompactIpIndexBuilder,
   readInetBinary,
   runInSlices,

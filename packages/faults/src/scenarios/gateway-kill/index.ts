@@ -27,7 +27,7 @@ const replacementsListening = (gateway: RunningGateway) =>
  * starts would leave nobody on the port).
  */
 function killAlongTheWay(options: GatewayKillOptions) {
-  return ({ gateway, tally }: KillTargets): Promise<void[]> =>
+  return ({ gateway, tally }: KillTargets): Promise<unknown[]> =>
     atEachKillPoint(tally, options, async (kill) => {
       const [victim] = await childPids(gateway.process.child.pid!);
       process.kill(victim!, 'SIGKILL');

@@ -3,9 +3,8 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { WebhookFormat } from '@switchboard/contracts';
 import { isApiError } from '@switchboard/http';
-import { decodeBody, type BodyKind } from './decode.ts';
+import { decodeBody } from './decode.ts';
 import { FORMATS } from './formats.ts';
 import type { CheckOutcome, CheckReply, CheckRequest, Refusal } from './body-check.ts';
 

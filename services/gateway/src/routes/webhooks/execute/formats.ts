@@ -145,7 +145,7 @@ export const chatAppFormat: ExecutionFormat<ReturnType<typeof chatAppBodySchema.
 };
 
 /** Every format by name, for the parse threads (body-check-worker.ts), which get only the name. */
-export const FORMATS: Record<WebhookFormat, ExecutionFormat<any>> = {
+export const FORMATS: Record<WebhookFormat, ExecutionFormat> = {
   plain: plainFormat,
   codehost: codeHostFormat,
   errortracker: errorTrackerFormat,
