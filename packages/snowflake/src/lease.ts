@@ -72,6 +72,8 @@ export class NoFreeWorkerIdError extends Error {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/** How soon a round that Redis did not answer is tried again (at most every third of the TTL). */
+const RETRY_MS = 500;
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -93,6 +95,8 @@ class RedisWorkerIdLease implements SnowflakeLease {
   private rounds: Promise<boolean> = Promise.resolve(false);
   private pendingRounds = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Whether the last round got Redis's answer (else the next comes after RETRY_MS). */
+  private redisAnswered = false;
 
   constructor(options: SnowflakeLeaseOptions) {
     this.options = options;
@@ -107,15 +111,23 @@ class RedisWorkerIdLease implements SnowflakeLease {
     };
   }
 
-  /** The first lease, then renewal every third of the TTL (the timer keeps no process alive). */
+  /**
+   * The first lease, then a renewal round every third of the TTL; while Redis does not answer,
+   * every RETRY_MS instead, so a lease lost to an outage longer than the TTL is back as soon as
+   * Redis is, not up to a third of the TTL later (scheduleRound). The timer keeps no process alive.
+   */
   async start(): Promise<void> {
     if (!(await this.leaseFreeId(this.now()))) throw new NoFreeWorkerIdError(this.options.prefix);
-    this.timer = setInterval(
-      () => {
-        if (this.pendingRounds === 0) void this.renew();
-      },
-      Math.floor(this.options.ttlMs / 3),
-    );
+    this.redisAnswered = true;
+    this.scheduleRound();
+  }
+
+  /** The next round, a third of the TTL after the last one, or RETRY_MS after one Redis did not answer. */
+  private scheduleRound(): void {
+    clearTimeout(this.timer);
+    if (this.released) return;
+    const interval = Math.floor(this.options.ttlMs / 3);
+    this.timer = setTimeout(() => void this.renew(), this.redisAnswered ? interval : Math.min(RETRY_MS, interval));
     this.timer.unref();
   }
 
@@ -129,14 +141,19 @@ class RedisWorkerIdLease implements SnowflakeLease {
 
   renew(): Promise<boolean> {
     this.pendingRounds += 1;
-    this.rounds = this.rounds.then(() => this.round()).finally(() => (this.pendingRounds -= 1));
+    this.rounds = this.rounds
+      .then(() => this.round())
+      .finally(() => {
+        this.pendingRounds -= 1;
+        if (this.pendingRounds === 0) this.scheduleRound();
+      });
     return this.rounds;
   }
 
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     const id = this.leasedId;
     this.leasedId = null;
     if (id === null) return;
@@ -192,40 +209,55 @@ class RedisWorkerIdLease implements SnowflakeLease {
   /** Renews the id held, or takes it back; when another process holds it, leases a free one. */
   private async round(): Promise<boolean> {
     if (this.released) return false;
-    const { redis, ttlMs, logger, prefix } = this.options;
+    const { logger } = this.options;
     const sentAt = this.now();
     const workerId = this.leasedId;
     try {
-      if (workerId !== null) {
-        const outcome = await renewWorkerId(redis, this.key(workerId), this.token, ttlMs);
-        if (this.released) return false;
-        if (outcome !== 'taken-by-another') {
-          if (outcome === 'retaken' || !this.held())
-            logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
-          this.hold(workerId, sentAt);
-          return true;
-        }
-        logger.error(
-          { workerId },
-          'another process leased this snowflake worker id; refusing ids until a free one is leased',
-        );
-        this.leasedId = null;
-      }
-      if (await this.leaseFreeId(sentAt)) return true;
-      if (!this.released) logger.error({ prefix }, 'no free snowflake worker id; refusing ids until one is free');
-      return false;
+      const held = await this.renewOrLease(workerId, sentAt);
+      this.redisAnswered = true;
+      return held;
     } catch (error) {
+      const firstFailure = this.redisAnswered;
+      this.redisAnswered = false;
       if (!this.held() && !this.refusalLogged) {
         this.refusalLogged = true;
         logger.error(
           { workerId, reason: reasonOf(error) },
           'snowflake lease not confirmed within its TTL; refusing ids until Redis answers',
         );
+      } else if (firstFailure) {
+        logger.warn(
+          { workerId, reason: reasonOf(error), retryMs: RETRY_MS },
+          'snowflake lease renewal failed; retrying until Redis answers',
+        );
       } else {
-        logger.warn({ workerId, reason: reasonOf(error) }, 'snowflake lease renewal failed');
+        // Every RETRY_MS while Redis is away: the first failure said so already.
+        logger.debug({ workerId, reason: reasonOf(error) }, 'snowflake lease renewal failed');
       }
       return this.held();
     }
+  }
+
+  private async renewOrLease(workerId: number | null, sentAt: number): Promise<boolean> {
+    const { redis, ttlMs, logger, prefix } = this.options;
+    if (workerId !== null) {
+      const outcome = await renewWorkerId(redis, this.key(workerId), this.token, ttlMs);
+      if (this.released) return false;
+      if (outcome !== 'taken-by-another') {
+        if (outcome === 'retaken' || !this.held())
+          logger.warn({ workerId, outcome }, 'snowflake worker id lease restored');
+        this.hold(workerId, sentAt);
+        return true;
+      }
+      logger.error(
+        { workerId },
+        'another process leased this snowflake worker id; refusing ids until a free one is leased',
+      );
+      this.leasedId = null;
+    }
+    if (await this.leaseFreeId(sentAt)) return true;
+    if (!this.released) logger.error({ prefix }, 'no free snowflake worker id; refusing ids until one is free');
+    return false;
   }
 }
 

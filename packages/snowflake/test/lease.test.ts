@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 // The http package's test helper: a real pino logger whose lines a test can read.
 import { captureLogger } from '../../http/test/error-model-helpers.ts';
 import {
@@ -174,6 +174,29 @@ describe('snowflake worker-id leases', () => {
       expect(await held.renew()).toBe(true);
       expect(snowflakeWorkerId(held.ids.next())).toBe(11);
       expect(await redis.pttl(workerIdLeaseKey(prefix, 11))).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(leases.splice(0).map((lease) => lease.release()));
+      await closeRedis(flaky);
+    }
+  });
+
+  // An outage longer than the TTL (a frozen Redis) loses the lease; renewing only every third of
+  // the TTL left the process refusing ids for up to that long after Redis was back.
+  it('takes its lost lease back within a second of Redis answering again, not a third of the TTL later', async () => {
+    const prefix = testPrefix();
+    let nowMs = 0;
+    const flaky = createRedis(environment.redisUrl, { role: 'client', name: 'lease-test-outage' });
+    try {
+      const held = await lease(prefix, { redis: flaky, preferredWorkerId: 12, monotonicNow: () => nowMs });
+      await cutOff(flaky);
+      nowMs += TTL_MS;
+      expect(await held.renew()).toBe(false);
+      expect(() => held.ids.next()).toThrow(SnowflakeLeaseLostError);
+
+      await flaky.connect();
+      // Nothing renews but the lease's own timer; a third of the TTL is 20 s.
+      await waitFor(async () => held.held(), 5_000, 20);
+      expect(snowflakeWorkerId(held.ids.next())).toBe(12);
     } finally {
       await Promise.all(leases.splice(0).map((lease) => lease.release()));
       await closeRedis(flaky);
