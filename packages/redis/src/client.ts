@@ -37,10 +37,21 @@ export interface RedisClientOptions {
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 const COMMAND_TIMED_OUT = 'Command timed out';
 
-/** Reconnect forever, backing off to one attempt every 2 s. */
+/**
+ * Reconnect forever, backing off to one attempt a second. ioredis counts attempts until a
+ * connection is ready, so after a long outage every client waits the longest step: that step is
+ * how late a client may come back once Redis has.
+ */
 function retryStrategy(times: number): number {
-  return Math.min(times * 100, 2000);
+  return Math.min(times * 100, 1000);
 }
+
+/**
+ * How long a connection being dropped may wait for the server to close its side. A server that
+ * froze or went silent never does, and ioredis (2 s by default) reconnects only after this: a
+ * connection replaced for silence must not hold its replacement back.
+ */
+const DISCONNECT_TIMEOUT_MS = 200;
 
 function roleOptions(role: RedisRole, commandTimeoutMs: number): RedisOptions {
   if (role === 'worker') {
@@ -65,6 +76,7 @@ function optionsFor({
   return {
     ...roleOptions(role, commandTimeoutMs),
     retryStrategy,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     lazyConnect: lazyConnect ?? false,
     ...(name ? { connectionName: name } : {}),
   };
