@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, QUEUES } from '@switchboard/contracts';
-import { startOwnedStore, useTestEnvironment, waitFor, type OwnedStore } from '@switchboard/testkit';
+import { useOwnedStore, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { closeRedis, createRedis, redisReadyWithin } from '@switchboard/redis';
 import {
   createProducer,
@@ -100,25 +100,19 @@ describe('enqueue', () => {
 });
 
 describe('a frozen Redis', () => {
-  let store: OwnedStore;
-  beforeAll(async () => {
-    store = await startOwnedStore('redis');
-  }, 60_000);
-  afterAll(async () => {
-    await store?.stop();
-  });
+  const owned = useOwnedStore('redis');
 
   // A Redis process stopped (SIGSTOP) still accepts connections and answers nothing. A queue
   // first used then used to stay broken after the thaw: BullMQ keeps its failed start for good.
   it('enqueues again within 5 s of its thaw when its first enqueue met the freeze', async () => {
-    const connection = createRedis(store.address, { role: 'producer', name: 'frozen', commandTimeoutMs: 500 });
+    const connection = createRedis(owned().address, { role: 'producer', name: 'frozen', commandTimeoutMs: 500 });
     const producer = createProducer({ connection, redisPrefix: testPrefix(environment.redisPrefix) });
     try {
       await redisReadyWithin(connection, 10_000);
-      await store.freeze();
+      await owned().freeze();
       const during = await producer.enqueue(echo, { id: 'during', value: 1 }).catch((error: unknown) => error);
       expect(during).toBeInstanceOf(QueueUnavailableError);
-      await store.thaw();
+      await owned().thaw();
       const thawedAt = Date.now();
       const added = await waitFor(
         () => producer.enqueue(echo, { id: 'after', value: 2 }).catch(() => undefined),
@@ -128,7 +122,7 @@ describe('a frozen Redis', () => {
       expect(added.jobId).toContain('after');
       expect(Date.now() - thawedAt).toBeLessThan(5_000);
     } finally {
-      await store.thaw();
+      await owned().thaw();
       await producer.close();
       await closeRedis(connection);
     }

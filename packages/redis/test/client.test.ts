@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Command, type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { startOwnedStore, useTestEnvironment, waitFor, type OwnedStore } from '@switchboard/testkit';
+import { useOwnedStore, useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { closeRedis, createRedis, duplicateRedis, redisReadyWithin, whenRedisReady } from '../src/index.ts';
 
 const environment = useTestEnvironment();
@@ -81,21 +81,15 @@ describe('clients made by createRedis and duplicateRedis', () => {
 });
 
 describe('clients of a Redis that froze or went away', () => {
-  let store: OwnedStore;
-  beforeAll(async () => {
-    store = await startOwnedStore('redis');
-  }, 60_000);
-  afterAll(async () => {
-    await store?.stop();
-  });
+  const owned = useOwnedStore('redis');
 
   // A frozen server never closes its side: the replaced connection used to linger 2 s (ioredis's
   // disconnect timeout) before its replacement was even tried.
   it('let go of a connection that timed out on a frozen server at once, not after it closes its side', async () => {
-    const client = createRedis(store.address, { role: 'producer', name: 'frozen-drop', commandTimeoutMs: 300 });
+    const client = createRedis(owned().address, { role: 'producer', name: 'frozen-drop', commandTimeoutMs: 300 });
     try {
       await redisReadyWithin(client, 10_000);
-      await store.freeze();
+      await owned().freeze();
       const closed = once(client, 'close');
       // The client's own reaction (which drops the connection) runs before this one.
       const failedAt = await client.ping().then(
@@ -106,7 +100,7 @@ describe('clients of a Redis that froze or went away', () => {
       await closed;
       expect(performance.now() - failedAt!).toBeLessThan(1_000);
     } finally {
-      await store.thaw();
+      await owned().thaw();
       await closeRedis(client);
     }
   }, 30_000);
@@ -114,16 +108,16 @@ describe('clients of a Redis that froze or went away', () => {
   // ioredis counts attempts until a connection is ready: after a long outage every client waits
   // the longest step, which is how late it may come back once Redis has.
   it('try again at least once a second however long Redis was away, and are back within about that of its return', async () => {
-    const client = createRedis(store.address, { role: 'client', name: 'away-cadence' });
+    const client = createRedis(owned().address, { role: 'client', name: 'away-cadence' });
     const delays: number[] = [];
     client.on('reconnecting', (delayMs: number) => delays.push(delayMs));
     try {
       await redisReadyWithin(client, 10_000);
-      await store.kill();
+      await owned().kill();
       // Twelve attempts: past the one whose wait reaches a second.
       await waitFor(async () => delays.length >= 12, 30_000, 50);
       expect(Math.max(...delays)).toBeLessThanOrEqual(1_000);
-      await store.restart();
+      await owned().restart();
       const backAt = performance.now();
       await redisReadyWithin(client, 10_000);
       expect(performance.now() - backAt).toBeLessThan(2_500);

@@ -55,3 +55,4 @@ export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
 export { startOwnedStore, type OwnedStore, type StoreKind } from './owned-store/index.ts';
+export { useOwnedStore } from './owned-store/use.ts';
