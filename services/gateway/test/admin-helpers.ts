@@ -84,3 +84,19 @@ export function adminCall(baseUrl: string, request: AdminCall): Promise<Answer> 
     headers: request.headers,
   });
 }
+
+/** Signs `key` in to the queue dashboard; the answer and the `name=value` of its session cookie. */
+export async function signInToDashboard(
+  baseUrl: string,
+  key: string,
+  headers?: Record<string, string>,
+): Promise<{ answer: Answer; cookie: string }> {
+  const answer = await adminCall(baseUrl, {
+    method: 'POST',
+    path: '/v1/admin/dashboard/session',
+    key,
+    body: {},
+    headers,
+  });
+  return { answer, cookie: (answer.headers.get('set-cookie') ?? '').split(';')[0]! };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACL, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { useTestEnvironment, type Answer } from '@switchboard/testkit';
-import { adminCall, createAdmin, insertKey } from './admin-helpers.ts';
+import { adminCall, createAdmin, insertKey, signInToDashboard } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -146,14 +146,7 @@ describe('queue dashboard rate limit', () => {
   it('admits admin:dashboard 300 a minute per signed-in admin, then 429', async () => {
     const limit = RATE_LIMIT_BUCKETS['admin:dashboard'].limit;
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
-    const session = await adminCall(gateway.url, {
-      method: 'POST',
-      path: '/v1/admin/dashboard/session',
-      key: admin.key,
-      body: {},
-      headers: uniqueClient(),
-    });
-    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { cookie } = await signInToDashboard(gateway.url, admin.key, uniqueClient());
     // The board's page, the cheapest request through the whole chain; each from another address.
     const page = () =>
       fetch(`${gateway.url}/v1/admin/dashboard/`, {

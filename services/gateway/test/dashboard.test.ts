@@ -5,7 +5,7 @@ import { ACL, QUEUES } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
 import { bullPrefix } from '@switchboard/queue';
 import { call, useTestEnvironment, type Answer } from '@switchboard/testkit';
-import { adminCall, createAdmin, insertKey, type AdminFixture } from './admin-helpers.ts';
+import { adminCall, createAdmin, insertKey, signInToDashboard, type AdminFixture } from './admin-helpers.ts';
 import { failedJob } from './failed-jobs.ts';
 import { useGateway } from './helpers.ts';
 
@@ -18,12 +18,7 @@ const BOARD = '/v1/admin/dashboard';
 const admins = {} as Record<'reader' | 'writer' | 'outsider', AdminFixture>;
 let queue: Queue;
 
-/** Signs `key` in; the answer and the `name=value` of its session cookie. */
-async function signIn(key: string): Promise<{ answer: Answer; cookie: string }> {
-  const answer = await adminCall(gateway.url, { method: 'POST', path: `${BOARD}/session`, key, body: {} });
-  const setCookie = answer.headers.get('set-cookie') ?? '';
-  return { answer, cookie: setCookie.split(';')[0]! };
-}
+const signIn = (key: string) => signInToDashboard(gateway.url, key);
 
 /** A dashboard request with the session cookie (and an Origin when given). */
 function board(

@@ -8,7 +8,7 @@ import {
   type RateLimitBucketName,
 } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer, type WebhookFixture } from '@switchboard/testkit';
-import { adminCall, createAdmin } from './admin-helpers.ts';
+import { createAdmin, signInToDashboard } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -30,14 +30,7 @@ let signedIn: Promise<string> | undefined;
 function dashboardCookie(): Promise<string> {
   signedIn ??= (async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
-    const session = await adminCall(gateway.url, {
-      method: 'POST',
-      path: '/v1/admin/dashboard/session',
-      key: admin.key,
-      body: {},
-      headers: uniqueClient(),
-    });
-    return (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+    return (await signInToDashboard(gateway.url, admin.key, uniqueClient())).cookie;
   })();
   return signedIn;
 }
