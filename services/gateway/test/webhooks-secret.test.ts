@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { call, useTestEnvironment } from '@switchboard/testkit';
 import { executeUrl, useExecuteStack } from './webhook-execute-helpers.ts';
@@ -19,6 +20,33 @@ function githubDelivery(url: string, body: string, signature?: string) {
   };
   if (signature !== undefined) headers['X-Hub-Signature-256'] = signature;
   return fetch(`${url}/github`, { method: 'POST', headers, body });
+}
+
+/**
+ * A POST that declares a 1 MiB JSON body and sends one byte of it, then nothing: the answer's
+ * status and code, or status 0 when the connection closed without one.
+ */
+function unfinishedPost(url: string): Promise<{ status: number; code?: string }> {
+  return new Promise((resolve) => {
+    const sent = request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) },
+    });
+    sent.on('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => {
+        sent.destroy();
+        resolve({ status: response.statusCode ?? 0, code: (JSON.parse(text) as { code?: string }).code });
+      });
+    });
+    sent.on('error', () => resolve({ status: 0 }));
+    sent.write('{');
+  });
 }
 
 describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () => {
@@ -145,5 +173,25 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
     expect(
       (await fetch(url, { method: 'POST', headers: json, body: JSON.stringify({ content: 'plain again' }) })).status,
     ).toBe(204);
+  });
+
+  it('refuse an unsigned route before its body: a broken or unfinished body is 401, not 400 or 408', async () => {
+    const guild = await createGuildFixture(stack.gateway.pool);
+    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
+      name: 'GitHub',
+      secret: SECRET,
+    });
+    const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
+    for (const route of [url, `${url}/slack`]) {
+      const broken = await fetch(route, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' });
+      expect([broken.status, ((await broken.json()) as { code: string }).code], route).toEqual([
+        401,
+        'INVALID_WEBHOOK_SIGNATURE',
+      ]);
+      // Answered without waiting for the rest of the body: a wait would end in 408 instead.
+      expect(await unfinishedPost(route), route).toEqual({ status: 401, code: 'INVALID_WEBHOOK_SIGNATURE' });
+    }
+    // A signed route still reads the body first: a broken one is 400 there.
+    expect((await githubDelivery(url, '{')).status).toBe(400);
   });
 });

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { hashCredential } from '@switchboard/auth';
 import type { ExecutionWebhook } from '@switchboard/db';
 import { ApiError, closeWithoutReading, responseLocal } from '@switchboard/http';
+import { refuseUnsignedWhenSecret } from '../signed-only.ts';
 import { checkToken } from './caller.ts';
 import type { ExecutionLookupFn } from './lookup.ts';
 import { paramsOf } from './params.ts';
@@ -19,9 +20,11 @@ const webhookSlot = responseLocal<ExecutionWebhook>(
  * way is not read: the connection is closed after the answer; one already received (most
  * small deliveries arrive with their headers) keeps it open. The webhook found is the one the
  * handler uses (`webhookOf`): a webhook deleted while its body arrived is dropped by the worker,
- * as one deleted between the answer and the job always was.
+ * as one deleted between the answer and the job always was. On a route that carries no
+ * signature (`signed` false), a webhook with a secret is refused here too (401, signed-only.ts):
+ * its token alone proves nothing such a route could accept, so its body is never read either.
  */
-export function webhookBeforeBody(lookUp: ExecutionLookupFn): RequestHandler {
+export function webhookBeforeBody(lookUp: ExecutionLookupFn, route: { signed: boolean }): RequestHandler {
   return async (req, res, next) => {
     const { webhook_id: webhookId, token } = paramsOf(res);
     const tokenHash = hashCredential(token);
@@ -29,6 +32,10 @@ export function webhookBeforeBody(lookUp: ExecutionLookupFn): RequestHandler {
     if (!checkToken(res, webhook, tokenHash)) {
       if (!req.complete) closeWithoutReading(res);
       throw new ApiError('UNKNOWN_WEBHOOK');
+    }
+    if (!route.signed && webhook.secret !== null) {
+      if (!req.complete) closeWithoutReading(res);
+      refuseUnsignedWhenSecret(webhook);
     }
     webhookSlot.set(res, webhook);
     next();

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
-import { refuseUnsignedWhenSecret } from '../signed-only.ts';
 import { bodyOf, type InboundBody } from './body.ts';
 import { refusalError } from './body-check.ts';
 import { webhookOf } from './credentials.ts';
@@ -34,8 +33,8 @@ function wantsWait(query: unknown): boolean {
 
 /**
  * One execution route after the body was read (its webhook and token were checked before:
- * credentials.ts): body → 400, signature (webhooks with a secret; on a route without
- * signatures, always) → 401, format checks → 400, then enqueue. The message id
+ * credentials.ts, which also refused a webhook with a secret on a route without signatures):
+ * body → 400, signature (webhooks with a secret) → 401, format checks → 400, then enqueue. The message id
  * is fixed here, before enqueueing: every retry of the job reuses it. A delivery's dedupe key
  * (X-GitHub-Delivery) is claimed by the enqueue, in Redis and in the add's own script, before
  * the 2xx: while a job of that key is unfinished a redelivery adds nothing. The key travels
@@ -57,8 +56,8 @@ export function executeHandler<Parsed>(
     const messageId = deps.ids.next();
     const deliveryId = format.deliveryId?.(req);
     const webhook = webhookOf(res);
-    if (!format.verify) refuseUnsignedWhenSecret(webhook);
-    else if (webhook.secret !== null && !format.verify(webhook.secret, body.raw, req))
+    // A route without signatures refused a webhook with a secret before its body (credentials.ts).
+    if (format.verify && webhook.secret !== null && !format.verify(webhook.secret, body.raw, req))
       throw new ApiError('INVALID_WEBHOOK_SIGNATURE');
     if (body.checked?.refusal) throw refusalError(body.checked.refusal);
     if (!body.checked) format.accept?.(parsed as Parsed);

@@ -64,7 +64,8 @@ function isClientError(error: unknown): boolean {
  * error-tracker and chat-app formats under their interface names and their aliases. Each runs:
  * the client IP's failure budget, then its budget for this webhook (429 before anything is
  * read, docs/decisions.md#auth-failure-budget) → rate limit (per client IP and webhook) → origin block (plain only) →
- * path → the webhook and token (404 unread, whatever the body) → the process's body budget
+ * path → the webhook and token (404 unread, whatever the body; 401 unread on a route without
+ * signatures when the webhook has a secret) → the process's body budget
  * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB,
  * 413/415/400, 408 past the read timeouts) → the format's handler; a refusal (a timeout
  * included) spends from one failure budget (spendOnRefusal). Only POST routes: mounted before
@@ -83,7 +84,10 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
       deps.metrics,
     ),
   };
-  const credentials = webhookBeforeBody(handlerDeps.lookUp);
+  const credentials = {
+    signed: webhookBeforeBody(handlerDeps.lookUp, { signed: true }),
+    unsigned: webhookBeforeBody(handlerDeps.lookUp, { signed: false }),
+  };
   const limit = routeLimiter(deps);
   const failures = { address: authFailures(deps), webhook: webhookFailures(deps) };
   // One budget for every format's route: it bounds the process's memory, not a route's.
@@ -108,7 +112,7 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
       limit(format.bucket),
       ...(plain ? [originBlock] : []),
       checkParams,
-      credentials,
+      format.verify ? credentials.signed : credentials.unsigned,
       budget,
       inboundBody(format, bodies),
       executeHandler(format, handlerDeps, plain),
