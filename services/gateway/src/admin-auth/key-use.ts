@@ -53,13 +53,19 @@ export function keyUseRecorder(options: { pool: Pool; redis: Redis; prefix: stri
     if (await admitted(keyId).catch(() => true)) await touchAdminApiKeyLastUsed(pool, keyId, intervalSeconds);
   }
 
+  /** Keys whose marker is being asked for: a burst of uses before the answer asks once. */
+  const asking = new Set<string>();
+
   return (keyId) => {
-    if (markerStands(keyId, Date.now())) return;
-    record(keyId).catch((error: unknown) => {
-      logger.warn(
-        { keyId, reason: error instanceof Error ? error.message : String(error) },
-        'could not record admin key use',
-      );
-    });
+    if (asking.has(keyId) || markerStands(keyId, Date.now())) return;
+    asking.add(keyId);
+    record(keyId)
+      .catch((error: unknown) => {
+        logger.warn(
+          { keyId, reason: error instanceof Error ? error.message : String(error) },
+          'could not record admin key use',
+        );
+      })
+      .finally(() => asking.delete(keyId));
   };
 }
