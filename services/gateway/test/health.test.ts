@@ -24,8 +24,16 @@ const gateway = useGateway(environment);
  * closed port is a refused connection and a silent server is a hang. It makes ids under the
  * file gateway's lease (one process, one lease).
  */
-async function gatewayWith(urls: { database?: string; redis?: string; s3?: string }, isDraining?: () => boolean) {
-  const config = gatewayConfig(environment, { READY_CHECK_TIMEOUT_MS: '300' });
+/**
+ * A gateway on its own clients. Its readiness checks give up after `checkTimeoutMs`: short
+ * where a test waits for a hung dependency's timeout, long enough elsewhere for a fresh
+ * connection to a store on a loaded machine (a check that gives up there is a false "timeout").
+ */
+async function gatewayWith(
+  urls: { database?: string; redis?: string; s3?: string },
+  { isDraining, checkTimeoutMs = 5_000 }: { isDraining?: () => boolean; checkTimeoutMs?: number } = {},
+) {
+  const config = gatewayConfig(environment, { READY_CHECK_TIMEOUT_MS: String(checkTimeoutMs) });
   const pool = createPool({ connectionString: urls.database ?? config.DATABASE_URL, max: 1 });
   const redis = createRedis(urls.redis ?? config.REDIS_URL, { role: 'client' });
   // As main.ts does: a fresh request-path client refuses commands until it is connected.
@@ -64,7 +72,11 @@ describe('health', () => {
 
   it('stays ready, as degraded, while only Redis and S3 are down: every replica shares them', async () => {
     const port = await closedPort();
-    const partial = await gatewayWith({ redis: `redis://127.0.0.1:${port}`, s3: `http://127.0.0.1:${port}` });
+    // Polled until ready: a check that gives up early only costs another poll.
+    const partial = await gatewayWith(
+      { redis: `redis://127.0.0.1:${port}`, s3: `http://127.0.0.1:${port}` },
+      { checkTimeoutMs: 300 },
+    );
     try {
       // Without Redis the first IP-ban load first waits for the subscription it cannot get.
       const response = await waitFor(async () => {
@@ -83,11 +95,15 @@ describe('health', () => {
 
   it('answers /readyz 503 with Retry-After naming each dependency that is down when PostgreSQL is', async () => {
     const port = await closedPort();
-    const broken = await gatewayWith({
-      database: `postgres://postgres@127.0.0.1:${port}/none`,
-      redis: `redis://127.0.0.1:${port}`,
-      s3: `http://127.0.0.1:${port}`,
-    });
+    // Every check here is expected to fail: a short bound only makes the failures come sooner.
+    const broken = await gatewayWith(
+      {
+        database: `postgres://postgres@127.0.0.1:${port}/none`,
+        redis: `redis://127.0.0.1:${port}`,
+        s3: `http://127.0.0.1:${port}`,
+      },
+      { checkTimeoutMs: 300 },
+    );
     try {
       const response = await fetch(`${broken.url}/readyz`);
       expect(response.status).toBe(503);
@@ -120,7 +136,7 @@ describe('health', () => {
 
   it('reports only the failing dependency, and a hung one within the timeout', async () => {
     const silent = await silentServer();
-    const hung = await gatewayWith({ s3: `http://127.0.0.1:${silent.port}` });
+    const hung = await gatewayWith({ s3: `http://127.0.0.1:${silent.port}` }, { checkTimeoutMs: 1_000 });
     try {
       await waitFor(async () => (await fetch(`${hung.url}/readyz`)).ok);
       const started = Date.now();
@@ -138,7 +154,7 @@ describe('health', () => {
   });
 
   it('answers /readyz 503 while draining, so load balancers stop sending traffic', async () => {
-    const draining = await gatewayWith({}, () => true);
+    const draining = await gatewayWith({}, { isDraining: () => true });
     try {
       const response = await fetch(`${draining.url}/readyz`);
       expect(response.status).toBe(503);
