@@ -9,8 +9,10 @@ export default defineConfig({
     // time (measured on 2 cores: 136 s of tests with isolation, 72 s without).
     isolate: false,
     // Tests talk to real services and start real processes: allow for a loaded 2-core machine.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A test that starts a service waits up to SERVICE_READY_TIMEOUT_MS (testkit) for it, which
+    // must stay below these, or a slow start ends as an anonymous timeout.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     reporters: ['default', './packages/testkit/src/summary-reporter.ts'],
   },
 });
