@@ -187,7 +187,7 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
 
 /**
  * How many messages the channels hold, for an archive's progress only: counting a large guild
- * takes a good part of a second, so the export starts without waiting for it.
+ * visits every one of its messages, so the export starts without waiting for it.
  */
 export async function countChannelMessages(db: Queryable, channelIds: readonly string[]): Promise<number> {
   const { rows } = await db.query<{ total: string }>(
