@@ -30,4 +30,3 @@ export * from './repositories/admin-operations.ts';
 export * from './repositories/asset-purges.ts';
 export * from './repositories/bulk-members.ts';
 export * from './repositories/archives.ts';
-export * from './repositories/archive-reads.ts';

@@ -33,7 +33,8 @@ function sessionSettings(connectionString: string, applicationName: string, conn
     connectionString,
     application_name: applicationName,
     // Every session in UTC, whatever the server's default: dates PostgreSQL renders (to_json)
-    // then match those the archive worker formats itself from binary COPY (binary-timestamp.ts).
+    // then match those the archive worker formats itself from binary COPY
+    // (services/archive-worker/src/copy/binary-timestamp.ts).
     options: '-c TimeZone=UTC',
     connectionTimeoutMillis: connectTimeoutMs,
     // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.

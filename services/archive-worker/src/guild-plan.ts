@@ -1,12 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
-import {
-  channelMessagesPage,
-  countChannelMessages,
-  guildMembersPage,
-  readGuildArchiveHead,
-  type Pool,
-} from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
+import { channelMessagesPage, countChannelMessages, guildMembersPage, readGuildArchiveHead } from './archive-reads.ts';
 import { assetEntries, entriesThen, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
 import { messagePhase, type ProgressWriter } from './progress.ts';

@@ -1,4 +1,4 @@
-import type { JsonPage } from '@switchboard/db';
+import type { JsonPage } from './archive-reads.ts';
 
 /**
  * Rows per page: a page of messages is about 1.2 MB from PostgreSQL and 2.5 MB of JSON text.

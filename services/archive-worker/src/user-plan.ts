@@ -1,7 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { storageKeys } from '@switchboard/contracts';
-import { readUserArchiveHead, userChannelMessagesPage, type Pool } from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import type { Storage } from '@switchboard/storage';
+import { readUserArchiveHead, userChannelMessagesPage } from './archive-reads.ts';
 import { assetEntries, entriesThen, type ArchivePlan } from './plan.ts';
 import { jsonArray } from './json-pages.ts';
 import { messagePhase, type ProgressWriter } from './progress.ts';

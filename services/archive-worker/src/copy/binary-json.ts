@@ -2,10 +2,10 @@ import { writeTimestamp } from './binary-timestamp.ts';
 
 /**
  * JSON objects written by this process from rows PostgreSQL sent in COPY's binary format, byte
- * for byte what `row_to_json` would have written for the same columns. PostgreSQL rendering
- * them cost it about twice as much as the scan itself (2.5 s of one core for a million
- * messages, measured with COPY … TO '/dev/null'); here it is about a quarter of that, on the
- * worker's core while PostgreSQL reads the next page.
+ * for byte what `row_to_json` would have written for the same columns. Rendering them was
+ * PostgreSQL's largest cost in an export, more than the scan itself; here it is cheaper, and on
+ * the worker's core while PostgreSQL reads the next page
+ * (docs/decisions.md#archive-messages-written-from-binary-copy).
  */
 
 /** How a column's binary value becomes a JSON value; each writes what `row_to_json` writes. */
@@ -122,8 +122,8 @@ export function readBinaryRows(data: Buffer, shape: JsonShape): BinaryRows {
 
 /**
  * Output handed on in pieces of about this size (a page of messages is one or two): each piece
- * is one deflate call on zlib's thread, and 64 KiB pieces cost a third more deflate time than
- * 1 MiB ones (measured on message JSON at level 6), the call's round trip included.
+ * is one deflate call on zlib's thread, and smaller pieces cost more deflate time, each call's
+ * round trip included (docs/decisions.md#archive-messages-written-from-binary-copy).
  */
 const SLICE_BYTES = 1024 * 1024;
 
@@ -229,7 +229,8 @@ function writeDigits(value: number, count: number, out: Buffer, at: number): num
 }
 
 /**
- * A big-endian int64 as decimal digits without a BigInt or a string (a tenth of their cost):
+ * A big-endian int64 as decimal digits without a BigInt or a string, which cost far more per id
+ * than this arithmetic (docs/decisions.md#archive-messages-written-from-binary-copy):
  * value = high·2³² + low and 2³² = 429496·10⁴ + 7296, so with rest = high·7296 + low the
  * value is (high·429496 + ⌊rest/10⁴⌋)·10⁴ + rest mod 10⁴; that leading part is split again at
  * 10⁸. Every term is an integer below 2⁵³, exact in a double, and each quotient is far enough

@@ -1,19 +1,10 @@
+import { ChannelType, createPool, insertChannels, insertGuild, insertUsers, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useTestEnvironment } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/binary-json.ts';
-import { copyBinaryRows, copyJsonRows } from '../src/copy-out.ts';
-import {
-  channelMessagesPage,
-  ChannelType,
-  createPool,
-  insertChannels,
-  insertGuild,
-  insertUsers,
-  userChannelMessagesPage,
-  type JsonPage,
-  type Pool,
-} from '../src/index.ts';
+import { channelMessagesPage, userChannelMessagesPage, type JsonPage } from '../src/archive-reads.ts';
+import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/copy/binary-json.ts';
+import { copyBinaryRows, copyJsonRows } from '../src/copy/copy-out.ts';
 
 const environment = useTestEnvironment();
 /** Sessions in UTC, whatever the server's default: the reference row_to_json then writes dates as the binary path does. */

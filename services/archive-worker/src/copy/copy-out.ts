@@ -1,5 +1,5 @@
+import type { Pool } from '@switchboard/db';
 import { CopyOutPage } from './copy-page.ts';
-import type { Pool } from './pool.ts';
 
 /** Rows as COPY wrote them, and how many there were. */
 export interface CopiedRows {

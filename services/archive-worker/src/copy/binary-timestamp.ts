@@ -3,7 +3,8 @@
  * written as PostgreSQL's JSON writes it in a session whose TimeZone is UTC:
  * `"2026-11-23T21:29:05.407+00:00"` — seconds' fraction without trailing zeros (none when
  * zero), `+00:00`, ` BC` after years before 1, `"infinity"` / `"-infinity"`. Formatting here
- * spares PostgreSQL a fifth of a message page's cost (to_json of two dates per row).
+ * spares PostgreSQL to_json of two dates per row, a large share of a message page's cost
+ * (docs/decisions.md#archive-messages-written-from-binary-copy).
  */
 
 const MICROS_PER_DAY = 86_400_000_000;

@@ -13,10 +13,11 @@ let expectedBytes = 256 * 1024;
 /**
  * One `COPY … TO STDOUT` read whole into one buffer, as a pg query object. PostgreSQL sends
  * each row as its own CopyData message; pg and pg-copy-streams turn each into objects and
- * buffer views (pg-copy-streams took a third more CPU than this for a million rows). Here the socket's
- * chunks are read directly while the COPY lasts and each row's bytes appended, then the rest
- * (CopyDone, CommandComplete, ReadyForQuery, or an ErrorResponse) is handed back to pg's own
- * parser, which completes or fails the query as for any other. pg-copy-streams takes the
+ * buffer views, allocations per row that cost CPU this reader does not spend
+ * (docs/decisions.md#archive-messages-written-from-binary-copy). Here the socket's chunks are read
+ * directly while the COPY lasts and each row's bytes appended, then the rest (CopyDone,
+ * CommandComplete, ReadyForQuery, or an ErrorResponse) is handed back to pg's own parser,
+ * which completes or fails the query as for any other. pg-copy-streams takes the
  * connection's data the same way. For bounded results only: nothing pushes back on the server.
  */
 export class CopyOutPage implements Submittable {

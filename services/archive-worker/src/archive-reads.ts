@@ -1,11 +1,11 @@
-import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../binary-json.ts';
-import { bigintLiteral, copyBinaryRows, copyJsonRows } from '../copy-out.ts';
-import type { Pool, Queryable } from '../pool.ts';
+import type { Pool, Queryable } from '@switchboard/db';
+import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from './copy/binary-json.ts';
+import { bigintLiteral, copyBinaryRows, copyJsonRows } from './copy/copy-out.ts';
 
 /**
  * The reads an archive export streams (docs/decisions.md#archive-exports): every row in keyset pages, read with
  * COPY so that memory stays a page or two whatever the guild's size. Messages, nearly all of
- * an archive, come in COPY's binary format and are written as JSON here (`binary-json.ts`);
+ * an archive, come in COPY's binary format and are written as JSON here (`copy/binary-json.ts`);
  * members are rendered by PostgreSQL and read as JSON bytes (`copyJsonRows`).
  */
 export interface JsonPage {
@@ -187,7 +187,7 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
 
 /**
  * How many messages the channels hold, for an archive's progress only: counting a large guild
- * takes a good part of a second, so the export starts without waiting for it.
+ * visits every one of its messages, so the export starts without waiting for it.
  */
 export async function countChannelMessages(db: Queryable, channelIds: readonly string[]): Promise<number> {
   const { rows } = await db.query<{ total: string }>(
