@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     // Files share worker processes: each already gets its own database, Redis prefix, bucket
     // and ports from testkit, so a fresh module graph per file bought nothing but start-up
-    // time (measured on 2 cores: 136 s of tests with isolation, 72 s without).
+    // time (packages/bench/README.md#test-runs).
     isolate: false,
     // Tests talk to real services and start real processes: allow for a loaded 2-core machine.
     // A test that starts a service waits up to SERVICE_READY_TIMEOUT_MS (testkit) for it, which

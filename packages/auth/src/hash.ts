@@ -8,7 +8,10 @@ export function hashCredential(raw: string): Buffer {
   return digest(raw);
 }
 
-/** One-shot: a third cheaper than createHash().update().digest() on a credential's few bytes. */
+/**
+ * One-shot: cheaper than createHash().update().digest() on a credential's few bytes
+ * (packages/bench/README.md#credentials-and-admin-keys).
+ */
 function digest(value: string | Uint8Array): Buffer {
   return hash('sha256', value, 'buffer');
 }

@@ -6,10 +6,8 @@
  * request keeps rehashing, and its superseded backing stores stay linked to the tables that
  * followed them until the next full GC. Every scavenge then finds each request's whole object
  * graph (response, body, parsed JSON) still reachable and promotes it to the old generation.
- * Measured on the gateway at 1,000 webhook deliveries a second: with a `Set` of in-flight
- * responses, 6–7 MB of dead requests promoted per scavenge; with this array, 0.1 MB. Those
- * promotions made the scavenges long (10–20 ms) and the mark-compacts frequent: the accept
- * latency's tail.
+ * Those promotions made the scavenges long and the mark-compacts frequent: the accept latency's
+ * tail (packages/bench/README.md#memory-and-garbage-collection).
  *
  * An array with swap-remove holds no superseded structure: a deleted item's slot is overwritten
  * by the last item or popped. Each item remembers its own position under a symbol owned by

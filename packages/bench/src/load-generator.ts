@@ -12,14 +12,13 @@ const ENTRY = new URL('./load-generator-process.ts', import.meta.url).pathname;
  * Every load the benchmarks offer is generated in a process of its own, as the autocannon and
  * wrk CLIs run, not in the harness's: there the generator's event loop also ran the harness
  * (its services' clients, an in-process S3, reports) and its heap grew run by run, so a stall of
- * the harness was charged to the target's latency. autocannon at 3,500 pushes/s against express
- * JSON: p99 24-35 ms driven from the harness's process, 9-17 ms from a process of its own.
+ * the harness was charged to the target's latency (packages/bench/README.md#the-harness).
  *
  * A fresh process for each run of loads (it ends once none is under way), as a CLI per run: one
- * process kept for a whole benchmark fell, ~80 s in, into several mark-compacts a second
- * (10-23 ms of marking and pause each, no memory reducer involved), and from then on the gateway's
- * half-rate p99 read 17-24 ms where runs from fresh processes, alternating with it, read 10-12.
- * Started with the services' node flags; an idle one holds nothing of the harness open.
+ * process kept for a whole benchmark fell, after a minute or so, into several mark-compacts a
+ * second (no memory reducer involved), and from then on the gateway's half-rate tail read worse
+ * than from fresh processes alternating with it. Started with the services' node flags; an idle
+ * one holds nothing of the harness open.
  */
 class LoadGenerator {
   private current: GeneratorProcess | undefined;

@@ -22,14 +22,11 @@ export interface Measurement {
 }
 
 /**
- * The least warm-up before a maximum-rate run of a gateway route, whatever --warmup says. A
- * fresh gateway process compiles its hot code over its first 15,000-20,000 requests, and its
- * compiler threads count in its CPU: one process driven in 3 s slices spent 0.37 ms of CPU
- * per ingest request in the first, 0.24 in the second, 0.19-0.21 from the third on. With a
- * process per core, each sees half the load and takes twice as long, so the default 3 s
- * measured the gateway while it still compiled: two ban-check rounds after 3 s spent 0.097 and
- * 0.120 ms of gateway CPU per check (0.634 and 0.519 of the baseline's rate), two after 10 s
- * 0.098 and 0.103 (0.644, 0.630). A gateway that has been running does not compile; every
+ * The least warm-up before a maximum-rate run of a gateway route, whatever --warmup says. A fresh
+ * gateway process compiles its hot code over its first many thousand requests, and its compiler
+ * threads count in its CPU. With a process per core, each sees half the load and takes twice as
+ * long, so the default warm-up measured the gateway while it still compiled
+ * (packages/bench/README.md#the-harness). A gateway that has been running does not compile; every
  * target of a run gets the same warm-up.
  */
 export const STEADY_STATE_WARMUP_SECONDS = 10;

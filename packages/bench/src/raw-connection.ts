@@ -11,9 +11,9 @@ const CLOSES = /\r\nconnection:[ \t]*close/i;
 /**
  * One keep-alive HTTP/1.1 connection that sends request bytes prepared by the caller, one
  * request at a time, and reads each answer only as far as its status, length and whether the
- * server closes: a load generator's client, costing a few µs a request where Node's http
- * client (headers object, agent, IncomingMessage, stream) cost the paced load ~0.2 ms of CPU
- * per request, 16% of the 2-core machine at 1,450 requests/s that the gateway needed.
+ * server closes: a load generator's client, costing little where Node's http client (headers
+ * object, agent, IncomingMessage, stream) took as much of the machine as PostgreSQL did, from
+ * the cores the gateway needed (packages/bench/README.md#the-harness).
  *
  * Answers must carry a Content-Length or have no body (204, 304, 1xx are not expected): the
  * gateway's are all that way; a chunked answer fails its request with `CHUNKED_ANSWER`. A

@@ -51,9 +51,10 @@ function spreads(rounds: ReadonlyArray<Record<string, number>>): Record<string, 
 }
 
 /**
- * The figures of repeated runs of one benchmark. On a shared machine one run's ratio moves by a
- * third from run to run (other tenants, CPU frequency); the median of several, with its range,
- * is the figure to quote. A round whose ratio is NaN (a ratio to nothing) leaves it out.
+ * The figures of repeated runs of one benchmark. On a shared machine one run's ratio moves a lot
+ * from run to run (other tenants, CPU frequency: packages/bench/README.md#the-harness); the
+ * median of several, with its range, is the figure to quote. A round whose ratio is NaN (a ratio
+ * to nothing) leaves it out.
  */
 export function summariseRounds(reports: readonly BenchReport[]): RoundsSummary {
   const first = reports[0];

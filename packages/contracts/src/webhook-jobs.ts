@@ -14,9 +14,10 @@ const headerValue = z.string().max(200);
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
- * A JSON document. Not `z.json()`, which walks all of it (about 85 µs for a 7.6 KB push, on
- * both sides of every delivery): the value comes out of JSON.parse in the gateway and out of
- * Redis in the worker, so it is JSON by construction, and the transformers validate what they read.
+ * A JSON document. Not `z.json()`, which walks all of it, on both sides of every delivery
+ * (packages/bench/README.md#webhook-ingest): the value comes out of JSON.parse in the gateway and
+ * out of Redis in the worker, so it is JSON by construction, and the transformers validate what
+ * they read.
  */
 const jsonValue = z.custom<JsonValue>((value) => value !== undefined, 'Must be a JSON value.');
 

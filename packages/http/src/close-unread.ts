@@ -13,8 +13,9 @@ export const UNREAD_BODY_LINGER_MS = 2_000;
  * Node's own `Connection: close` handling destroys the socket as soon as the answer is written.
  * A client still sending its body then gets a reset, and one whose next write fails (EPIPE) may
  * never read the answer already on its way: Node's http client reports the write error instead
- * (2 of 30 refused 25 MiB uploads under the body flood). Reading stops, so the rest of the body
- * costs the process nothing: the client is held by TCP flow control until the close.
+ * (seen under the body flood: packages/bench/README.md#execution-bodies-under-the-body-flood).
+ * Reading stops, so the rest of the body costs the process nothing: the client is held by TCP
+ * flow control until the close.
  */
 export function closeWithoutReading(res: Response, lingerMs = UNREAD_BODY_LINGER_MS): void {
   res.setHeader('Connection', 'close');

@@ -27,9 +27,9 @@ const PLAIN_JSON_TYPE = /^application\/json[\t ]*(?:;[\t ]*charset[\t ]*=[\t ]*"
 /**
  * A body readable without body-parser: plain JSON of a declared size within the limit and not
  * compressed, which is nearly every admin and management call. body-parser's general machinery
- * (media type and charset parsing, a decoding stream, a list of chunks) cost a small JSON POST
- * 27.4 µs of server CPU against 22.7 this way (express alone, alternating runs); read after an
- * await, as the admin routes do after the key lookup, the difference shrinks to a few percent.
+ * (media type and charset parsing, a decoding stream, a list of chunks) costs a small JSON POST
+ * more server CPU than this way; read after an await, as the admin routes do after the key
+ * lookup, the difference shrinks (packages/bench/README.md#http-path).
  * Everything else (other charsets, compression, chunked, too large) still goes through
  * body-parser, with its errors.
  */

@@ -13,8 +13,9 @@ export const MAX_JSON_CONTAINERS = 1_000_000;
 /**
  * Most values (array elements and object members) a JSON document may hold. 25 MiB of
  * `[1,1,…]` is 13 million, a 100 MB array once parsed; a parse thread holding a few of those
- * between collections took a flood of them to 900 MiB of gateway memory. GitHub's example push
- * holds 179 in 7.7 KB (a 25 MB push of that shape, about 600,000).
+ * between collections took a flood of them close to the gateway's memory bound
+ * (packages/bench/README.md#execution-bodies-under-the-body-flood). GitHub's example push holds
+ * 179 in 7.7 KB (a 25 MB push of that shape, about 600,000).
  */
 export const MAX_JSON_VALUES = 4_000_000;
 

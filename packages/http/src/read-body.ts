@@ -26,12 +26,12 @@ export function declaredBodyBytes(headers: IncomingHttpHeaders): number | undefi
  * Makes an upload take turns with every other request: after each chunk the request pauses
  * until the event loop's next turn. libuv reads up to 32 chunks of 64 KiB from each readable
  * socket in one turn, so ten 25 MiB uploads arriving at once made single turns of tens of
- * milliseconds (/healthz answered in 62-129 ms at worst under the body flood, 31-38 ms with
- * turns). Call once the body is being read. `moreToCome` tells whether the body goes on past
- * the chunk just read, so a body complete in one chunk (most webhooks) waits for nothing; when
- * it reads what the reader's own 'data' listener counts, register that listener first. The
- * returned stop() ends the turns, a pending resume included, so a connection paused for
- * closing stays paused.
+ * milliseconds, and /healthz waited behind them under the body flood
+ * (packages/bench/README.md#execution-bodies-under-the-body-flood). Call once the body is being
+ * read. `moreToCome` tells whether the body goes on past the chunk just read, so a body
+ * complete in one chunk (most webhooks) waits for nothing; when it reads what the reader's own
+ * 'data' listener counts, register that listener first. The returned stop() ends the turns, a
+ * pending resume included, so a connection paused for closing stays paused.
  */
 export function readInTurns(req: Request, moreToCome: () => boolean = () => !req.complete): () => void {
   let reading = true;

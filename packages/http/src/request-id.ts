@@ -23,11 +23,10 @@ type WriteHead = (this: Response, statusCode: number, ...rest: unknown[]) => Res
 /**
  * `writeHead` that adds the request's id to the head as it is written. Node builds a bare
  * head (every 204 of webhook ingest) from the list writeHead is given; one header set
- * beforehand with setHeader sends it down its general path instead: 204s from a bare Node
- * server took a median 90 µs of CPU each with `setHeader('X-Request-Id', …)` against 74 with
- * the same header in writeHead's list (six runs each, autocannon, 7 KB bodies). A list the
- * caller gives is extended; headers given as an object, or an id the handler set itself, go
- * the general way, as before.
+ * beforehand with setHeader sends it down its general path instead, which costs a bare 204
+ * noticeably more CPU (packages/bench/README.md#http-path). A list the caller gives is
+ * extended; headers given as an object, or an id the handler set itself, go the general way,
+ * as before.
  */
 function writeHeadWithRequestId(writeHead: WriteHead): WriteHead {
   return function (this: Response, statusCode, ...rest) {

@@ -30,8 +30,8 @@ export function isFixedPath(routePath: string): boolean {
  * Runs `router` only for requests whose path could match one of `routePaths` (the router's
  * own routes: their literal beginnings are compared); other requests go on at once. An
  * app-level router otherwise tries each of its routes on every request reaching it: an admin
- * call walked past the discovery, health, documentation and execute routes first, a fifth of
- * its CPU (0.24-0.27 against 0.20 ms per ban check). Case-insensitive, as express's routes
+ * call walked past the discovery, health, documentation and execute routes first, a large
+ * share of its CPU (packages/bench/README.md#http-path). Case-insensitive, as express's routes
  * are, so this never turns away a path a route inside would take.
  */
 export function onlyForPaths(routePaths: readonly string[], router: RequestHandler): RequestHandler {

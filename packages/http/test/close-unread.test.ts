@@ -29,7 +29,7 @@ afterAll(() => app.close());
  * Sends headers declaring a 200 MiB body, then body bytes as fast as the socket takes them.
  * Half-open, as an uploading HTTP client is: the server's FIN does not stop it sending. With
  * net's default a write after that FIN fails at once and the client itself closes the
- * connection, before the linger (1 in 12 runs on a busy machine).
+ * connection, before the linger (now and then, on a busy machine).
  */
 function upload(): { socket: Socket; answer: Promise<string>; closed: Promise<number> } {
   const socket = connect({ port: app.port, host: '127.0.0.1', allowHalfOpen: true });

@@ -14,10 +14,9 @@ interface Series {
  * A Prometheus histogram of request durations by method, route and status, with the same
  * exposition as prom-client's Histogram (the `_bucket` series with `le`, `+Inf`, `_sum`,
  * `_count`; summed across a cluster's processes), recorded for a fraction of its cost.
- * prom-client's `startTimer` and `observe` check and hash the label object on every call: in
- * an express server answering a small JSON body they cost ~14 µs of CPU a request (68 → 82 µs,
- * medians of five alternating runs), where this one, a map lookup on a string key, cost
- * nothing measurable. That was about a tenth of the gateway's CPU for an admin ban check.
+ * prom-client's `startTimer` and `observe` check and hash the label object on every call, a
+ * real share of a small request's CPU, where this one is a map lookup on a string key
+ * (packages/bench/README.md#http-path).
  *
  * It registers itself with prom-client's Registry, which only ever reads a metric's `name`,
  * `get()` and `reset()`; the Registry's types list prom-client's own classes only, hence the

@@ -7,9 +7,8 @@ import type { JobContext } from './registry.ts';
  * A class, not an object literal with `get logger() { … }`, on purpose. An object literal's
  * getter is a closure made per object, and V8 kept it, and everything it captures (the job with
  * its payload), alive through every young-generation collection until the next full GC: each
- * job's data was copied, then promoted, then left for a mark-compact to free. Measured on a
- * BullMQ worker draining webhook deliveries at 1,000 a second, semi-space fixed at 32 MB: 6.4 MB
- * promoted per scavenge with the literal, 4.2 MB with this class. (Object.defineProperty with a
+ * job's data was copied, then promoted, then left for a mark-compact to free
+ * (packages/bench/README.md#memory-and-garbage-collection). (Object.defineProperty with a
  * getter closure does the same.) A getter on the prototype captures nothing.
  */
 export class RunningJobContext implements JobContext {

@@ -102,9 +102,8 @@ const MAX_ADD_BATCHES_IN_FLIGHT = 4;
 /**
  * Adds a batch of jobs to one queue, each with its own add script. They still leave in one
  * write (the client holds a tick's commands: createRedis). Not BullMQ's addBulk: its pipeline
- * copies every script BullMQ defines onto itself when made, and cost the gateway's client
- * 112-150 µs of CPU per job in batches of two (73-110 added one by one), 77-105 in fives
- * (57-65), 55-72 in twenties (48-54) for a 7.7 KB push, on one machine, five rounds each.
+ * copies every script BullMQ defines onto itself when made, and cost the gateway's client more
+ * CPU per job than adding them one by one (packages/bench/README.md#redis-and-the-queue).
  */
 async function addJobs(queue: Queue, jobs: PreparedJob[]): Promise<Job[]> {
   return Promise.all(jobs.map(({ contract, data, options }) => queue.add(contract.name, data, options)));

@@ -140,8 +140,9 @@ function createProcessor(
 /**
  * Logs what happens to jobs and reports each job leaving the active state to the observer.
  * Ids and reasons only: payloads may hold personal data. A completed job is debug: at a
- * thousand jobs a second, one info line each cost ~7% of a worker's CPU; failures, retries
- * and stalls stay visible at info.
+ * thousand jobs a second, one info line each is a noticeable share of a worker's CPU
+ * (packages/bench/README.md#redis-and-the-queue); failures, retries and stalls stay visible
+ * at info.
  */
 function logEvents(
   worker: Worker,

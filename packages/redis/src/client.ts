@@ -5,10 +5,9 @@ import type { Logger } from '@switchboard/logger';
 /*
  * ioredis is pinned to 5.11.1 (the release BullMQ 6.7 develops against), not 6.0.0. 6.0.0
  * replaced redis-parser with a RESP3 decoder compiled down to WeakMap-backed private fields:
- * a WeakMap lookup per field access while a reply is decoded. Under a steady 1,000 deliveries a
- * second it was 14.5% of the webhook worker's CPU samples (redis-parser on 5.11.1: 4.6%); one
- * client's CPU per ZRANGE of 20 elements 19-29 µs against 9-15 µs, per HGETALL of a 9 KB job
- * 17-20 µs against 13-16 µs. Nothing here needs RESP3.
+ * a WeakMap lookup per field access while a reply is decoded, which made decoding replies a
+ * far larger share of the webhook worker's CPU than redis-parser's
+ * (packages/bench/README.md#redis-and-the-queue). Nothing here needs RESP3.
  */
 
 /**
@@ -123,11 +122,10 @@ const heldSockets = new WeakSet<Socket>();
  * microtask queue is empty (or, for a command sent outside any reaction, as soon as that
  * callback returns: nothing waits for a later turn of the event loop). A worker that finishes a
  * batch of jobs at once (one insert, one events script) then sends their completions together,
- * where each was its own write before: the worker's writes per delivery went from 1.15 to
- * 0.22, its CPU per delivery from 0.469 to 0.434 ms and Redis's from 0.217 to 0.201 ms (means
- * of 5 alternating pairs of 5,000-delivery drains; 7 pairs of a variant that held writes until
- * setImmediate: 0.511 against 0.473 ms). Order, replies and timeouts are as before; a socket
- * destroyed meanwhile drops what it held, as ioredis's commands fail with it.
+ * where each was its own write before: fewer writes, and less CPU for the worker and for Redis
+ * per delivery; holding writes until setImmediate instead cost more
+ * (packages/bench/README.md#redis-and-the-queue). Order, replies and timeouts are as before; a
+ * socket destroyed meanwhile drops what it held, as ioredis's commands fail with it.
  */
 function holdWritesForTick(socket: Socket | undefined): void {
   if (!socket || heldSockets.has(socket)) return;
@@ -143,16 +141,15 @@ function holdWritesForTick(socket: Socket | undefined): void {
  * Watches every command the client sends: its writes are held for the tick (holdWritesForTick),
  * and it gets one reaction to its outcome: a failure goes to the silent-connection dropper, and
  * a success lets go of the command's arguments.
- * Settled ioredis commands outlive the young-generation collections that should free them (measured;
- * for a pipeline's commands, as the gateway's job adds were until the producer sent each on its
+ * Settled ioredis commands outlive the young-generation collections that should free them (for
+ * a pipeline's commands, as the gateway's job adds were until the producer sent each on its
  * own, the reason is the per-instance `length` getter ioredis's Pipeline defines: see
  * RunningJobContext in @switchboard/queue; for single commands not pinned down), and their
- * arguments with them: on the gateway every job's
- * serialised data (8 KB for a push) then reached the old generation. Letting go took what
- * survives each of the gateway's scavenges at 1,000 deliveries a second from 6.5 to 3.1 MB,
- * and its ingest maximum from about 4,240 to 4,400-4,900 requests a second (three runs each,
- * alternating). Nothing reads a settled command's arguments: ioredis resends only unanswered
- * ones, and a failed command keeps them (its error names them).
+ * arguments with them: on the gateway every job's serialised data (8 KB for a push) then
+ * reached the old generation. Letting go shrank what survives each of the gateway's scavenges
+ * and raised its ingest maximum (packages/bench/README.md#memory-and-garbage-collection).
+ * Nothing reads a settled command's arguments: ioredis resends only unanswered ones, and a
+ * failed command keeps them (its error names them).
  */
 function watchCommands(client: Redis, options: RedisClientOptions): Redis {
   const send = client.sendCommand.bind(client);

@@ -7,9 +7,8 @@ import { setFlagsFromString } from 'node:v8';
  * straight in the old generation from then on. Such an object (zod's parse payload is one: it
  * gets a closure per `superRefine` check) is dead at once but stays until the next full GC, and
  * everything it points at, the request's parsed body included, is then kept and promoted by every
- * scavenge. Measured on a zod parse of a 7.7 KB push in a loop: 6.2 MB promoted per scavenge
- * with pretenuring, 0 without; on the gateway's execute path 3.3 MB against 0.2 MB. Taking
- * effect at run time is enough: the flag is read when a GC weighs the sites' feedback.
+ * scavenge (packages/bench/README.md#memory-and-garbage-collection). Taking effect at run time
+ * is enough: the flag is read when a GC weighs the sites' feedback.
  */
 export function keepShortLivedObjectsYoung(): void {
   setFlagsFromString('--no-allocation-site-pretenuring');
@@ -20,15 +19,14 @@ export function keepShortLivedObjectsYoung(): void {
  * and benchmarks' spawned services; the gateway's primary gives them to its processes).
  *
  * `--no-memory-reducer`: V8's memory reducer runs a shrinking full GC when it sees the process
- * idle, and also, by its watchdog, ~100 s after the last full GC however busy the process is.
+ * idle, and also, by its watchdog, a while after the last full GC however busy the process is.
  * That GC leaves the heap small and its next limits tight, and a server's steady promotion then
- * keeps the old generation at its limit: a gateway process under load went from a mark-compact
- * every minute or two to four a second (4-27 ms pauses each, plus up to 21 ms marking steps)
- * and stayed so for minutes, its p99 at the maximum rate doubling (14-19 → 33-38 ms) and its
- * rate falling a fifth. With the flag, 6 minutes of the same load took no mark-compact after
- * start-up. The cost: a heap grown under load is not shrunk while the process idles. It must be
- * on the command line: the reducer is set up with the heap, so setting the flag at run time
- * (as above) leaves it running.
+ * keeps the old generation at its limit: a gateway process under load went from an occasional
+ * mark-compact to several a second, for minutes, with a far worse tail and a lower maximum
+ * rate; with the flag the same load took none after start-up
+ * (packages/bench/README.md#memory-and-garbage-collection). The cost: a heap grown under load
+ * is not shrunk while the process idles. It must be on the command line: the reducer is set up
+ * with the heap, so setting the flag at run time (as above) leaves it running.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
 

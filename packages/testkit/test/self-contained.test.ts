@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROOT, trackedFiles } from './support/source-files.ts';
 
 /**
  * A clone must explain itself: no comment, README or script may send the reader to a document
@@ -10,7 +9,6 @@ import { describe, expect, it } from 'vitest';
  * does not have.
  */
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SECTION = '\u00a7';
 
 /** Text that points outside the repository (compared case-insensitively). */
@@ -38,13 +36,6 @@ const LANDED_MIGRATIONS = new Set(
 interface Finding {
   where: string;
   text: string;
-}
-
-function trackedFiles(): string[] {
-  const listing = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return listing
-    .split('\0')
-    .filter((path) => path !== '' && !path.endsWith('package-lock.json') && !path.split('/').includes('node_modules'));
 }
 
 function findingsIn(path: string): Finding[] {

@@ -21,7 +21,10 @@ export interface BuildDeps {
 
 useNativeCrc32InYazl();
 
-/** JSON deflates ~15:1 at 6 for about the CPU of gzip's default, the baseline's level. */
+/**
+ * gzip's default level, the baseline's: JSON deflates well at it for the CPU gzip spends
+ * (packages/bench/README.md#archive-export).
+ */
 const COMPRESSION_LEVEL = 6;
 
 /**

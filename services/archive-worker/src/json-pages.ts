@@ -1,9 +1,9 @@
 import type { JsonPage } from './archive-reads.ts';
 
 /**
- * Rows per page: a page of messages is about 1.2 MB from PostgreSQL and 2.5 MB of JSON text.
- * Pages of 10,000 rather than 5,000 made a 1M-message archive about a tenth faster (fewer
- * statements, and each keeps PostgreSQL busy longer while the worker writes the last one).
+ * Rows per page: a page of messages is a few megabytes, from PostgreSQL and again as JSON text.
+ * 10,000 rather than 5,000: fewer statements, and each keeps PostgreSQL busy longer while the
+ * worker writes the last one (packages/bench/README.md#archive-export).
  */
 export const PAGE_ROWS = 10_000;
 

@@ -14,11 +14,10 @@ export function yazlBufferCrc32(): BufferCrc32 {
 
 /**
  * yazl checksums every byte of an archive with buffer-crc32's byte-at-a-time JavaScript, a
- * quarter of the worker's CPU on a 1M-message guild (~650 ms of 2.4 s, measured with the
- * bench's CPU profiles). node:zlib's crc32 is native and gives the same numbers about twelve
- * times faster, so yazl's `crc32.unsigned` is pointed at it, once, before any archive is
- * written (yazl looks the function up on each chunk). test/native-crc32.test.ts holds the two
- * equal.
+ * large share of the worker's CPU (packages/bench/README.md#archive-export). node:zlib's crc32
+ * is native and gives the same numbers for far less, so yazl's `crc32.unsigned` is pointed at
+ * it, once, before any archive is written (yazl looks the function up on each chunk).
+ * test/native-crc32.test.ts holds the two equal.
  */
 export function useNativeCrc32InYazl(): void {
   yazlBufferCrc32().unsigned = (input, previous) =>

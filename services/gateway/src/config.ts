@@ -14,9 +14,8 @@ const flag = (fallback: boolean) => env.bool().default(fallback);
 
 /**
  * A gateway process per core leaves none for the workers that store what it accepts: with the
- * webhook worker, PostgreSQL and Redis on the same two cores, one process took accepted →
- * stored at 1,000 deliveries a second from a p99 of 26–144 ms (median 33) to 12–39 ms (median
- * 17), alternating runs of `npm run bench -- delivery-latency` (packages/bench/README.md).
+ * webhook worker, PostgreSQL and Redis on the same two cores, one process cut the accepted →
+ * stored tail against two (packages/bench/README.md#gateway-processes).
  */
 function gatewayProcesses(count: number | 'auto' | 'shared'): number {
   if (count === 'auto') return availableParallelism();

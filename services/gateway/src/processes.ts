@@ -29,8 +29,8 @@ const REPLACE_AFTER_MS = 1_000;
  * port), the others then the port it got. Each process is a whole replica, with
  * its own pool, Redis clients, IP-ban index and snowflake id, exactly as on separate machines:
  * the gateway keeps no state another replica needs. One process's event loop is what bounds a
- * gateway's requests a second, not the cores: on the two-core bench machine, two processes took
- * the webhook ingest from a median ~0.29x of bare express to ~0.34x (packages/bench/README.md).
+ * gateway's requests a second, not the cores: on the two-core bench machine two processes took
+ * more webhook ingest than one (packages/bench/README.md#gateway-processes).
  *
  * The primary serves nothing itself: it says ready once every process listens, replaces a
  * process that dies afterwards, merges the processes' metrics for a scrape that reaches any of

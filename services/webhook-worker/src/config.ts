@@ -8,15 +8,12 @@ export const webhookWorkerConfigSchema = workerConfigSchema
     /**
      * Deliveries run at once. A delivery mostly waits (insert and commit, Redis), and deliveries
      * finishing together share one insert and one events script, so many at once is what makes
-     * the worker fast: on the bench, 32 stored ~2x the messages per second of 4, and 64 about
-     * 12% more than 32 (median 5,050 against 4,520 a second over six alternating runs on 2 cores:
-     * at 32 the worker sat idle a quarter of the time, each job waiting on its batch's round
-     * trips). 128 stored 2,132-2,311 a second against 1,507-2,017 at 64 and 2,020-2,085 at 256
-     * (alternating runs on a slower day; batches of ~22-25 deliveries rather than ~18, 0.40
-     * against 0.43 ms of worker CPU per delivery), while the raw no-op worker beside it drained
-     * no faster at 128 than at 64. Memory stays small: inline bodies are at most the gateway's
-     * WEBHOOK_INLINE_BODY_MAX_BYTES (64 KiB by default), and claim-checked (large) bodies stay at
-     * 4 at a time whatever this is (deliver.ts).
+     * the worker fast: with fewer, the worker sat idle while each job waited on its batch's round
+     * trips. 128 stored more messages a second than 64 or 256, in larger batches for less CPU per
+     * delivery, where the raw no-op worker beside it drained no faster
+     * (packages/bench/README.md#webhook-worker). Memory stays small: inline bodies are at most
+     * the gateway's WEBHOOK_INLINE_BODY_MAX_BYTES (64 KiB by default), and claim-checked (large)
+     * bodies stay at 4 at a time whatever this is (deliver.ts).
      */
     WORKER_CONCURRENCY: env.int(1, 256).default(128),
     /** The Redis stream MESSAGE_CREATE goes to: `events`, unless deployments share a Redis. */
@@ -27,8 +24,9 @@ export const webhookWorkerConfigSchema = workerConfigSchema
      * How long "MESSAGE_CREATE of message <id> was appended" is remembered, so a retried or
      * recovered delivery never appends it twice. It must outlive the job's retries: backoffs
      * of 1+2+4+8 s and up to five stall recoveries of ≤ 15 s each are under two minutes, and
-     * ten leave room for a backlog. Every marker costs Redis memory (about 100 bytes) for
-     * this long, under `noeviction`: at 2,000 messages/s, ten minutes is ~120 MB, a day was 17 GB.
+     * ten leave room for a backlog. Every marker costs Redis memory for this long, under
+     * `noeviction`: a day's markers at a busy rate would hold gigabytes
+     * (packages/bench/README.md#webhook-worker).
      */
     EVENTS_PUBLISHED_TTL_SECONDS: env.int(60, 30 * 24 * 60 * 60).default(10 * 60),
     /**

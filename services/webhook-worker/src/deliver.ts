@@ -52,8 +52,9 @@ interface Writes {
 
 /**
  * Jobs finishing the same step in the same event loop round share one insert statement (one
- * commit) and one events script: at WORKER_CONCURRENCY 16 this roughly halves the database's
- * CPU per delivery. Each delivery still gets its own outcome, as it would alone.
+ * commit) and one events script, which saves the database much of its CPU per delivery
+ * (packages/bench/README.md#webhook-worker). Each delivery still gets its own outcome, as it
+ * would alone.
  */
 const BATCHING = { maxBatch: 100, maxInFlight: 2 };
 

@@ -11,9 +11,9 @@ export interface Slice {
 /**
  * The order the variants run in round `round`: rotated by one every second round and reversed
  * in odd ones, so over 2 × n rounds each of n variants runs in every position equally often
- * and after different neighbours. Position matters: the first slice of a round ran about 5%
- * cheaper than the others, and with three variants and reversal alone the middle one never
- * ran first or last (two copies of one build then differed by 15%).
+ * and after different neighbours. Position matters: the first slice of a round ran cheaper than
+ * the others, and with three variants and reversal alone the middle one never ran first or last,
+ * which set two copies of one build apart (packages/bench/README.md#the-harness).
  */
 export function roundOrder(variants: number, round: number): number[] {
   const shift = Math.floor(round / 2) % Math.max(1, variants);

@@ -126,8 +126,9 @@ function report(variants: Variant[], slices: Slice[][]): string {
 /**
  * Gateways from several checkouts or environments, one process each, on one database,
  * driven in turn: short slices of the same load, alternating (alternate.ts), each slice's
- * gateway CPU per request read from /proc. Sequential benchmark runs of one build differ by up
- * to ±20% on a shared machine; alternating slices of two identical variants by 4-7%.
+ * gateway CPU per request read from /proc. On a shared machine alternating slices of two
+ * identical variants differ far less than sequential benchmark runs of one build do
+ * (packages/bench/README.md#the-harness).
  */
 async function main(): Promise<void> {
   const { workload, workloadName, variants, rounds, slice, warmup, connections, rate } = command;

@@ -85,7 +85,8 @@ export async function findAdminApiKeyWithOwner(db: Queryable, id: string): Promi
  * concurrent requests); answers in the order of `ids`, null where there is no such key. Named:
  * every admin request runs it, and each connection then plans it once. The ACL arrays come as
  * JSON, which pg hands to JSON.parse: as text[] pg parses them character by character in
- * JavaScript (postgres-array), 2.6% of the gateway's CPU under the ban-check load.
+ * JavaScript (postgres-array), a visible share of the ban check's CPU
+ * (packages/bench/README.md#credentials-and-admin-keys).
  */
 export async function findAdminApiKeysWithOwners(
   db: Queryable,

@@ -48,9 +48,9 @@ interface AddedColumns {
  * two statements storing the same (retried) messages wait for each other instead of deadlocking.
  * The batch travels as one JSON document (ids as strings, read exactly into bigint), and only
  * the columns the database decides come back: the content and embeds it stored are those sent.
- * Against seven parallel arrays and the whole row returned (every embed quoted into a text
- * array, then jsonb printed back and parsed again), per message stored in batches of 8: 15.2
- * against 22.0 µs of worker CPU and 41.7 against 46.1 µs of the database's (alternating runs).
+ * Seven parallel arrays and the whole row returned (every embed quoted into a text array, then
+ * jsonb printed back and parsed again) cost both the worker and the database more per message
+ * (packages/bench/README.md#webhook-worker).
  *
  * A message with a delivery id is inserted only while no other message of its webhook holds
  * that id (the partial unique index of migration 0011): a concurrent statement with the same id

@@ -24,11 +24,11 @@ export interface AdminKeys {
 
 /**
  * Keys are read from the database, those of concurrent requests in one statement (one out at a
- * time: the keys arriving meanwhile make the next one bigger; toggled run by run inside one
- * gateway under the ban-check load, two out cost 48.8 against 47.0 µs of gateway CPU per check),
- * and kept while the change feed proves them current (credential-memory.ts): a key deleted
- * through the API fails on every replica from the next request (the route waits for every
- * process: commitCredentialChange); one changed in SQL, as soon as each process hears the commit.
+ * time: the keys arriving meanwhile make the next one bigger, and two out at once cost the ban
+ * check more CPU: packages/bench/README.md#credentials-and-admin-keys), and kept while the
+ * change feed proves them current (credential-memory.ts): a key deleted through the API fails
+ * on every replica from the next request (the route waits for every process:
+ * commitCredentialChange); one changed in SQL, as soon as each process hears the commit.
  */
 export function createAdminKeys({ pool, feed, metrics }: AdminKeysOptions): AdminKeys {
   const read = createBatcher((keyIds: string[]) => findAdminApiKeysWithOwners(pool, keyIds), {

@@ -18,7 +18,8 @@ export type KeyUseRecorder = (keyId: string) => void;
  * round trip) and does not ask again before then: a busy admin client costs each replica one
  * command a minute, not one per request. (Remembering only the markers it set itself, a
  * replica that lost the minute to another asked on every request: one Redis round trip per
- * admin call, 19% of the gateway's CPU under the ban-check load.)
+ * admin call, a large share of the ban check's CPU:
+ * packages/bench/README.md#credentials-and-admin-keys.)
  */
 export function keyUseRecorder(options: { pool: Pool; redis: Redis; prefix: string; logger: Logger }): KeyUseRecorder {
   const { pool, redis, prefix, logger } = options;

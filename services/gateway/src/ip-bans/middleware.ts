@@ -62,8 +62,8 @@ interface SeenAddress {
 /**
  * The parsed client address of a request, parsed once per connection while it stays the same:
  * a keep-alive connection's requests come from one peer, and behind a proxy mostly for one
- * client. The bans are still asked on every request; only the parse is kept: 0.1017 against
- * 0.1105 ms of gateway CPU per ban check (npm run bench:compare, 12 rounds).
+ * client. The bans are still asked on every request; only the parse is kept, which saves the
+ * ban check CPU (packages/bench/README.md#http-path).
  */
 function connectionAddresses(trustedProxyHops: number): (req: Request) => IpNetwork | null {
   const seen = new WeakMap<object, SeenAddress>();

@@ -20,12 +20,11 @@ const RATE = 1_000;
 const LIGHT_RATE = 250;
 const STORE_TIMEOUT_MS = 60_000;
 /**
- * The least warm-up at RATE, whatever --warmup says. About 10 s into a steady 1,000 a second,
- * the gateway's, the worker's and the load generator's V8 threads all compile optimised code
- * at once (perf across the machine: both cores in TurboFan for some 300 ms), and the messages
- * accepted meanwhile wait for CPU. After the default 3 s that burst fell inside the measured
- * window in each of 7 runs timed stage by stage (the slowest 2% clustered 7.5-7.8 s in). A
- * long-running gateway compiled its hot code long ago: the figure wanted is the steady state's.
+ * The least warm-up at RATE, whatever --warmup says. Some seconds into a steady 1,000 a second,
+ * the gateway's, the worker's and the load generator's V8 threads all compile optimised code at
+ * once, and the messages accepted meanwhile wait for CPU; after the default warm-up that burst
+ * fell inside the measured window (packages/bench/README.md#the-harness). A long-running gateway
+ * compiled its hot code long ago: the figure wanted is the steady state's.
  */
 const STEADY_STATE_WARMUP_SECONDS = 15;
 const PAGE = 5_000;

@@ -25,22 +25,20 @@ const POOL_SIZE = '10';
 
 /**
  * Enough deliveries for a drain of several seconds at the expected rate (2,000 per --duration
- * second). At 500 a second the default 5,000 drained in 0.5-1 s, where the progress polling's
- * 20 ms and the first and last batches weighed on the figure.
+ * second). Fewer drained in a second or less, where the progress polling and the first and last
+ * batches weighed on the figure (packages/bench/README.md#the-harness).
  */
 function deliveriesFor(context: BenchContext): number {
   return Math.max(1000, 2000 * context.load.durationSeconds);
 }
 
 /**
- * Jobs each worker drains before its measured drain, not measured: 500 per --warmup second,
- * and at least STEADY_STATE_WARMUP_JOBS whatever --warmup says, as the HTTP benchmarks warm up
- * before measuring. A freshly started webhook worker compiles its hot code through its first
- * thousands of jobs (534 optimised compilations over the first 1,500, 364 ms of compiler
- * threads), and its compiler threads count in its CPU: draining 5,000 jobs at a time, its CPU
- * per job fell from 0.13-0.19 ms over its first 12,000 jobs to 0.08-0.11 from about 20,000
- * on (three fresh workers). A worker that has been running does not compile; every worker
- * gets the same warm-up.
+ * Jobs each worker drains before its measured drain, not measured: 500 per --warmup second, and
+ * at least STEADY_STATE_WARMUP_JOBS whatever --warmup says, as the HTTP benchmarks warm up before
+ * measuring. A freshly started webhook worker compiles its hot code through its first thousands
+ * of jobs, and its compiler threads count in its CPU, so its CPU per job falls until about this
+ * many (packages/bench/README.md#the-harness). A worker that has been running does not compile;
+ * every worker gets the same warm-up.
  */
 const STEADY_STATE_WARMUP_JOBS = 20_000;
 
@@ -80,8 +78,8 @@ async function measureWorker(context: BenchContext, env: Record<string, string>,
   const warmUpJobs = warmUpJobsFor(context);
   // The stored rows are counted once the queue is idle (a job leaves `active` after its message
   // is stored), not every 20 ms throughout: that count over a growing table loaded the database
-  // during our drain alone (the other workers' drains poll Redis), PostgreSQL 0.076 and 0.180 ms
-  // of CPU per job in two runs against 0.059-0.072 in three this way, on the cores the worker uses.
+  // during our drain alone (the other workers' drains poll Redis), on the cores the worker uses
+  // (packages/bench/README.md#the-harness).
   const stored = (atLeast: number) => async () =>
     (await pending(deliveries.queue)) === 0 && (await storedMessages(pool, hook.webhookId)) >= atLeast;
   try {

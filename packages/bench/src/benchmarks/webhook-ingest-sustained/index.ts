@@ -8,8 +8,9 @@ import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
 const BASELINE_ENTRY = new URL('../webhook-ingest/baseline.ts', import.meta.url).pathname;
 /**
- * Eight half-minute windows: four minutes, past two of V8's ~100 s memory-reducer watchdog GCs,
- * after which a gateway process without --no-memory-reducer took four mark-compacts a second.
+ * Eight half-minute windows: four minutes, past two of V8's memory-reducer watchdog GCs, after
+ * which a gateway process without --no-memory-reducer fell into several mark-compacts a second
+ * (packages/bench/README.md#memory-and-garbage-collection).
  */
 const WINDOWS = 8;
 const WINDOW_SECONDS = 30;

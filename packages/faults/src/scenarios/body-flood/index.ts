@@ -30,7 +30,8 @@ const RSS_BOUND_MB = 1_024;
 const PROBE_EVERY_MS = 10;
 /**
  * Untimed probes before the timed ones: the first few answers are slow for reasons of the probe
- * process and of code paths nobody ran yet (53-100 ms with the gateway idle, before the flood).
+ * process and of code paths nobody ran yet, even with the gateway idle before the flood
+ * (packages/bench/README.md#execution-bodies-under-the-body-flood).
  */
 const WARM_UP_PROBES = 50;
 

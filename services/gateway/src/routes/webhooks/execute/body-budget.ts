@@ -43,8 +43,9 @@ export function refuseForMemory(res: Response): ApiError {
  * One process's share of the gateway's budget: an even split among its GATEWAY_PROCESSES, but
  * never less than one body of the largest size (a smaller share would refuse such a body for
  * good). Each process is a replica of its own, so the gateway's memory is the budget, not the
- * budget times its processes: two processes holding 128 MiB each under a flood of 25 MiB
- * bodies at a real webhook peaked at 1,401 MiB together, against 630-670 for one.
+ * budget times its processes: two processes holding a whole budget each under a flood at a real
+ * webhook took far more memory than one
+ * (packages/bench/README.md#execution-bodies-under-the-body-flood).
  */
 export function processBudgetBytes(gatewayBudgetBytes: number, processes: number): number {
   return Math.max(LIMITS.body.inboundWebhookBytes, Math.floor(gatewayBudgetBytes / processes));

@@ -41,8 +41,8 @@ function check({ format, kind, fields, bytes }: CheckRequest): CheckOutcome {
  * thread per process on two cores left one core to the event loop; with a process per core
  * (GATEWAY_PROCESSES) the parse threads would take every core on equal terms with the event
  * loops that answer /healthz and every other request. (Under the fault suite's flood the worst
- * /healthz moved within its noise, 22-61 ms either way: there the event loops' own reading of
- * the bodies weighs more.)
+ * /healthz moved within its noise either way: there the event loops' own reading of the bodies
+ * weighs more; packages/bench/README.md#execution-bodies-under-the-body-flood.)
  */
 const PARSE_THREAD_NICE = 10;
 

@@ -86,12 +86,13 @@ interface Pending {
 
 /**
  * Parse threads for large execution bodies. JSON.parse of a 25 MiB body of the costliest shape
- * holds a thread for about half a second; on the event loop that would stall every other
- * request (health checks included) for as long. Here the event loop only moves the bytes (a
- * transfer, not a copy); a body nobody may post (an unknown webhook) is never parsed on it at
- * all. Threads start with the first large body and stop when none came for a while (most
- * replicas rarely see one); they are taken round-robin; one that dies (out of its heap) fails
- * its checks with 503 and is replaced.
+ * holds a thread for a long stretch
+ * (packages/bench/README.md#execution-bodies-under-the-body-flood); on the event loop that would
+ * stall every other request (health checks included) for as long. Here the event loop only moves
+ * the bytes (a transfer, not a copy); a body nobody may post (an unknown webhook) is never parsed
+ * on it at all. Threads start with the first large body and stop when none came for a while (most
+ * replicas rarely see one); they are taken round-robin; one that dies (out of its heap) fails its
+ * checks with 503 and is replaced.
  */
 export function createBodyChecker({
   threads = Math.min(4, Math.max(1, availableParallelism() - 1)),

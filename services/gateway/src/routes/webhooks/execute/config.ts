@@ -17,9 +17,9 @@ export const executeConfigShape = {
    * share a request is answered 503 with Retry-After before its body is read, so a flood of 25
    * MiB bodies costs a bounded amount of memory instead of an out-of-memory crash. A compressed
    * body counts as the 25 MiB limit; a chunked one counts its bytes as they arrive. 128 MiB: five
-   * 25 MiB bodies at once in one process. With ten (256 MiB) a flood of them at a real webhook
-   * took the gateway to 790-810 MiB and /healthz to 58-63 ms in two runs of four (five: 630-670
-   * MiB, 17-30 ms).
+   * 25 MiB bodies at once in one process. With room for ten, a flood of them at a real webhook
+   * took more memory and pushed /healthz past its bound
+   * (packages/bench/README.md#execution-bodies-under-the-body-flood).
    */
   WEBHOOK_BODY_BUDGET_BYTES: env.int(25 * 1024 * KiB, 64 * 1024 * 1024 * KiB).default(128 * 1024 * KiB),
   /**

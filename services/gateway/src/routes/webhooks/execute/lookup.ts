@@ -8,19 +8,18 @@ import { credentialMemory } from '../../../credential-memory.ts';
 /** Lookups in one statement at most; a batch stays one short statement. */
 const MAX_BATCH = 100;
 /**
- * Statements running at once on one machine. Few and large beats many and small: on the bench,
- * two lanes gave ~10% more requests/s than five at equal latency (each statement wakes a
- * database backend and commits once); a second lane keeps a statement waiting on a lock (a
- * redelivery racing another replica) from holding up every other request.
+ * Statements running at once on one machine. Few and large beats many and small (each
+ * statement wakes a database backend and commits once: packages/bench/README.md#webhook-ingest);
+ * a second lane keeps a statement waiting on a lock (a redelivery racing another replica) from
+ * holding up every other request.
  */
 const LANES_PER_MACHINE = 2;
 
 /**
  * A process's lanes: the machine's, shared among the GATEWAY_PROCESSES on it, at least one
- * each. With two processes on two cores, one lane each served 1,629-1,884 requests/s against
- * 1,493-1,673 with two each (three alternating 20 s runs; batches of ~3.7 lookups per statement
- * with two), for 0.62-0.72 against 0.70-0.76 ms of gateway CPU per request. A statement
- * waiting on a lock then holds up its own process's requests only: the others keep their lanes.
+ * each: with two processes on two cores, one lane each served more requests for less CPU than
+ * two each (packages/bench/README.md#webhook-ingest). A statement waiting on a lock then holds
+ * up its own process's requests only: the others keep their lanes.
  */
 export function lanesPerProcess(processes: number): number {
   return Math.max(1, Math.floor(LANES_PER_MACHINE / processes));

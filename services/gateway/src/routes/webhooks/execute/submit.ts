@@ -27,9 +27,9 @@ export type Submitted = { kind: 'enqueued' } | { kind: 'waited'; outcome: WaitOu
 /**
  * Inline when small; else written to S3 under a key derived from the ids (claim check). A body
  * the event loop decoded rides as its parsed value: serialising the value costs less than
- * escaping every quote of its text (11 µs against 18 µs for a 7.7 KB push), the job is smaller,
- * and the worker parses it once instead of twice. One decoded on a parse thread rides as its
- * text, which the event loop then never parses.
+ * escaping every quote of its text (packages/bench/README.md#webhook-ingest), the job is
+ * smaller, and the worker parses it once instead of twice. One decoded on a parse thread rides
+ * as its text, which the event loop then never parses.
  */
 async function placeBody(deps: SubmitDeps, { delivery, body }: Submission): Promise<WebhookBody> {
   const bytes = Buffer.byteLength(body.json);
