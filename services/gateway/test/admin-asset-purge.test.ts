@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS, storageKeys } from '@switchboard/contracts';
 import { insertEmojis, insertGuild, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { killMidOperation, useTestEnvironment } from '@switchboard/testkit';
+import { killMidOperation, useTestEnvironment, useWorker } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
-import { useWorker } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
-import { killMidOperation, useTestEnvironment } from '@switchboard/testkit';
+import { killMidOperation, useTestEnvironment, useWorker } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
-import { useWorker } from './operation-helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', BULK_MAX_USER_IDS: '50' });
