@@ -45,6 +45,7 @@ export {
   type StoredRow,
   type WebhookFixture,
 } from './webhooks.ts';
+export { createGuildFixture } from './guilds.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { unzip } from './unzip.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
-import { killMidOperation, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { insertMembers } from '@switchboard/db';
+import { createGuildFixture, killMidOperation, useTestEnvironment, useWorker } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -16,21 +16,7 @@ beforeAll(async () => {
   admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.bulkAddGuildMembers]);
 });
 
-/** A guild (with its owner as member) and `users` users in no guild. */
-async function seed(users: number, maxMembers?: number) {
-  const ownerId = fixtureIds.next();
-  const guildId = fixtureIds.next();
-  const userIds = Array.from({ length: users }, () => fixtureIds.next());
-  await withTransaction(gateway.pool, async (db) => {
-    await insertUsers(
-      db,
-      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
-    );
-    await insertGuild(db, { id: guildId, name: 'bulk', ownerId, maxMembers });
-    await insertMembers(db, guildId, [{ userId: ownerId }]);
-  });
-  return { guildId, userIds };
-}
+const seed = (users: number, maxMembers?: number) => createGuildFixture(gateway.pool, users, maxMembers);
 
 const bulkAdd = (body: unknown, via = gateway, headers: Record<string, string> = {}) =>
   adminCall(via.url, { method: 'POST', path: '/v1/admin/bulk/add-guild-members', key: admin.key, body, headers });
