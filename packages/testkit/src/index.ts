@@ -51,8 +51,14 @@ export { storageFor } from './storage.ts';
 export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
 export { metricValue, parseMetrics, scrapeMetrics, type MetricSample } from './metrics.ts';
-export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
+export {
+  killMidOperation,
+  QUICK_TAKEOVER,
+  type KillMidOperation,
+  type OperationStatusRead,
+} from './operations.ts';
 export { useWorker, type RunningWorker } from './use-worker.ts';
+export { enqueueOperation, finishedOperation, useJobStores, type JobStores } from './jobs.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
