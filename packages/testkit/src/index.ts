@@ -49,6 +49,11 @@ export { createGuildFixture } from './guilds.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor } from './storage.ts';
 export { unzip } from './unzip.ts';
+export {
+  ARCHIVE_FIXTURE_HOSTILE_TEXT,
+  ARCHIVE_FIXTURE_PNG,
+  createArchiveGuildFixture,
+} from './archives.ts';
 export { waitFor } from './wait.ts';
 export { metricValue, parseMetrics, scrapeMetrics, type MetricSample } from './metrics.ts';
 export {

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, storageKeys } from '@switchboard/contracts';
 import {
-  insertEmojis,
-  insertGuild,
-  insertMembers,
-  insertStickers,
-  insertUsers,
-  withTransaction,
-} from '@switchboard/db';
-import {
+  ARCHIVE_FIXTURE_HOSTILE_TEXT,
+  ARCHIVE_FIXTURE_PNG,
+  createArchiveGuildFixture,
   metricValue,
   QUICK_TAKEOVER,
   scrapeMetrics,
@@ -19,7 +14,7 @@ import {
   type MetricSample,
   type ServiceProcess,
 } from '@switchboard/testkit';
-import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -43,67 +38,9 @@ afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000', 'hex');
-/** Text COPY would escape or quote (backslashes, quotes, line breaks, control bytes) and multi-byte UTF-8: it must come out as stored. */
-const HOSTILE = 'back\\slash \\\\ "quoted" \n new line \t tab \r \u0001\u0002 , {"id":"1"} «ünïcode» 🎉';
-
-/** A guild: owner and two members, two text channels (one with 12,000 messages), a voice channel, an emoji with its object, a sticker without. */
-async function seedGuild(messagesInBig = 12_000) {
-  const [ownerId, userA, userB, guildId, big, small, voice, emojiId, stickerId] = Array.from({ length: 9 }, () =>
-    fixtureIds.next(),
-  ) as [string, string, string, string, string, string, string, string, string];
-  await withTransaction(gateway.pool, async (db) => {
-    await insertUsers(
-      db,
-      [ownerId, userA, userB].map((id) => ({ id, username: `u${id.slice(-8)}` })),
-    );
-    await insertGuild(db, { id: guildId, name: 'Archived guild', ownerId });
-    await insertMembers(db, guildId, [{ userId: ownerId }, { userId: userA, nick: 'Aye' }, { userId: userB }]);
-    await db.query(
-      `INSERT INTO channels (id, guild_id, type, name, position) VALUES ($1, $4, 0, 'big', 0), ($2, $4, 0, 'small', 1), ($3, $4, 2, 'voice', 2)`,
-      [big, small, voice, guildId],
-    );
-    // Increasing ids: the order a channel's messages were written in.
-    const messageIds = Array.from({ length: messagesInBig }, () => fixtureIds.next());
-    await db.query(
-      `INSERT INTO messages (id, channel_id, guild_id, author_id, content)
-       SELECT id, $2, $3, CASE WHEN n % 2 = 0 THEN $4::bigint ELSE $5::bigint END, 'message ' || n || ' «ünïcode» "quoted"'
-       FROM unnest($1::bigint[]) WITH ORDINALITY AS m (id, n)`,
-      [messageIds, big, guildId, userA, userB],
-    );
-    await db.query(`INSERT INTO messages (id, channel_id, guild_id, author_id, content) VALUES ($1, $2, $3, $4, $5)`, [
-      fixtureIds.next(),
-      small,
-      guildId,
-      ownerId,
-      HOSTILE,
-    ]);
-    await insertEmojis(db, [
-      {
-        id: emojiId,
-        guildId,
-        name: 'wave',
-        creatorId: ownerId,
-        storageKey: storageKeys.emoji(emojiId),
-        contentType: 'image/png',
-        size: PNG.length,
-      },
-    ]);
-    await insertStickers(db, [
-      {
-        id: stickerId,
-        guildId,
-        name: 'gone',
-        creatorId: ownerId,
-        storageKey: storageKeys.sticker(stickerId),
-        contentType: 'image/png',
-        size: PNG.length,
-      },
-    ]);
-  });
-  await gateway.storage.upload(storageKeys.emoji(emojiId), PNG, { contentType: 'image/png' });
-  return { guildId, ownerId, userA, userB, big, small, voice, emojiId, stickerId };
-}
+const PNG = ARCHIVE_FIXTURE_PNG;
+const HOSTILE = ARCHIVE_FIXTURE_HOSTILE_TEXT;
+const seedGuild = (messagesInBig?: number) => createArchiveGuildFixture(gateway.pool, gateway.storage, messagesInBig);
 
 const trigger = (type: 'user' | 'guild', id: string) =>
   adminCall(gateway.url, {
