@@ -47,7 +47,8 @@ export {
 } from './webhooks.ts';
 export { createGuildFixture } from './guilds.ts';
 export { useTestPool } from './pool.ts';
-export { storageFor } from './storage.ts';
+export { storageFor, storedObjects } from './storage.ts';
+export { createPurgeGuildFixture } from './purges.ts';
 export { unzip } from './unzip.ts';
 export {
   ARCHIVE_FIXTURE_HOSTILE_TEXT,
