@@ -64,7 +64,14 @@ export {
   type OperationStatusRead,
 } from './operations.ts';
 export { useWorker, type RunningWorker } from './use-worker.ts';
-export { enqueueOperation, finishedOperation, useJobStores, type JobStores } from './jobs.ts';
+export {
+  deliverAgain,
+  enqueueOperation,
+  finishedOperation,
+  operationStatus,
+  useJobStores,
+  type JobStores,
+} from './jobs.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';

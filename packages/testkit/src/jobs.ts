@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { OperationJobContract } from '@switchboard/contracts';
+import type { JobContract, OperationJobContract } from '@switchboard/contracts';
 import {
   createPool,
   findOperation,
@@ -10,7 +11,7 @@ import {
   type OperationTable,
   type Pool,
 } from '@switchboard/db';
-import { createProducer, type Producer } from '@switchboard/queue';
+import { createProducer, type Producer, type WaitOutcome } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import type { Storage } from '@switchboard/storage';
 import type { TestEnvironment } from './environment.ts';
@@ -77,4 +78,23 @@ export function finishedOperation(
     const row = await findOperation(pool, table, id);
     return row?.status === 'completed' || row?.status === 'failed' ? row : undefined;
   }, timeoutMs);
+}
+
+/** An operation's row as killMidOperation reads a status: `{ body: row }` (inserted before its job). */
+export function operationStatus(pool: Pool, table: OperationTable): (id: string) => Promise<{ body: OperationState }> {
+  return async (id) => ({ body: (await findOperation(pool, table, id))! });
+}
+
+/**
+ * The job of `payload` delivered once more, under another job id, as a redelivery after its
+ * work committed would run it (a job id is derived from the payload, so enqueueing it again
+ * adds nothing); answers how that delivery ended.
+ */
+export function deliverAgain<Payload, Input>(
+  producer: Producer,
+  contract: JobContract<Payload, Input>,
+  payload: Input,
+  timeoutMs = 20_000,
+): Promise<WaitOutcome> {
+  return producer.enqueueAndWait(contract, payload, { jobId: `again-${randomUUID()}`, timeoutMs });
 }

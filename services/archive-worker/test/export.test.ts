@@ -6,6 +6,7 @@ import {
   ARCHIVE_FIXTURE_HOSTILE_TEXT,
   ARCHIVE_FIXTURE_PNG,
   createArchiveGuildFixture,
+  deliverAgain,
   killMidOperation,
   metricValue,
   QUICK_TAKEOVER,
@@ -192,12 +193,7 @@ describe('guild archives', () => {
     const seeded = await seedGuild(10);
     const archiveId = await requestArchive('guild', seeded.guildId);
     const archive = await completed(archiveId);
-    // A second job for the same row, as a redelivery after the commit would run it.
-    const again = await stores.producer.enqueueAndWait(
-      ARCHIVE_EXPORT_JOB,
-      { archiveId },
-      { jobId: `${archiveId}-again`, timeoutMs: 20_000 },
-    );
+    const again = await deliverAgain(stores.producer, ARCHIVE_EXPORT_JOB, { archiveId });
     expect(again).toMatchObject({ state: 'completed', result: { archiveId, status: 'completed' } });
     expect(await findArchive(stores.pool, archiveId)).toEqual(archive);
   });

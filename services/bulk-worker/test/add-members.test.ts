@@ -4,9 +4,11 @@ import { findOperation, insertAdminUser, insertMembers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import {
   createGuildFixture,
+  deliverAgain,
   enqueueOperation,
   finishedOperation,
   killMidOperation,
+  operationStatus,
   testSnowflakeWorkerId,
   useJobStores,
   useTestEnvironment,
@@ -136,12 +138,7 @@ describe('a bulk add delivered again or killed', () => {
     const first = await finishedOperation(stores.pool, 'bulk_operations', id);
     expect(first.result).toEqual({ successful: userIds, failed: [] });
 
-    // A second job for the same row, as a redelivery after the commit would run it.
-    const again = await stores.producer.enqueueAndWait(
-      BULK_ADD_GUILD_MEMBERS_JOB,
-      { operationId: id },
-      { jobId: `${id}-again`, timeoutMs: 20_000 },
-    );
+    const again = await deliverAgain(stores.producer, BULK_ADD_GUILD_MEMBERS_JOB, { operationId: id });
     expect(again.state).toBe('completed');
     expect(await findOperation(stores.pool, 'bulk_operations', id)).toEqual(first);
     expect(await memberCount(guildId)).toEqual({ member_count: 4, counted: 4 });
@@ -155,8 +152,7 @@ describe('a bulk add delivered again or killed', () => {
       // The guild row held: the worker blocks inside its transaction, after marking the row running.
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
       start: () => startBulkAdd(guildId, userIds),
-      // The row was inserted before its job: it is there to read.
-      status: async (id) => ({ body: (await findOperation(stores.pool, 'bulk_operations', id))! }),
+      status: operationStatus(stores.pool, 'bulk_operations'),
       ...worker,
     });
     expect(done.body).toMatchObject({ id: accepted, status: 'completed', error: null });
