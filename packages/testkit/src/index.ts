@@ -45,16 +45,16 @@ export {
   type StoredRow,
   type WebhookFixture,
 } from './webhooks.ts';
-export { createGuildFixture } from './guilds.ts';
-export { useTestPool } from './pool.ts';
-export { storageFor, storedObjects } from './storage.ts';
-export { createPurgeGuildFixture } from './purges.ts';
-export { unzip } from './unzip.ts';
 export {
   ARCHIVE_FIXTURE_HOSTILE_TEXT,
   ARCHIVE_FIXTURE_PNG,
   createArchiveGuildFixture,
-} from './archives.ts';
+  createGuildFixture,
+  createPurgeGuildFixture,
+} from './guilds.ts';
+export { useTestPool } from './pool.ts';
+export { storageFor, storedObjects } from './storage.ts';
+export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
 export { metricValue, parseMetrics, scrapeMetrics, type MetricSample } from './metrics.ts';
 export {
