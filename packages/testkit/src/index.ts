@@ -41,6 +41,8 @@ export {
   createWebhookFixture,
   deliveriesSettled,
   deliveryJobs,
+  messagesOf,
+  webhookDeliveriesQueue,
   webhookMessages,
   type StoredRow,
   type WebhookFixture,
