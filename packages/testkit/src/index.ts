@@ -41,16 +41,39 @@ export {
   createWebhookFixture,
   deliveriesSettled,
   deliveryJobs,
+  messagesOf,
+  webhookDeliveriesQueue,
   webhookMessages,
   type StoredRow,
   type WebhookFixture,
 } from './webhooks.ts';
+export {
+  ARCHIVE_FIXTURE_HOSTILE_TEXT,
+  ARCHIVE_FIXTURE_PNG,
+  createArchiveGuildFixture,
+  createGuildFixture,
+  createPurgeGuildFixture,
+} from './guilds.ts';
 export { useTestPool } from './pool.ts';
-export { storageFor } from './storage.ts';
+export { storageFor, storedObjects } from './storage.ts';
 export { unzip } from './unzip.ts';
 export { waitFor } from './wait.ts';
 export { metricValue, parseMetrics, scrapeMetrics, type MetricSample } from './metrics.ts';
-export { killMidOperation, QUICK_TAKEOVER, type KillMidOperation } from './operations.ts';
+export {
+  killMidOperation,
+  QUICK_TAKEOVER,
+  type KillMidOperation,
+  type OperationStatusRead,
+} from './operations.ts';
+export { useWorker, type RunningWorker } from './use-worker.ts';
+export {
+  deliverAgain,
+  enqueueOperation,
+  finishedOperation,
+  operationStatus,
+  useJobStores,
+  type JobStores,
+} from './jobs.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';

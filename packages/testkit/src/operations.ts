@@ -8,14 +8,23 @@ import { waitFor } from './wait.ts';
  */
 export const QUICK_TAKEOVER = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
 
-export interface KillMidOperation {
+/** A read of an operation's state: its `status` (and `error` once failed) in `body`, as its status route answers. */
+export interface OperationStatusRead {
+  body: { status?: unknown; error?: unknown };
+}
+
+/**
+ * `Accepted` is what starting the operation answers: an HTTP answer (the default), or what a
+ * worker's own test gets from enqueueing the job; `Status` a read of its state.
+ */
+export interface KillMidOperation<Accepted = Answer, Status extends OperationStatusRead = Answer> {
   pool: Pool;
   /** A statement that locks a row the worker needs, so it blocks after marking the row running. */
   lock: { sql: string; params: unknown[] };
-  /** The request that starts the operation (answered 202 at once). */
-  start: () => Promise<Answer>;
-  /** GET of the operation's status route (its body carries `status`). */
-  status: (accepted: Answer) => Promise<Answer>;
+  /** Starts the operation (a request answered 202 at once, or an enqueued job). */
+  start: () => Promise<Accepted>;
+  /** Its state now: GET of its status route (its body carries `status`), or its row. */
+  status: (accepted: Accepted) => Promise<Status>;
   /** SIGKILLs the worker running it. */
   kill: () => Promise<unknown>;
   /** Starts the worker that takes the job over. */
@@ -27,7 +36,9 @@ export interface KillMidOperation {
  * killed once its status says running, then the lock is released and a successor started.
  * Answers the first answer and the status once completed (failing on `failed` or a timeout).
  */
-export async function killMidOperation(steps: KillMidOperation): Promise<{ accepted: Answer; done: Answer }> {
+export async function killMidOperation<Accepted = Answer, Status extends OperationStatusRead = Answer>(
+  steps: KillMidOperation<Accepted, Status>,
+): Promise<{ accepted: Accepted; done: Status }> {
   const blocker = await steps.pool.connect();
   try {
     await blocker.query('BEGIN');

@@ -5,3 +5,7 @@ import type { TestEnvironment } from './environment.ts';
 export function storageFor(environment: TestEnvironment, bucket = environment.s3.bucket): Storage {
   return createStorage({ ...environment.s3, bucket, forcePathStyle: true });
 }
+
+/** Whether each key has an object in the bucket. */
+export const storedObjects = async (storage: Storage, keys: string[]): Promise<boolean[]> =>
+  (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);

@@ -1,7 +1,7 @@
-import type { JobType, Queue } from 'bullmq';
+import { type JobType, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
-import { LIMITS, parseStreamEvent, WEBHOOK_DELIVERY_JOB, type StreamEvent } from '@switchboard/contracts';
+import { LIMITS, parseStreamEvent, QUEUES, WEBHOOK_DELIVERY_JOB, type StreamEvent } from '@switchboard/contracts';
 import {
   ChannelType,
   createWebhookWithinLimits,
@@ -13,6 +13,7 @@ import {
   withTransaction,
   type Pool,
 } from '@switchboard/db';
+import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId } from './ids.ts';
 import { waitFor } from './wait.ts';
@@ -85,6 +86,14 @@ export async function webhookMessages(pool: Pool, webhookId: string): Promise<St
   return rows;
 }
 
+/** Waits until the webhook has posted `count` messages, and returns them. */
+export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs = 10_000): Promise<StoredRow[]> {
+  return waitFor(async () => {
+    const rows = await webhookMessages(pool, webhookId);
+    return rows.length >= count ? rows : undefined;
+  }, timeoutMs);
+}
+
 /** Every entry of the events stream `streamKey` (a file's eventsStreamKey) about `channelId`, oldest first. */
 export async function channelEvents(redis: Redis, streamKey: string, channelId: string): Promise<StreamEvent[]> {
   const entries = await redis.xrange(streamKey, '-', '+');
@@ -110,4 +119,9 @@ export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promi
     timeoutMs,
   );
   return deliveryJobs(queue, 'failed');
+}
+
+/** The webhook-deliveries queue under `redisPrefix` (a file's), to look at what a worker did; close it when done. */
+export function webhookDeliveriesQueue(connection: Redis, redisPrefix: string): Queue {
+  return new Queue(QUEUES.webhookDeliveries, { connection, prefix: bullPrefix(redisPrefix) });
 }

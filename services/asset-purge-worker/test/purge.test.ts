@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageKeys } from '@switchboard/contracts';
-import {
-  findOperation,
-  insertEmojis,
-  insertGuild,
-  insertGuildAssets,
-  insertOperation,
-  insertStickers,
-  insertUsers,
-  startOperation,
-  withTransaction,
-} from '@switchboard/db';
+import { findOperation, insertOperation, startOperation } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { storageFor, testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import {
+  createPurgeGuildFixture,
+  storageFor,
+  storedObjects,
+  testSnowflakeWorkerId,
+  useTestEnvironment,
+  useTestPool,
+} from '@switchboard/testkit';
 import { purgeRunner } from '../src/index.ts';
 
 const environment = useTestEnvironment();
@@ -28,61 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => storage?.close());
 
-const PNG = { contentType: 'image/png', size: 4 };
-
-/** A guild with an icon, two emojis, a sticker and a webhook with an avatar, objects in the bucket. */
-async function seedGuild() {
-  const [adminId, ownerId, guildId, iconId, emojiA, emojiB, stickerId, channelId, webhookId] = Array.from(
-    { length: 9 },
-    () => ids.next(),
-  ) as [string, string, string, string, string, string, string, string, string];
-  const iconKey = storageKeys.guildAsset(guildId, 'icon', 'abc');
-  const avatarKey = storageKeys.webhookAvatar(webhookId, 'def');
-  await withTransaction(pool(), async (db) => {
-    await db.query(`INSERT INTO admin_users (id, name, acls) VALUES ($1, $2, '{*}')`, [adminId, `admin-${adminId}`]);
-    await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
-    await insertGuild(db, { id: guildId, name: 'purge', ownerId, iconHash: 'abc' });
-    await insertGuildAssets(db, [{ id: iconId, guildId, kind: 'icon', hash: 'abc', storageKey: iconKey, ...PNG }]);
-    await insertEmojis(
-      db,
-      [emojiA, emojiB].map((id, i) => ({
-        id,
-        guildId,
-        name: `emoji_${i}`,
-        creatorId: ownerId,
-        storageKey: storageKeys.emoji(id),
-        ...PNG,
-      })),
-    );
-    await insertStickers(db, [
-      {
-        id: stickerId,
-        guildId,
-        name: 'sticker',
-        creatorId: ownerId,
-        storageKey: storageKeys.sticker(stickerId),
-        ...PNG,
-      },
-    ]);
-    await db.query(`INSERT INTO channels (id, guild_id, type, name) VALUES ($1, $2, 0, 'general')`, [
-      channelId,
-      guildId,
-    ]);
-    await db.query(
-      `INSERT INTO webhooks (id, guild_id, channel_id, name, avatar_hash, token) VALUES ($1, $2, $3, 'hook', 'def', repeat('a', 64))`,
-      [webhookId, guildId, channelId],
-    );
-  });
-  const keys = [
-    iconKey,
-    avatarKey,
-    storageKeys.emoji(emojiA),
-    storageKeys.emoji(emojiB),
-    storageKeys.sticker(stickerId),
-  ];
-  for (const key of keys) await storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
-  return { adminId, guildId, emojiA, emojiB, stickerId, webhookId, keys };
-}
+const seedGuild = () => createPurgeGuildFixture(pool(), storage);
 
 async function purge(adminId: string, request: unknown, store: Storage = storage) {
   const id = ids.next();
@@ -92,8 +34,7 @@ async function purge(adminId: string, request: unknown, store: Storage = storage
   return { id, result, run };
 }
 
-const present = async (keys: string[]) =>
-  (await Promise.all(keys.map((key) => storage.headObject(key)))).map((head) => head !== null);
+const present = (keys: string[]) => storedObjects(storage, keys);
 
 describe('asset purge of a whole guild', () => {
   it('removes every asset row and object, clears the hashes, and a second run finds nothing', async () => {

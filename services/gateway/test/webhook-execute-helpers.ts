@@ -1,16 +1,11 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
-import { QUEUES } from '@switchboard/contracts';
-import type { Pool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import {
   spawnService,
   testSnowflakeWorkerId,
-  waitFor,
-  webhookMessages,
+  webhookDeliveriesQueue,
   type ServiceProcess,
-  type StoredRow,
   type TestEnvironment,
   type WebhookFixture,
 } from '@switchboard/testkit';
@@ -38,24 +33,13 @@ export function executeUrl(
   return `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}${suffix}`;
 }
 
-/** Waits until the webhook has posted `count` messages, and returns them. */
-export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs = 10_000): Promise<StoredRow[]> {
-  return waitFor(async () => {
-    const rows = await webhookMessages(pool, webhookId);
-    return rows.length >= count ? rows : undefined;
-  }, timeoutMs);
-}
-
 /** The webhook-deliveries queue of the gateway's prefix, to look at what the worker did; close it when done. */
 export function deliveriesQueue(gateway: RunningGateway): Queue {
-  return new Queue(QUEUES.webhookDeliveries, {
-    connection: gateway.redis,
-    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
-  });
+  return webhookDeliveriesQueue(gateway.redis, gateway.config.REDIS_PREFIX);
 }
 
-// Shared with the fault suite: the one copy lives in testkit.
-export { deliveriesSettled, deliveryJobs } from '@switchboard/testkit';
+// Shared with the fault suite and the webhook worker's tests: the one copy lives in testkit.
+export { deliveriesSettled, deliveryJobs, messagesOf } from '@switchboard/testkit';
 
 /** A file's gateway and webhook worker, both running from its first test to after its last. */
 export interface ExecuteStack {

@@ -58,7 +58,7 @@ async function runJobKill({ environment, log }: ScenarioContext): Promise<Scenar
     }
     return {
       scenario: 'job-kill',
-      load: 'one guild archive (500 messages), one guild asset purge (3 objects), one bulk add (20 users)',
+      load: 'one guild archive (500 messages), one guild asset purge (5 objects), one bulk add (20 users)',
       fault: 'archive-, asset-purge- and bulk-worker each SIGKILLed mid-job, a fresh one started',
       figures,
       problems,

@@ -1,49 +1,12 @@
-import { storageKeys } from '@switchboard/contracts';
-import { insertEmojis, insertGuild, insertStickers, insertUsers, withTransaction } from '@switchboard/db';
-import { killMidOperation } from '@switchboard/testkit';
-import { adminRequest, auditEntries, check, type CaseContext, type JobKillCase } from './case.ts';
-
-const PNG = { contentType: 'image/png', size: 4 };
-
-/** A guild with two emojis and a sticker, rows and objects. */
-async function seed({ pool, storage, ids }: CaseContext) {
-  const [ownerId, guildId, emojiA, emojiB, stickerId] = [ids.next(), ids.next(), ids.next(), ids.next(), ids.next()];
-  await withTransaction(pool, async (db) => {
-    await insertUsers(db, [{ id: ownerId, username: `o${ownerId.slice(-8)}` }]);
-    await insertGuild(db, { id: guildId, name: 'fault purge', ownerId });
-    await insertEmojis(
-      db,
-      [emojiA, emojiB].map((id, i) => ({
-        id,
-        guildId,
-        name: `emoji_${i}`,
-        creatorId: ownerId,
-        storageKey: storageKeys.emoji(id),
-        ...PNG,
-      })),
-    );
-    await insertStickers(db, [
-      {
-        id: stickerId,
-        guildId,
-        name: 'sticker',
-        creatorId: ownerId,
-        storageKey: storageKeys.sticker(stickerId),
-        ...PNG,
-      },
-    ]);
-  });
-  const keys = [storageKeys.emoji(emojiA), storageKeys.emoji(emojiB), storageKeys.sticker(stickerId)];
-  for (const key of keys) await storage.upload(key, Buffer.from('png!'), { contentType: 'image/png' });
-  return { guildId, emojiA, keys };
-}
+import { createPurgeGuildFixture, killMidOperation } from '@switchboard/testkit';
+import { adminRequest, auditEntries, check, type JobKillCase } from './case.ts';
 
 /** A guild purge, killed while it waits for an emoji row in its first phase. */
 export const purgeCase: JobKillCase = {
   name: 'purge',
   worker: 'asset-purge-worker',
   async run(context) {
-    const { guildId, emojiA, keys } = await seed(context);
+    const { guildId, emojiA, keys } = await createPurgeGuildFixture(context.pool, context.storage);
     const { done } = await killMidOperation({
       pool: context.pool,
       lock: { sql: 'SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', params: [emojiA] },

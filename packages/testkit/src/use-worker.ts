@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { QUICK_TAKEOVER, spawnService, type ServiceProcess, type TestEnvironment } from '@switchboard/testkit';
+import type { TestEnvironment } from './environment.ts';
+import { QUICK_TAKEOVER } from './operations.ts';
+import { spawnService, type ServiceProcess } from './processes.ts';
 
 export interface RunningWorker {
   /** SIGKILLs the current process. */
