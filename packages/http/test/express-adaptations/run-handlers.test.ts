@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedApp } from '@switchboard/testkit';
-import { handlersInOrder } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { handlersInOrder } from '../../src/index.ts';
+import { startApp } from '../start-app.ts';
 
 let app: ServedApp;
 

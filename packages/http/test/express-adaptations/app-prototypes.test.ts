@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServer } from '../src/index.ts';
+import { createAppServer } from '../../src/index.ts';
 
 const app = express();
 // What an app adds to its response prototype before the server is made (answerJsonLean does).

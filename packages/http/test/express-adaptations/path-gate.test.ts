@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedApp } from '@switchboard/testkit';
-import { onlyForPaths } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { onlyForPaths } from '../../src/index.ts';
+import { startApp } from '../start-app.ts';
 
 let app: ServedApp;
 

@@ -1,8 +1,8 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedApp } from '@switchboard/testkit';
-import { fixedRouteDispatch, fixedRouteKey, isFixedPath, routeTemplate, type FixedRoute } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { fixedRouteDispatch, fixedRouteKey, isFixedPath, routeTemplate, type FixedRoute } from '../../src/index.ts';
+import { startApp } from '../start-app.ts';
 
 let app: ServedApp;
 
