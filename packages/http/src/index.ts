@@ -9,8 +9,8 @@ export {
 } from './cacheable.ts';
 export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
+export { createAdaptedApp, createAppServer, type AdaptedAppOptions } from './express-adaptations/index.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
-export { answerJsonLean } from './express-adaptations/json-response.ts';
 export {
   declaredBodyBytes,
   readDeclaredBody,
@@ -22,9 +22,6 @@ export { watchBodyArrival, type BodyTimeouts } from './body-arrival.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
 export { methodNotAllowed, notFound } from './routing.ts';
-export { isFixedPath, onlyForPaths } from './express-adaptations/path-gate.ts';
-export { fixedRouteDispatch, fixedRouteKey, type FixedRoute } from './express-adaptations/fixed-routes.ts';
-export { handlersInOrder } from './express-adaptations/run-handlers.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
@@ -33,4 +30,3 @@ export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
 export { closeWithoutReading, UNREAD_BODY_LINGER_MS } from './close-unread.ts';
 export { routeTemplate } from './route-template.ts';
-export { createAppServer } from './express-adaptations/app-prototypes.ts';
