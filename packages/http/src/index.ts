@@ -9,8 +9,8 @@ export {
 } from './cacheable.ts';
 export { cors, type CorsOptions } from './cors.ts';
 export { errorMiddleware } from './error-middleware.ts';
+export { createAdaptedApp, createAppServer, type AdaptedAppOptions } from './express-adaptations/index.ts';
 export { jsonBody, type JsonBodyOptions } from './json-body.ts';
-export { answerJsonLean } from './json-response.ts';
 export {
   declaredBodyBytes,
   readDeclaredBody,
@@ -21,9 +21,7 @@ export {
 export { watchBodyArrival, type BodyTimeouts } from './body-arrival.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.ts';
 export { responseLocal, type ResponseLocal } from './response-local.ts';
-export { isFixedPath, methodNotAllowed, notFound, onlyForPaths } from './routing.ts';
-export { fixedRouteDispatch, fixedRouteKey, type FixedRoute } from './fixed-routes.ts';
-export { handlersInOrder } from './run-handlers.ts';
+export { methodNotAllowed, notFound } from './routing.ts';
 export { dropEmptyStrings, validate } from './validate.ts';
 export { issuePath, issuesToItems } from './zod-issues.ts';
 export * from './rate-limit/index.ts';
@@ -32,4 +30,3 @@ export { assertJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 export { answerClientErrors } from './client-errors.ts';
 export { closeWithoutReading, UNREAD_BODY_LINGER_MS } from './close-unread.ts';
 export { routeTemplate } from './route-template.ts';
-export { createAppServer } from './app-prototypes.ts';

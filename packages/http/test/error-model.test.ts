@@ -5,7 +5,7 @@ import { snowflakeSchema } from '@switchboard/contracts';
 import { call, type ServedApp } from '@switchboard/testkit';
 import { ApiError, errorMiddleware, jsonBody, MAX_JSON_DEPTH, notFound, requestId, validate } from '../src/index.ts';
 import { captureLogger } from './error-model-helpers.ts';
-import { startApp } from './start-app.ts';
+import { startAdaptedApp } from './start-app.ts';
 
 const LIMIT_BYTES = 1024;
 const captured = captureLogger();
@@ -18,8 +18,7 @@ const echoSchema = z.object({
 });
 
 beforeAll(async () => {
-  app = await startApp((express) => {
-    express.use(requestId(express));
+  app = await startAdaptedApp({ everyRequest: [requestId()] }, (express) => {
     express.post('/echo', jsonBody({ limitBytes: LIMIT_BYTES }), (req, res) => {
       res.json(validate(echoSchema, req.body));
     });

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type ServedApp } from '@switchboard/testkit';
 import { requestId } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { startAdaptedApp } from './start-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let app: ServedApp;
 
 beforeAll(async () => {
-  app = await startApp((express) => {
-    express.use(requestId(express));
-    // A second mount on the same app must not write the id twice.
-    express.use(requestId(express));
+  app = await startAdaptedApp({ everyRequest: [requestId()] }, (express) => {
     express.post('/bare', (_req, res) => void res.status(204).end());
     express.get(
       '/list',

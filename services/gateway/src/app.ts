@@ -1,13 +1,6 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { QUEUES } from '@switchboard/contracts';
-import {
-  answerJsonLean,
-  errorMiddleware,
-  handlersInOrder,
-  notFound,
-  requestId,
-  routeTemplate,
-} from '@switchboard/http';
+import { createAdaptedApp, errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
 import { createAdminKeys } from './admin-auth/key-cache.ts';
@@ -82,40 +75,35 @@ export function createApp(options: AppOptions): Express {
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
 
-  const app = express();
-  app.disable('x-powered-by');
-  // Responses set their own validators (discovery); API responses are dynamic and not hashed.
-  app.set('etag', false);
-  answerJsonLean(app);
-  // `trust proxy` stays off: the client address comes from clientIp(req, TRUSTED_PROXY_HOPS).
-
-  // What every request passes, as one layer: metrics first, so every answer is timed,
-  // refusals included; then its id; then the IP bans.
-  app.use(
-    handlersInOrder([
+  const admin = adminRouter(deps, adminHandlers);
+  // Express with the adaptations of packages/http/src/express-adaptations (no X-Powered-By, no
+  // generated ETags: responses set their own validators). `trust proxy` stays off: the client
+  // address comes from clientIp(req, TRUSTED_PROXY_HOPS).
+  const app = createAdaptedApp({
+    // Metrics first, so every answer is timed, refusals included; then its id; then the IP bans.
+    everyRequest: [
       httpRequestMetrics(deps.metrics, routeTemplate),
-      requestId(app),
+      requestId(),
       ipBanEnforcement({
         ipBans,
         trustedProxyHops: config.TRUSTED_PROXY_HOPS,
         loadWaitMs: config.IP_BANS_LOAD_WAIT_MS,
       }),
-    ]),
-  );
-  const admin = adminRouter(deps, adminHandlers);
-  // The admin calls of fixed paths, before every router they would otherwise walk past.
-  app.use(admin.fixed);
-  // Webhook deliveries, the busiest route, next: past the one string comparison of the admin
-  // calls, not the discovery, health and documentation routers (none of their paths is a
-  // webhook's).
+    ],
+    // The admin calls of fixed paths (ban checks, audit-log searches): no router before the
+    // admin router takes their paths.
+    fixedRoutesFirst: [admin],
+  });
+  // The busiest first: webhook deliveries, then discovery and health (express tries them in
+  // this order). Where two take one path the order decides the answer: the admin router serves
+  // the one route under the dashboard's path a key calls (session), and the management routes
+  // take the token path's GET, PATCH and DELETE before executeMethodGuards answers 405.
   app.use(executeRouter(deps));
   app.use(discoveryRouter(deps, adminFeatures(adminHandlers)));
-  // After discovery, the hottest public route, so its requests pass one router fewer.
   app.use(healthRouter(deps));
   // Public, like discovery: the OpenAPI document and its reference page, built once here.
   app.use(openApiRouter(config));
-  app.use(admin.router);
-  // After the admin router, which serves the one route under this path that a key calls (session).
+  app.use(admin);
   app.use(DASHBOARD_PATH, dashboardRouter(deps));
   app.use(webhooksRouter(deps));
   app.use(executeMethodGuards());

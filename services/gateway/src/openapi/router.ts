@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { cors, createCachedEntity, methodNotAllowed, onlyForPaths, sendCachedEntity } from '@switchboard/http';
+import { Router } from 'express';
+import { cors, createCachedEntity, methodNotAllowed, sendCachedEntity } from '@switchboard/http';
 import type { GatewayConfig } from '../config.ts';
 import { ASSETS_PATH, DOCS_CSP, DOCS_PAGE, docsAssets } from './docs-page.ts';
 import { buildOpenApiDocument } from './document.ts';
@@ -12,7 +12,7 @@ const READ_METHODS = ['GET', 'HEAD'];
  * (docs/decisions.md#public-api-description: a public API description). The document is built once,
  * here at start-up; requests only compare the strong ETag and write the bytes, as for discovery.
  */
-export function openApiRouter(config: GatewayConfig): RequestHandler {
+export function openApiRouter(config: GatewayConfig): Router {
   const document = createCachedEntity(JSON.stringify(buildOpenApiDocument(config)), {
     contentType: 'application/json; charset=utf-8',
     cacheControl: 'public, max-age=300',
@@ -33,5 +33,5 @@ export function openApiRouter(config: GatewayConfig): RequestHandler {
     })
     .all(methodNotAllowed(READ_METHODS));
   router.use(ASSETS_PATH, docsAssets());
-  return onlyForPaths([OPENAPI_PATH, DOCS_PATH, ASSETS_PATH], router);
+  return router;
 }

@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { ApiError, onlyForPaths } from '@switchboard/http';
+import { Router } from 'express';
+import { ApiError } from '@switchboard/http';
 import { serveMetrics } from '@switchboard/metrics';
 import { checkReadiness, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
@@ -42,7 +42,7 @@ export const PROBE_PATHS = { live: '/healthz', metrics: '/metrics', ready: '/rea
  * check, in parallel; 200 `ok` or `degraded`, 503 `unavailable` when a core check failed and
  * 503 `draining` once shutdown began, so the load balancer stops sending new requests.
  */
-export function healthRouter(deps: GatewayDeps): RequestHandler {
+export function healthRouter(deps: GatewayDeps): Router {
   const checks = gatewayChecks(deps);
   const router = Router();
   router.get(PROBE_PATHS.live, (_req, res) => {
@@ -61,5 +61,5 @@ export function healthRouter(deps: GatewayDeps): RequestHandler {
       body: { status: readiness.status, checks: readiness.checks },
     });
   });
-  return onlyForPaths(Object.values(PROBE_PATHS), router);
+  return router;
 }

@@ -1,14 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import {
-  fixedRouteDispatch,
-  fixedRouteKey,
-  isFixedPath,
-  jsonBody,
-  methodNotAllowed,
-  onlyForPaths,
-  type FixedRoute,
-} from '@switchboard/http';
+import { jsonBody, methodNotAllowed } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { ipBanDeferredCheck } from '../../ip-bans/index.ts';
@@ -40,14 +32,6 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
   return mergeAdminHandlers(areas.map((area) => area(deps)));
 }
 
-/** The admin routes, mounted in two places (app.ts): `fixed` before every other router, `router` where it was. */
-export interface AdminRouting {
-  /** The routes of fixed paths (most admin calls: ban checks, audit-log searches), answered without walking the routers. */
-  fixed: RequestHandler;
-  /** Every route, and the 405s; serves what `fixed` passes on (paths with ids, HEAD, other spellings). */
-  router: RequestHandler;
-}
-
 /**
  * Every route of ADMIN_ROUTES, each through the same chain (docs/decisions.md#admin-check-order): the client
  * IP's failure budget (429 once its bad keys used it up, before any lookup) → principal
@@ -57,7 +41,7 @@ export interface AdminRouting {
  * validates (400 last). A table route without a handler stops startup: the table is the
  * interface, and every route of it is served.
  */
-export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): AdminRouting {
+export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
   const served = servedAdminRoutes(handlers);
   const { config, logger, pool, redis } = deps;
   const failures = authFailures(deps);
@@ -72,7 +56,6 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Admin
   const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
 
   const router = Router();
-  const fixedRoutes = new Map<string, FixedRoute>();
   for (const { route, handler } of served) {
     const chain = [
       failures.guard,
@@ -83,23 +66,11 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Admin
       body,
       handler,
     ];
-    const routed = router.route(route.path);
-    routed[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](...chain);
-    if (isFixedPath(route.path))
-      fixedRoutes.set(fixedRouteKey(route.method, route.path), { route: routed, handlers: chain });
+    router.route(route.path)[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'delete'](...chain);
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));
-  return {
-    fixed: fixedRouteDispatch(fixedRoutes, ADMIN_PATH_PREFIX),
-    router: onlyForPaths(
-      ADMIN_ROUTES.map((route) => route.path),
-      router,
-    ),
-  };
+  return router;
 }
-
-/** Where every admin path begins. */
-const ADMIN_PATH_PREFIX = '/v1/admin/';
 
 function methodsByPath(): Map<string, string[]> {
   const byPath = new Map<string, string[]>();

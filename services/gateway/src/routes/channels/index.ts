@@ -1,6 +1,6 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { Permission } from '@switchboard/contracts';
-import { methodNotAllowed, onlyForPaths } from '@switchboard/http';
+import { methodNotAllowed } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
@@ -15,7 +15,7 @@ const MESSAGES_PATH = '/v1/channels/:channel_id/messages';
  * → VIEW_CHANNEL and READ_MESSAGE_HISTORY in that channel, overwrites applied (403
  * MISSING_PERMISSIONS).
  */
-export function channelsRouter(deps: GatewayDeps): RequestHandler {
+export function channelsRouter(deps: GatewayDeps): Router {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({
     pool,
@@ -35,5 +35,5 @@ export function channelsRouter(deps: GatewayDeps): RequestHandler {
     .route(MESSAGES_PATH)
     .get(auth.resolve, limiter, auth.require, reader, listMessages(pool))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  return onlyForPaths([MESSAGES_PATH], router);
+  return router;
 }

@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { cors, createCachedEntity, methodNotAllowed, onlyForPaths, sendCachedEntity } from '@switchboard/http';
+import { Router } from 'express';
+import { cors, createCachedEntity, methodNotAllowed, sendCachedEntity } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
 import { routeLimiter } from '../../route-limiter.ts';
 import type { AdminFeatures } from '../admin/features.ts';
@@ -23,7 +23,7 @@ const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'];
  * bytes and the strong ETag are computed once here and every request only compares and writes:
  * it is a hot path.
  */
-export function discoveryRouter(deps: GatewayDeps, adminFeatures: AdminFeatures): RequestHandler {
+export function discoveryRouter(deps: GatewayDeps, adminFeatures: AdminFeatures): Router {
   const { config } = deps;
   const limiter = routeLimiter(deps)('instance:info');
   const entity = createCachedEntity(JSON.stringify(buildDiscoveryDocument(config, adminFeatures)), {
@@ -43,5 +43,5 @@ export function discoveryRouter(deps: GatewayDeps, adminFeatures: AdminFeatures)
       })
       .all(methodNotAllowed(ALLOWED_METHODS));
   }
-  return onlyForPaths(DISCOVERY_PATHS, router);
+  return router;
 }

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { LIMITS, Permission, type RateLimitBucketName } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed, onlyForPaths } from '@switchboard/http';
+import { jsonBody, methodNotAllowed } from '@switchboard/http';
 import type { GatewayDeps } from '../../deps.ts';
 import { requireGuildPermission, type AccessSubject } from '../../permissions/index.ts';
 import { routeLimiter } from '../../route-limiter.ts';
@@ -29,7 +29,7 @@ const PATHS = {
  * MISSING_ACCESS / MISSING_PERMISSIONS) → body → handler. Execution (POST on the token path and its
  * format suffixes) lives in ./execute/.
  */
-export function webhooksRouter(deps: GatewayDeps): RequestHandler {
+export function webhooksRouter(deps: GatewayDeps): Router {
   const { config, logger, pool, redis } = deps;
   const auth = userAuth({
     pool,
@@ -77,7 +77,7 @@ export function webhooksRouter(deps: GatewayDeps): RequestHandler {
     .patch(limit('webhook:execute::webhook_id'), messageBody, editMessageByToken(deps))
     .delete(limit('webhook:execute::webhook_id'), deleteMessageByToken(deps))
     .all(methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE']));
-  return onlyForPaths(Object.values(PATHS), router);
+  return router;
 }
 
 export {

@@ -1,5 +1,5 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { isApiError, methodNotAllowed, onlyForPaths, type FailureBudget } from '@switchboard/http';
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { isApiError, methodNotAllowed, type FailureBudget } from '@switchboard/http';
 import type { GatewayDeps } from '../../../deps.ts';
 import { authFailures, routeLimiter, webhookFailures } from '../../../route-limiter.ts';
 import { inboundBody } from './body.ts';
@@ -68,11 +68,10 @@ function isClientError(error: unknown): boolean {
  * signatures when the webhook has a secret) → the process's body budget
  * (503 past its share of WEBHOOK_BODY_BUDGET_BYTES in flight) → body read (25 MiB,
  * 413/415/400, 408 past the read timeouts) → the format's handler; a refusal (a timeout
- * included) spends from one failure budget (spendOnRefusal). Only POST routes: mounted before
- * the admin and management routers, so the hottest route of all does not test its path against
- * every admin route first; the other methods' 405 answers are executeMethodGuards().
+ * included) spends from one failure budget (spendOnRefusal). Only POST routes: the other
+ * methods' 405 answers are executeMethodGuards(), mounted after the management routes.
  */
-export function executeRouter(deps: GatewayDeps): RequestHandler {
+export function executeRouter(deps: GatewayDeps): Router {
   const { config, logger } = deps;
   const handlerDeps: ExecuteHandlerDeps = {
     ...deps,
@@ -128,18 +127,18 @@ export function executeRouter(deps: GatewayDeps): RequestHandler {
   mount(errorTrackerFormat);
   mount(chatAppFormat);
   router.use(spendOnRefusal(failures, handlerDeps.lookUp));
-  return onlyForPaths(paths, router);
+  return router;
 }
 
 /**
  * 405 for the methods the execution paths do not serve. Mount after the management router,
  * which owns GET/PATCH/DELETE on the token path.
  */
-export function executeMethodGuards(): RequestHandler {
+export function executeMethodGuards(): Router {
   const router = Router();
   router.all(TOKEN_PATH, methodNotAllowed(['GET', 'HEAD', 'PATCH', 'DELETE', 'POST']));
   for (const suffix of [...codeHostFormat.paths, ...errorTrackerFormat.paths, ...chatAppFormat.paths]) {
     router.all(`${TOKEN_PATH}${suffix}`, methodNotAllowed(['POST']));
   }
-  return onlyForPaths([TOKEN_PATH], router);
+  return router;
 }

@@ -1,8 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedApp } from '@switchboard/testkit';
-import { handlersInOrder } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { startAdaptedApp } from '../start-app.ts';
 
 let app: ServedApp;
 
@@ -27,8 +26,7 @@ const stopper: RequestHandler = (req, res, next) => {
 };
 
 beforeAll(async () => {
-  app = await startApp((express) => {
-    express.use(handlersInOrder([mark('first'), stopper, mark('last')]));
+  app = await startAdaptedApp({ everyRequest: [mark('first'), stopper, mark('last')] }, (express) => {
     express.use((_req, res) => void res.send(`routed after ${(res.locals['trail'] as string[]).join(',')}`));
     express.use(((error: Error, _req, res, _next) => {
       res.status(500).send(`error: ${error.message} after ${(res.locals['trail'] as string[]).join(',')}`);
@@ -43,7 +41,7 @@ async function answer(query: string): Promise<{ status: number; text: string }> 
   return { status: response.status, text: await response.text() };
 }
 
-describe('handlersInOrder', () => {
+describe('everyRequest, run as one layer', () => {
   it('runs every handler in order, then the layers after it', async () => {
     expect(await answer('')).toEqual({ status: 200, text: 'routed after first,stopper,last' });
   });

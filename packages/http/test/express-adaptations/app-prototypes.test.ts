@@ -3,10 +3,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServer } from '../src/index.ts';
+import { createAdaptedApp, createAppServer } from '../../src/index.ts';
 
-const app = express();
-// What an app adds to its response prototype before the server is made (answerJsonLean does).
+const app = createAdaptedApp();
+// What an app adds to its response prototype once made, before the server is.
 Object.assign(app.response, { greet: 'added before the server' });
 app.get('/greet', (_req, res) => {
   res.type('text/plain').send((res as unknown as { greet: string }).greet);
@@ -67,6 +67,18 @@ describe('createAppServer', () => {
 
   it('keeps what the app added to its prototypes before the server was made', async () => {
     expect(await (await fetch(`${origin}/greet`)).text()).toBe('added before the server');
+  });
+
+  it('keeps what the adaptations put on the prototypes: the lean json and the id in the head', () => {
+    expect(app.response.json).not.toBe(express.response.json);
+    expect(app.response.writeHead).not.toBe(express.response.writeHead);
+  });
+
+  it('is refused for an app not made by createAdaptedApp, and for one that set what the lean json ignores', () => {
+    expect(() => createAppServer(express())).toThrow(/createAdaptedApp/);
+    const spaced = createAdaptedApp();
+    spaced.set('json spaces', 2);
+    expect(() => createAppServer(spaced)).toThrow(/json spaces/);
   });
 
   it('still reaches error handlers and the final 404', async () => {

@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
-import { answerJsonLean } from '../src/json-response.ts';
+import { answerJsonLean } from '../../src/express-adaptations/json-response.ts';
 
 /** Each route answers with `res.json` as the gateway's handlers do; both apps serve the same ones. */
 const ROUTES: Record<string, RequestHandler> = {

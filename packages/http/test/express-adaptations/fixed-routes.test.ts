@@ -1,8 +1,9 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedApp } from '@switchboard/testkit';
-import { fixedRouteDispatch, fixedRouteKey, isFixedPath, routeTemplate, type FixedRoute } from '../src/index.ts';
-import { startApp } from './start-app.ts';
+import { isFixedPath } from '../../src/express-adaptations/path-gate.ts';
+import { routeTemplate } from '../../src/index.ts';
+import { startAdaptedApp } from '../start-app.ts';
 
 let app: ServedApp;
 
@@ -43,18 +44,27 @@ const CHAINS: Array<[method: 'get' | 'post', path: string, handlers: RequestHand
   ['post', '/v1/admin/passes-error', [(_req, _res, next) => next(new Error('passed'))]],
   ['post', '/v1/admin/ends-unanswered', [(_req, _res, next) => next()]],
   ['get', '/v1/admin/items/:id', [(req, res) => void res.send(`item ${req.params['id']}`)]],
+  // A fixed path the route before it, with a parameter, takes first: the router runs that one.
+  ['post', '/v1/admin/items/:id', [(req, res) => void res.send(`item ${req.params['id']} by parameter`)]],
+  ['post', '/v1/admin/items/last', [(_req, res) => void res.send('item last by its own route')]],
 ];
 
+/** A route with an all() handler before its GET one. */
+function mountMixedRoute(router: Router): void {
+  router
+    .route('/v1/admin/mixed')
+    .all((_req, res, next) => {
+      res.locals['seen'] = 'all';
+      next();
+    })
+    .get((_req, res) => void res.send(`mixed after ${res.locals['seen']}`));
+}
+
 beforeAll(async () => {
-  app = await startApp((express) => {
-    const router = Router();
-    const fixed = new Map<string, FixedRoute>();
-    for (const [method, path, handlers] of CHAINS) {
-      const route = router.route(path);
-      route[method](...handlers);
-      if (isFixedPath(path)) fixed.set(fixedRouteKey(method.toUpperCase(), path), { route, handlers });
-    }
-    express.use(fixedRouteDispatch(fixed, '/v1/admin/'));
+  const router = Router();
+  for (const [method, path, handlers] of CHAINS) router.route(path)[method](...handlers);
+  mountMixedRoute(router);
+  app = await startAdaptedApp({ fixedRoutesFirst: [router] }, (express) => {
     // Whatever the dispatch passes on stops here, so a request it served shows.
     express.use((_req, res) => void res.send('passed on'));
     express.use(router);
@@ -71,7 +81,7 @@ async function answer(method: string, path: string): Promise<{ status: number; t
   return { status: response.status, text: await response.text() };
 }
 
-describe('fixedRouteDispatch', () => {
+describe('fixedRoutesFirst', () => {
   it('runs a fixed route’s handlers in order, with the route as express would set it and no params', async () => {
     const { status, text } = await answer('POST', '/v1/admin/bans/ip/check');
     expect(status).toBe(200);
@@ -99,6 +109,14 @@ describe('fixedRouteDispatch', () => {
       const { text } = await answer(method, path);
       expect(text, `${method} ${path}`).toBe('passed on');
     }
+  });
+
+  it('runs a route’s all() handlers in turn with its method’s, as the router does', async () => {
+    expect(await answer('GET', '/v1/admin/mixed')).toEqual({ status: 200, text: 'mixed after all' });
+  });
+
+  it('leaves a fixed route that a layer before it in its router would take to the router', async () => {
+    expect(await answer('POST', '/v1/admin/items/last')).toEqual({ status: 200, text: 'passed on' });
   });
 
   it('answers a fixed path with a query string', async () => {
