@@ -49,6 +49,13 @@ function unfinishedPost(url: string): Promise<{ status: number; code?: string }>
   });
 }
 
+/** A webhook with SECRET on a new guild, and its execution URL. */
+async function webhookWithSecret(name: string) {
+  const guild = await createGuildFixture(stack.gateway.pool);
+  const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, { name, secret: SECRET });
+  return { guild, made, url: executeUrl(stack.gateway, { webhookId: made.id, token: made.token }) };
+}
+
 describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () => {
   it('are set on create and never returned; signed code-host deliveries verify, unsigned ones are 401', async () => {
     const guild = await createGuildFixture(stack.gateway.pool);
@@ -102,23 +109,13 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
   });
 
   it('cannot be changed with the webhook token alone: whoever holds the token would unset it', async () => {
-    const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
-      name: 'ci',
-      secret: SECRET,
-    });
-    const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
+    const { url } = await webhookWithSecret('ci');
     expect((await call('PATCH', url, { body: { secret: null } })).status).toBe(200);
     expect((await githubDelivery(url, JSON.stringify({ zen: 'z', hook_id: 3 }))).status).toBe(401);
   });
 
   it('make the webhook signed-only: its token alone cannot post, edit or delete where a signature is expected', async () => {
-    const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
-      name: 'GitHub',
-      secret: SECRET,
-    });
-    const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
+    const { guild, made, url } = await webhookWithSecret('GitHub');
     const spoof = {
       username: 'GitHub',
       embeds: [{ title: '[acme/app] 1 new commit', description: 'Merge pull request #1' }],
@@ -176,12 +173,7 @@ describe('write-only webhook secrets (docs/decisions.md#webhook-secrets)', () =>
   });
 
   it('refuse an unsigned route before its body: a broken or unfinished body is 401, not 400 or 408', async () => {
-    const guild = await createGuildFixture(stack.gateway.pool);
-    const made = await createWebhook(stack.gateway.url, guild.channelIds[0], guild.owner, {
-      name: 'GitHub',
-      secret: SECRET,
-    });
-    const url = executeUrl(stack.gateway, { webhookId: made.id, token: made.token });
+    const { url } = await webhookWithSecret('GitHub');
     for (const route of [url, `${url}/slack`]) {
       const broken = await fetch(route, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' });
       expect([broken.status, ((await broken.json()) as { code: string }).code], route).toEqual([
