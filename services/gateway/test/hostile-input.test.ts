@@ -1,7 +1,15 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { call, createWebhookFixture, useTestEnvironment, waitFor, webhookMessages } from '@switchboard/testkit';
+import {
+  call,
+  createWebhookFixture,
+  metricValue,
+  scrapeMetrics,
+  useTestEnvironment,
+  waitFor,
+  webhookMessages,
+} from '@switchboard/testkit';
 import { createAdmin } from './admin-helpers.ts';
 import { processBudgetBytes } from '../src/routes/webhooks/execute/body-budget.ts';
 import { startGateway } from './helpers.ts';
@@ -179,6 +187,14 @@ describe('snowflakes', () => {
   });
 });
 
+/** Waits until the gateway's bodies in flight hold `bytes` of its budget (its `/metrics`). */
+async function waitForHeldBytes(gatewayUrl: string, bytes: number): Promise<void> {
+  await waitFor(async () => {
+    const { samples } = await scrapeMetrics(`${gatewayUrl}/metrics`);
+    return metricValue(samples, 'webhook_body_budget_bytes', { state: 'held' }) === bytes;
+  });
+}
+
 describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () => {
   it('answers 503 with Retry-After before reading a body that would not fit, and admits again once bodies are done', async () => {
     const MiB = 1024 * 1024;
@@ -196,6 +212,8 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
     slow.on('error', () => {});
     slow.write('{"content":"');
     try {
+      // Its token is looked up before it reserves: another request sent now could be admitted first.
+      await waitForHeldBytes(gateway.url, 20 * MiB);
       const refused = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -254,10 +272,12 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       slow.on('error', () => {});
       slow.write('{"content":"');
       held.push(slow);
+      await waitForHeldBytes(gateway.url, 20 * MiB);
       const filler = 'x'.repeat(MiB);
       const chunks = ['{"content":"', ...Array(15).fill(filler), '"}'];
       expect(await postChunked(url, chunks)).toBe(503);
       // The refused body's bytes were given back.
+      await waitForHeldBytes(gateway.url, 20 * MiB);
       expect(await postChunked(url, ['{"content":"after"}'])).toBe(204);
     } finally {
       for (const slow of held) slow.destroy();

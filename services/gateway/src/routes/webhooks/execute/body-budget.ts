@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { LIMITS } from '@switchboard/contracts';
 import { ApiError, closeWithoutReading, declaredBodyBytes, responseLocal } from '@switchboard/http';
+import { Gauge, type Registry } from '@switchboard/metrics';
 
 /** Seconds a client refused for lack of memory is told to wait: bodies in flight finish in that time. */
 const RETRY_AFTER_SECONDS = 1;
@@ -60,8 +61,9 @@ export function processBudgetBytes(gatewayBudgetBytes: number, processes: number
  * holder of a token takes from the budget, and the body-read timeouts bound how long a body
  * that stopped arriving holds what it took.
  */
-export function bodyBudget(budgetBytes: number): RequestHandler {
+export function bodyBudget(budgetBytes: number, registry: Registry): RequestHandler {
   let inFlight = 0;
+  exportBudget(registry, budgetBytes, () => inFlight);
   return (req, res, next) => {
     const declared = declaredReservation(req.headers);
     const upFront = declared ?? 0;
@@ -92,6 +94,24 @@ export function bodyBudget(budgetBytes: number): RequestHandler {
     res.once('close', release);
     next();
   };
+}
+
+/**
+ * `webhook_body_budget_bytes` on `/metrics`: what the bodies in flight hold and what the process
+ * may hold. Held near the limit, deliveries are being refused with 503: more replicas or a
+ * larger WEBHOOK_BODY_BUDGET_BYTES.
+ */
+function exportBudget(registry: Registry, budgetBytes: number, held: () => number): void {
+  new Gauge({
+    name: 'webhook_body_budget_bytes',
+    help: 'Bytes of execution bodies this gateway process admits at once: state="held" by bodies in flight, state="limit" its share of WEBHOOK_BODY_BUDGET_BYTES.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'held' }, held());
+      this.set({ state: 'limit' }, budgetBytes);
+    },
+  });
 }
 
 /** The reservation `bodyBudget` made for this request. */

@@ -90,7 +90,10 @@ export function executeRouter(deps: GatewayDeps): Router {
   const limit = routeLimiter(deps);
   const failures = { address: authFailures(deps), webhook: webhookFailures(deps) };
   // One budget for every format's route: it bounds the process's memory, not a route's.
-  const budget = bodyBudget(processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES));
+  const budget = bodyBudget(
+    processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES),
+    deps.metrics,
+  );
   // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
   // check, so never needed as a value here) only on a parse thread.
   const bodies = {
