@@ -165,7 +165,12 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
   }> {
     const target = new URL(environment.redisUrl);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
-    const connection = createRedis(proxy.urlFor(environment.redisUrl), { role: 'producer', commandTimeoutMs: 300 });
+    // Long enough for an add on a busy machine (the warm deliveries must pass), short enough
+    // that a muted one is given up within the test.
+    const connection = createRedis(proxy.urlFor(environment.redisUrl), {
+      role: 'producer',
+      commandTimeoutMs: 2_000,
+    });
     const producer = createProducer({ connection, redisPrefix: gateway.config.REDIS_PREFIX });
     const faulty = await startGateway(environment, { RATE_LIMITS_ENABLED: 'false' }, { producer });
     return {
