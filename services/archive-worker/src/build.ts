@@ -9,6 +9,7 @@ import type { ArchiveMetrics } from './metrics.ts';
 import { useNativeCrc32InYazl } from './native-crc32.ts';
 import { progressWriter } from './progress.ts';
 import { userPlan } from './user-plan.ts';
+import { addLazyEntry } from './zip-entry.ts';
 
 export interface BuildDeps {
   pool: Pool;
@@ -69,14 +70,7 @@ async function writeZip(deps: BuildDeps, archive: Archive, key: string): Promise
   const mtime = new Date();
   try {
     for await (const entry of plan.entries) {
-      zip.addReadStreamLazy(entry.path, { compressionLevel: COMPRESSION_LEVEL, mtime }, (done) => {
-        Promise.resolve()
-          .then(() => entry.open())
-          .then(
-            (stream) => done(null, stream),
-            (error: unknown) => done(error, undefined as unknown as Readable),
-          );
-      });
+      addLazyEntry(zip, entry, { compressionLevel: COMPRESSION_LEVEL, mtime }, (error) => output.destroy(error));
     }
     zip.end();
   } catch (error) {
