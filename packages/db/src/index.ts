@@ -26,7 +26,6 @@ export * from './repositories/messages.ts';
 export * from './repositories/guild-expressions.ts';
 export * from './repositories/webhooks.ts';
 export * from './repositories/webhook-messages.ts';
-export * from './repositories/admin-operations.ts';
 export * from './repositories/asset-purges.ts';
 export * from './repositories/bulk-members.ts';
 export * from './repositories/archives.ts';

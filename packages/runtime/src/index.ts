@@ -12,7 +12,6 @@ export {
   type WorkerServiceOptions,
   type WorkerSetup,
 } from './worker-service.ts';
-export { operationJob, type OperationJob } from './operations.ts';
 export {
   checkReadiness,
   serveHealth,

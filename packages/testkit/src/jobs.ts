@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { JobContract, OperationJobContract } from '@switchboard/contracts';
 import {
-  createPool,
   findOperation,
   insertOperation,
   type NewOperation,
   type OperationState,
   type OperationTable,
-  type Pool,
-} from '@switchboard/db';
+} from '@switchboard/admin-operations';
+import type { JobContract, OperationJobContract } from '@switchboard/contracts';
+import { createPool, type Pool } from '@switchboard/db';
 import { createProducer, type Producer, type WaitOutcome } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import type { Storage } from '@switchboard/storage';

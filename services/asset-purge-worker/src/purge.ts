@@ -1,3 +1,4 @@
+import { completeOperation, type Operation } from '@switchboard/admin-operations';
 import {
   assetPurgeRequestSchema,
   storageKeys,
@@ -7,7 +8,6 @@ import {
   type PurgedAsset,
 } from '@switchboard/contracts';
 import {
-  completeOperation,
   deleteExpressionsById,
   deleteGuildAssets,
   findPurgeObjectKeys,
@@ -15,7 +15,6 @@ import {
   recordPurgeRemovals,
   withTransaction,
   type NewAuditLog,
-  type Operation,
   type Pool,
   type PoolClient,
 } from '@switchboard/db';

@@ -1,5 +1,6 @@
+import { operationJob } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, QUEUES } from '@switchboard/contracts';
-import { operationJob, type WorkerContext, type WorkerConfig, type WorkerSetup } from '@switchboard/runtime';
+import type { WorkerContext, WorkerConfig, WorkerSetup } from '@switchboard/runtime';
 import { purgeRunner } from './purge.ts';
 
 /** The queue this worker consumes and every job on it. */

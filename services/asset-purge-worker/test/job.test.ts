@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findOperation } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, storageKeys } from '@switchboard/contracts';
-import { findOperation } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import {
   createPurgeGuildFixture,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findOperation, insertOperation, startOperation } from '@switchboard/db';
+import { findOperation, insertOperation, startOperation } from '@switchboard/admin-operations';
 import { createLogger } from '@switchboard/logger';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';

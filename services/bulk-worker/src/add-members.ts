@@ -1,12 +1,6 @@
+import type { Operation } from '@switchboard/admin-operations';
 import type { BulkOperationResult } from '@switchboard/contracts';
-import {
-  finishBulkAdd,
-  lockBulkAddUsers,
-  MEMBER_CAP_RACE,
-  withTransaction,
-  type Operation,
-  type Pool,
-} from '@switchboard/db';
+import { finishBulkAdd, lockBulkAddUsers, MEMBER_CAP_RACE, withTransaction, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 
 /** Retries after losing a race for a guild's last member slots (each sees the newer count). */

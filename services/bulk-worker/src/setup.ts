@@ -1,5 +1,6 @@
+import { operationJob } from '@switchboard/admin-operations';
 import { BULK_ADD_GUILD_MEMBERS_JOB, QUEUES } from '@switchboard/contracts';
-import { operationJob, type WorkerContext, type WorkerSetup } from '@switchboard/runtime';
+import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { addMembersRunner } from './add-members.ts';
 import type { BulkWorkerConfig } from './config.ts';
 

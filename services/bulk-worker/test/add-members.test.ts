@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findOperation } from '@switchboard/admin-operations';
 import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
-import { findOperation, insertAdminUser, insertMembers } from '@switchboard/db';
+import { insertAdminUser, insertMembers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import {
   createGuildFixture,

@@ -11,7 +11,7 @@ import {
 import { ApiError, validate } from '@switchboard/http';
 import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
-import { enqueueForRow } from '../../../jobs/enqueue.ts';
+import { enqueueForRow } from '@switchboard/admin-operations';
 import { presentArchive } from './presenter.ts';
 import { triggerGuildSchema, triggerUserSchema } from './schemas.ts';
 

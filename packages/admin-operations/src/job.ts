@@ -1,6 +1,7 @@
 import type { OperationPayload } from '@switchboard/contracts';
-import { failOperation, startOperation, type Operation, type OperationTable, type Pool } from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import type { FinalFailureHandler, JobHandler } from '@switchboard/queue';
+import { failOperation, startOperation, type Operation, type OperationTable } from './rows.ts';
 
 export interface OperationJob {
   handler: JobHandler<OperationPayload>;

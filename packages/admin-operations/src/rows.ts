@@ -1,5 +1,5 @@
 import type { OperationStatus } from '@switchboard/contracts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '@switchboard/db';
 
 /**
  * Admin operations run by workers (asset purges, bulk operations): one row each, the job's
