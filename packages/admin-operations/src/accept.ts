@@ -47,13 +47,14 @@ export async function acceptOperation(
     () => producer.enqueueAndWait(contract, { operationId: id }, { timeoutMs: waitMs }),
     (message) => failOperation(pool, table, id, message),
   );
+  // The job's failure event can come before its worker has marked the row (operationJob's
+  // final-failure handler runs after it): mark it here too, first one wins, so the answer and
+  // the row agree and the row never stays `running` after its job failed for good.
+  if (outcome.state === 'failed') await failOperation(pool, table, id, FAILED);
   // The outcome is the row's (operationJob): a completed job says it is there to read.
   const operation = await findOperation(pool, table, id);
-  if (outcome.state === 'failed' || operation?.status === 'failed') {
-    throw new ApiError('SERVICE_UNAVAILABLE', {
-      message: operation?.error ?? FAILED,
-      headers: { 'Retry-After': '1' },
-    });
+  if (operation?.status === 'failed') {
+    throw new ApiError('SERVICE_UNAVAILABLE', { message: operation.error ?? FAILED, headers: { 'Retry-After': '1' } });
   }
   if (operation?.status === 'completed') return { state: 'done', result: operation.result };
   return { state: 'pending', operation: operation! };

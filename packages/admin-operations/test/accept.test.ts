@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_PURGE_JOB, QUEUES } from '@switchboard/contracts';
 import { insertAdminUser } from '@switchboard/db';
@@ -81,6 +82,25 @@ describe('an operation accepted by the gateway and run by its worker', () => {
       status: 'completed',
       done: 'later',
     });
+  });
+
+  it('is a 503 with the public reason when the work fails for good, and the row says failed', async () => {
+    work = async () => {
+      throw new UnrecoverableError('bucket refused: internal detail');
+    };
+    const refused = await accept(10_000).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    // The worker's reason or the gateway's, whichever marked the row first; never the internal one.
+    const { message } = refused as ApiError;
+    expect([PUBLIC_ERROR, 'The operation failed; request it again.']).toContain(message);
+    const { rows } = await stores.pool.query<{ status: string; error: string }>(
+      `SELECT status, error FROM ${TABLE} WHERE requested_by = $1 AND error NOT LIKE '%could not be queued%'
+       AND status <> 'completed'`,
+      [adminId],
+    );
+    // Failed by the time of the answer, with the reason answered.
+    expect(rows).toEqual([{ status: 'failed', error: message }]);
   });
 
   it('is a 503 with Retry-After and a failed row when the job cannot be queued', async () => {
