@@ -52,11 +52,28 @@ function retryStrategy(times: number): number {
  */
 const DISCONNECT_TIMEOUT_MS = 200;
 
+/**
+ * The liveness bound of a `worker` connection: how long it may go without a byte while it
+ * waits for an answer before it is dropped and made again. Above the longest a blocking command
+ * waits by design (BullMQ blocks a worker's fetch and reads queue events for at most 10 s), so
+ * only a connection that is dead passes it: a path that died without a reset (an expired NAT
+ * or firewall entry, an address moved by a failover) would otherwise hold a worker, or a
+ * subscriber, on it forever.
+ */
+export const WORKER_SOCKET_TIMEOUT_MS = 15_000;
+/** How often an idle subscriber asks for a PING, so that its liveness bound has an answer to wait for. */
+export const SUBSCRIBER_PING_INTERVAL_MS = 5_000;
+
 function roleOptions(role: RedisRole, commandTimeoutMs: number): RedisOptions {
   if (role === 'worker') {
     // BullMQ requires it for blocking connections: a blocking command must not be cut off.
     // (Set explicitly: a duplicate of a `client` would otherwise inherit its timeout.)
-    return { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined };
+    return {
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      socketTimeout: WORKER_SOCKET_TIMEOUT_MS,
+    };
   }
   return {
     maxRetriesPerRequest: 1,
@@ -165,9 +182,23 @@ function watchCommands(client: Redis, options: RedisClientOptions): Redis {
   return client;
 }
 
+/**
+ * A subscriber sends nothing once subscribed, so a dead connection would never be noticed (the
+ * liveness bound runs only while an answer is awaited): an idle one PINGs (allowed in subscribe
+ * mode) every SUBSCRIBER_PING_INTERVAL_MS.
+ */
+function pingWhileSubscribed(client: Redis): Redis {
+  const timer = setInterval(() => {
+    if (client.status === 'ready' && client.mode === 'subscriber') client.ping().catch(() => {});
+  }, SUBSCRIBER_PING_INTERVAL_MS).unref();
+  client.once('end', () => clearInterval(timer));
+  return client;
+}
+
 /** Every client gets the same handling, however it was made. */
 function managed(client: Redis, options: RedisClientOptions): Redis {
-  return watchCommands(watchErrors(client, options), options);
+  const watched = watchCommands(watchErrors(client, options), options);
+  return options.role === 'worker' ? pingWhileSubscribed(watched) : watched;
 }
 
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */

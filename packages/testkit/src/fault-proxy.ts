@@ -21,6 +21,13 @@ export interface FaultProxy {
   setMode(mode: FaultMode): void;
   /** `url` with its host and port replaced by the proxy's: what a process is given instead. */
   urlFor(url: string): string;
+  /**
+   * Every connection open now goes silent for good, both ways, while new ones are served as the
+   * mode says: a path that died without a word (a NAT entry or firewall state expired, an
+   * address moved by a failover, a peer host gone). Only a client's own liveness bound gets it
+   * off such a connection.
+   */
+  strandOpenConnections(): void;
   /** Client connections open now: a test waits for one instead of sleeping. */
   openConnections(): number;
   /** Destroys every connection and stops listening. */
@@ -31,6 +38,8 @@ interface Link {
   client: Socket;
   /** Undefined until the link is connected upstream (deferred while blackholed). */
   upstream: Socket | undefined;
+  /** Silent for good (strandOpenConnections): no mode resumes it. */
+  stranded?: boolean;
 }
 
 /**
@@ -59,8 +68,8 @@ export async function startFaultProxy(
   const connectUpstream = (link: Link) => {
     const upstream = connect(target.port, target.host);
     link.upstream = upstream;
-    forward(link.client, upstream, () => mode);
-    forward(upstream, link.client, () => mode, { dropWhenMuted: true });
+    forward(link.client, upstream, () => mode, link);
+    forward(upstream, link.client, () => mode, link, { dropWhenMuted: true });
     // Whichever side goes, the other follows; errors end the link, they are not the test's.
     for (const socket of [link.client, upstream]) {
       socket.on('error', () => resetLink(link));
@@ -97,6 +106,7 @@ export async function startFaultProxy(
   const setMode = (next: FaultMode) => {
     mode = next;
     for (const link of [...links]) {
+      if (link.stranded) continue;
       if (next === 'cut') resetLink(link);
       else if (next === 'blackhole') {
         link.client.pause();
@@ -122,6 +132,13 @@ export async function startFaultProxy(
       const text = parsed.toString();
       return text.endsWith('/') && !url.endsWith('/') ? text.slice(0, -1) : text;
     },
+    strandOpenConnections: () => {
+      for (const link of links) {
+        link.stranded = true;
+        link.client.pause();
+        link.upstream?.pause();
+      }
+    },
     openConnections: () => links.size,
     close: async () => {
       for (const link of [...links]) resetLink(link);
@@ -134,13 +151,21 @@ export async function startFaultProxy(
  * Copies `from` into `to` with backpressure. While blackholed both sockets are paused, and a
  * 'drain' must not resume them behind the proxy's back.
  */
-function forward(from: Socket, to: Socket, mode: () => FaultMode, options: { dropWhenMuted?: boolean } = {}): void {
+function forward(
+  from: Socket,
+  to: Socket,
+  mode: () => FaultMode,
+  link: Link,
+  options: { dropWhenMuted?: boolean } = {},
+): void {
   from.on('data', (chunk: Buffer) => {
-    if (options.dropWhenMuted && mode() === 'mute') return;
+    if (link.stranded || (options.dropWhenMuted && mode() === 'mute')) return;
     if (!to.write(chunk)) from.pause();
   });
   to.on('drain', () => {
-    if (mode() === 'pass' || mode() === 'mute') from.resume();
+    if ((mode() === 'pass' || mode() === 'mute') && !link.stranded) from.resume();
   });
-  from.on('end', () => to.end());
+  from.on('end', () => {
+    if (!link.stranded) to.end();
+  });
 }

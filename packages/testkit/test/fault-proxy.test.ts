@@ -114,6 +114,21 @@ describe('fault proxy', () => {
     await echoes(open, 'still');
   });
 
+  it('strandOpenConnections: open connections go silent for good, through any mode; new ones pass', async () => {
+    proxy = await startFaultProxy({ host: '127.0.0.1', port: echoPort });
+    const open = await openClient();
+    await echoes(open, 'before');
+
+    proxy.strandOpenConnections();
+    open.socket.write('lost');
+    await echoes(await openClient(), 'fresh');
+    proxy.setMode('blackhole');
+    proxy.setMode('pass');
+    await sleep(SILENCE_WINDOW_MS);
+    expect(open.received()).toBe('before');
+    expect(open.isClosed()).toBe(false);
+  });
+
   it('urlFor: points a URL at the proxy, keeping the rest', async () => {
     proxy = await startFaultProxy({ host: '127.0.0.1', port: echoPort });
     expect(proxy.urlFor('postgres://postgres@db.internal:5432/test')).toBe(
