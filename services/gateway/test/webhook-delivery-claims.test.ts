@@ -146,7 +146,7 @@ describe('X-GitHub-Delivery keys (held by a stored message only)', () => {
     await startWorker();
     await waitFor(async () => (await webhookMessages(gateway.pool, hook.webhookId)).length === 1, 10_000);
     await deliveriesSettled(queue);
-    // The job's own body went with its message; the two redeliveries' bodies went at once.
+    // The job's own body went with its message; the two redeliveries' bodies went after their answers.
     const left = await gateway.storage.deletePrefix(`webhook-bodies/${hook.webhookId}/`);
     expect(left.deleted).toEqual([]);
   });

@@ -43,10 +43,15 @@ async function placeBody(deps: SubmitDeps, { delivery, body }: Submission): Prom
   return { kind: 'stored', key, bytes };
 }
 
-/** Deletes the body a failed submission placed in S3, so nothing is left for a job that does not exist. */
-async function discardPlaced(deps: SubmitDeps, placed: WebhookBody | undefined): Promise<void> {
+/**
+ * Deletes the body a failed submission placed in S3, so nothing is left for a job that does not
+ * exist. In the background: the answer does not depend on it, and a slow store would otherwise
+ * add its bound to an answer that already spent one on the failure (the sweep removes a body
+ * whose delete failed).
+ */
+function discardPlaced(deps: SubmitDeps, placed: WebhookBody | undefined): void {
   if (placed?.kind !== 'stored') return;
-  await deps.storage.deleteObjects([placed.key]).catch((error: unknown) => {
+  deps.storage.deleteObjects([placed.key]).catch((error: unknown) => {
     deps.logger.warn({ reason: (error as Error).message }, 'body of a failed webhook submission not deleted');
   });
 }
@@ -77,13 +82,13 @@ export async function submitDelivery(deps: SubmitDeps, submission: Submission): 
     if (submission.waitMs === undefined) {
       const { deduplicated } = await deps.producer.enqueue(WEBHOOK_DELIVERY_JOB, payload);
       // A redelivery of a job still unfinished: that job has its own body.
-      if (deduplicated) await discardPlaced(deps, placed);
+      if (deduplicated) discardPlaced(deps, placed);
       return { kind: 'enqueued' };
     }
     const outcome = await deps.producer.enqueueAndWait(WEBHOOK_DELIVERY_JOB, payload, { timeoutMs: submission.waitMs });
     return { kind: 'waited', outcome };
   } catch (error) {
-    if (!jobMayExist(error)) await discardPlaced(deps, placed);
+    if (!jobMayExist(error)) discardPlaced(deps, placed);
     if (isUnavailable(error)) throw new ApiError('SERVICE_UNAVAILABLE', { cause: error });
     throw error;
   }
