@@ -1,7 +1,7 @@
 import { DeleteBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { loadConfig, s3Schema } from '@switchboard/config';
 import { migrate } from '@switchboard/db';
-import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
+import { createStorage, keyedStoreOptions, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
 import type { CleanupStack } from './cleanup.ts';
 import type { BenchConfig } from './config.ts';
@@ -28,7 +28,7 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
 
   const tag = uniqueTag();
   const bucket = `sb-bench-${tag}`;
-  const storage = createStorage({ ...services.s3, bucket, forcePathStyle: true });
+  const storage = createStorage(keyedStoreOptions({ ...services.s3, bucket }));
   await storage.ensureBucket();
   // Benchmarks that write objects delete them; a bucket left non-empty is reported, not emptied blindly.
   cleanup.defer('bench bucket', async () => {

@@ -27,9 +27,38 @@ export function parseConfig<Schema extends z.ZodType>(
   // Empty variables count as unset, as in most deployment tools' env files.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = schema.safeParse(cleaned);
-  if (result.success) return { ok: true, config: result.data };
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  return { ok: false, problems };
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    return { ok: false, problems };
+  }
+  const problems = crossVariableProblems(result.data as Record<string, unknown>);
+  return problems.length === 0 ? { ok: true, config: result.data } : { ok: false, problems };
+}
+
+/** The key id of the development S3 stores (the dev stack's s3rver, the tests'). */
+export const DEVELOPMENT_S3_KEY = 'S3RVER';
+
+/**
+ * Rules across variables, for whichever of them a process's schema reads; here rather than in
+ * each schema so that schemas stay extendable objects. S3 keys come both or neither: neither
+ * means the AWS SDK's default credential chain (instance role, IRSA web identity, AWS_*
+ * variables, shared profile), what a production deployment on AWS uses; and production never
+ * runs on the development store's key.
+ */
+function crossVariableProblems(config: Record<string, unknown>): string[] {
+  const keyId = config['S3_ACCESS_KEY_ID'];
+  const secret = config['S3_SECRET_ACCESS_KEY'];
+  if ((keyId === undefined) !== (secret === undefined)) {
+    return [
+      'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither to use the AWS default credential chain (instance role, IRSA, AWS_* variables, shared profile)',
+    ];
+  }
+  if (config['NODE_ENV'] === 'production' && (keyId === DEVELOPMENT_S3_KEY || secret === DEVELOPMENT_S3_KEY)) {
+    return [
+      `S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: ${DEVELOPMENT_S3_KEY} is the development store's key and NODE_ENV is production: give the bucket's own keys, or neither to use the AWS default credential chain`,
+    ];
+  }
+  return [];
 }
 
 /** Reusable variable parsers, so every process reads the same names the same way. */
@@ -95,8 +124,9 @@ export const s3Schema = z.object({
   S3_ENDPOINT: env.url(['http', 'https']).optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().min(3).max(63).default('switchboard'),
-  S3_ACCESS_KEY_ID: z.string().default('S3RVER'),
-  S3_SECRET_ACCESS_KEY: z.string().default('S3RVER'),
+  /** Static keys, both or neither (see crossVariableProblems): neither is the AWS default credential chain. */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Path-style addressing (`http://host/bucket/key`), needed by MinIO and s3rver. */
   S3_FORCE_PATH_STYLE: env.bool().default(true),
   /** Bound on opening a connection to the store. */

@@ -66,8 +66,9 @@ async function resolveS3(
     return {
       ...common,
       S3_ENDPOINT: config.S3_ENDPOINT,
-      S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID,
-      S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY,
+      // None given: the services use the AWS default credential chain too.
+      ...(config.S3_ACCESS_KEY_ID ? { S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID } : {}),
+      ...(config.S3_SECRET_ACCESS_KEY ? { S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY } : {}),
       S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
     };
   }

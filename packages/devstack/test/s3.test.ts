@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage, type Storage } from '@switchboard/storage';
+import { createStorage, keyedStoreOptions, type Storage } from '@switchboard/storage';
 import { startEmbeddedS3, type EmbeddedS3 } from '../src/s3.ts';
 
 let dir: string;
@@ -12,7 +12,7 @@ let storage: Storage;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'devstack-s3-'));
   s3 = await startEmbeddedS3({ dir, buckets: ['race'] });
-  storage = createStorage({ ...s3, endpoint: s3.endpoint, region: 'us-east-1', bucket: 'race', forcePathStyle: true });
+  storage = createStorage(keyedStoreOptions({ ...s3, region: 'us-east-1', bucket: 'race' }));
 });
 
 afterAll(async () => {

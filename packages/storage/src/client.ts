@@ -10,8 +10,8 @@ export interface StorageOptions {
   endpoint?: string;
   region: string;
   bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
+  /** Static keys; none means the AWS SDK's default credential chain (instance role, IRSA, AWS_* variables, profile). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
   forcePathStyle: boolean;
   bounds?: StorageBounds;
 }
@@ -41,8 +41,8 @@ export function storageOptionsFromConfig(config: {
   S3_ENDPOINT?: string | undefined;
   S3_REGION: string;
   S3_BUCKET: string;
-  S3_ACCESS_KEY_ID: string;
-  S3_SECRET_ACCESS_KEY: string;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
   S3_FORCE_PATH_STYLE: boolean;
   S3_CONNECT_TIMEOUT_MS?: number;
   S3_REQUEST_TIMEOUT_MS?: number;
@@ -61,9 +61,27 @@ export function storageOptionsFromConfig(config: {
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
     bucket: config.S3_BUCKET,
-    accessKeyId: config.S3_ACCESS_KEY_ID,
-    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
+      : {}),
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
+  };
+}
+
+/** A development or test store reached with static keys and path-style addresses (MinIO, s3rver). */
+export function keyedStoreOptions(store: {
+  endpoint?: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}): StorageOptions {
+  return {
+    ...(store.endpoint ? { endpoint: store.endpoint } : {}),
+    region: store.region,
+    bucket: store.bucket,
+    credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey },
+    forcePathStyle: true,
   };
 }
 
@@ -89,7 +107,8 @@ export function createS3Client(options: StorageOptions): S3Client {
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // Unset: the SDK resolves them itself, on first use, from its default chain.
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     // S3-compatible stores (MinIO, s3rver) do not all accept the SDK's default CRC32 checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

@@ -10,6 +10,7 @@ export {
   createS3Client,
   isStorageUnavailable,
   storageOptionsFromConfig,
+  keyedStoreOptions,
   type StorageBounds,
   type StorageOptions,
 } from './client.ts';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createStorage } from '@switchboard/storage';
+import { createStorage, keyedStoreOptions } from '@switchboard/storage';
 import { reserveFixtureWorkerIds } from './ids.ts';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
 import type { TestServices } from './services/index.ts';
@@ -37,7 +37,7 @@ export async function provisionEnvironment(
   // The ids testkit's fixture generators use are taken before any process of the file leases one.
   await withRedis(services.redisUrl, (redis) => reserveFixtureWorkerIds(redis, redisPrefix));
   const s3 = { ...services.s3, bucket: `sb-test-${tag}` };
-  const storage = createStorage({ ...s3, forcePathStyle: true });
+  const storage = createStorage(keyedStoreOptions(s3));
   try {
     await storage.ensureBucket();
   } catch (error) {

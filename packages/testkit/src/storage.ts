@@ -1,9 +1,9 @@
-import { createStorage, type Storage } from '@switchboard/storage';
+import { createStorage, keyedStoreOptions, type Storage } from '@switchboard/storage';
 import type { TestEnvironment } from './environment.ts';
 
 /** A Storage on the test file's own bucket (or on `bucket` of the same store); close it when done. */
 export function storageFor(environment: TestEnvironment, bucket = environment.s3.bucket): Storage {
-  return createStorage({ ...environment.s3, bucket, forcePathStyle: true });
+  return createStorage(keyedStoreOptions({ ...environment.s3, bucket }));
 }
 
 /** Whether each key has an object in the bucket. */
