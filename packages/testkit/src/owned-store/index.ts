@@ -1,9 +1,7 @@
-import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   createLogSink,
   createSupervisor,
@@ -13,7 +11,8 @@ import {
   startEmbeddedRedis,
   type Supervisor,
 } from '@switchboard/devstack';
-import { processTree, spawnNode, type NodeProcess } from '../processes.ts';
+import { processTree } from '../processes.ts';
+import { startS3Process } from '../s3-process.ts';
 import type { TestServices } from '../services/index.ts';
 
 export type StoreKind = 'postgres' | 'redis' | 's3';
@@ -40,7 +39,6 @@ export interface OwnedStore {
 }
 
 const STOP_TIMEOUT_MS = 10_000;
-const S3_SERVER = fileURLToPath(new URL('./s3-server.ts', import.meta.url));
 
 interface Running {
   pid: number;
@@ -100,18 +98,14 @@ async function startPostgres(folder: string, port?: number): Promise<Running & {
 }
 
 async function startS3(folder: string): Promise<Running & { endpoint: string }> {
-  const server: NodeProcess = spawnNode(S3_SERVER, { env: {}, args: [join(folder, 's3')], ipc: true, cwd: REPO_ROOT });
-  const [message] = (await Promise.race([once(server.child, 'message'), server.exit.then(() => [undefined])])) as [
-    { endpoint?: string } | undefined,
-  ];
-  if (!message?.endpoint) throw new Error(`the S3 store did not start: ${server.output().trim()}`);
+  const server = await startS3Process(join(folder, 's3'));
   return {
-    pid: server.child.pid!,
-    endpoint: message.endpoint,
-    exited: server.exit,
+    pid: server.pid,
+    endpoint: server.endpoint,
+    exited: server.exited,
     stop: async () => {
-      await signalTree(server.child.pid!, 'SIGCONT');
-      await server.stop('SIGKILL');
+      await signalTree(server.pid, 'SIGCONT');
+      await server.stop();
     },
   };
 }

@@ -9,9 +9,9 @@ import {
   REPO_ROOT,
   startEmbeddedPostgres,
   startEmbeddedRedis,
-  startEmbeddedS3,
 } from '@switchboard/devstack';
 import { isAlive } from '../processes.ts';
+import { startS3Process } from '../s3-process.ts';
 import type { TestServices } from './types.ts';
 
 /** Temporary folders are named after the run's pid, so a later run can tell which are stale. */
@@ -59,7 +59,7 @@ export async function startEmbeddedStores(
     const [postgres, redis, s3] = await Promise.all([
       wanted.postgres ? startEmbeddedPostgres(supervisor, join(folder, 'pg')) : undefined,
       redisBinary ? startEmbeddedRedis(supervisor, { binary: redisBinary, dir: join(folder, 'redis') }) : undefined,
-      wanted.s3 ? startEmbeddedS3({ dir: join(folder, 's3'), resetOnClose: true }) : undefined,
+      wanted.s3 ? startS3Process(join(folder, 's3')) : undefined,
     ]);
     if (s3) supervisor.onStop(s3.stop);
     return {
