@@ -29,3 +29,4 @@ export * from './repositories/webhook-messages.ts';
 export * from './repositories/asset-purges.ts';
 export * from './repositories/bulk-members.ts';
 export * from './repositories/archives.ts';
+export { databaseConnections, type DatabaseConnections } from './connection-census.ts';

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createCircuitBreaker } from '@switchboard/circuit-breaker';
 import { isConnectionFailure } from './errors.ts';
+import { countPool, countSession } from './connection-census.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -54,10 +55,12 @@ export function createSessionClient(options: {
   connectTimeoutMs: number;
   queryTimeoutMs: number;
 }): pg.Client {
-  return new pg.Client({
+  const client = new pg.Client({
     ...sessionSettings(options.connectionString, options.applicationName, options.connectTimeoutMs),
     query_timeout: options.queryTimeoutMs,
   });
+  countSession(client);
+  return client;
 }
 
 /** How much longer than the server's own cancel the client waits before it gives up the connection. */
@@ -90,6 +93,7 @@ export function createPool({
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  countPool(pool);
   if (circuitOpenMs > 0) failFastWhenUnreachable(pool, applicationName, circuitOpenMs);
   return pool;
 }

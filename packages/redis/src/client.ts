@@ -195,8 +195,33 @@ function pingWhileSubscribed(client: Redis): Redis {
   return client;
 }
 
+/** Every client this process made, by role, until it ends for good. */
+const clientsByRole = new Map<RedisRole, Set<Redis>>();
+
+function countClient(client: Redis, role: RedisRole): Redis {
+  const clients = clientsByRole.get(role) ?? new Set<Redis>();
+  clientsByRole.set(role, clients);
+  clients.add(client);
+  client.once('end', () => clients.delete(client));
+  // BullMQ makes its blocking connections with duplicate(): counted too, under the same role.
+  const duplicate = client.duplicate.bind(client);
+  client.duplicate = ((...args: Parameters<Redis['duplicate']>) =>
+    countClient(duplicate(...args), role)) as Redis['duplicate'];
+  return client;
+}
+
+/** Connections this process holds to Redis now (connected or handshaking), by role. */
+export function redisConnections(): Record<RedisRole, number> {
+  const open: Record<RedisRole, number> = { worker: 0, producer: 0, client: 0 };
+  for (const [role, clients] of clientsByRole) {
+    for (const client of clients) if (client.status === 'ready' || client.status === 'connect') open[role] += 1;
+  }
+  return open;
+}
+
 /** Every client gets the same handling, however it was made. */
 function managed(client: Redis, options: RedisClientOptions): Redis {
+  countClient(client, options.role);
   const watched = watchCommands(watchErrors(client, options), options);
   return options.role === 'worker' ? pingWhileSubscribed(watched) : watched;
 }
@@ -208,7 +233,8 @@ export function createRedis(url: string, options: RedisClientOptions): Redis {
 
 /** A new connection to the same server as `client`, with the options of another role. */
 export function duplicateRedis(client: Redis, options: RedisClientOptions): Redis {
-  return managed(client.duplicate(optionsFor(options)), options);
+  // The prototype's: the client's own duplicate() counts what it makes under its own role.
+  return managed(Redis.prototype.duplicate.call(client, optionsFor(options)), options);
 }
 
 /** ioredis's messages for a command it could not send or got no answer to in time. */

@@ -2,6 +2,7 @@ export {
   createRedis,
   duplicateRedis,
   closeRedis,
+  redisConnections,
   whenRedisReady,
   redisReadyWithin,
   isRedisUnavailable,

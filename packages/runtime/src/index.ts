@@ -20,3 +20,4 @@ export {
   type Readiness,
   type ReadinessChecks,
 } from './health.ts';
+export { exportConnectionMetrics } from './connection-metrics.ts';

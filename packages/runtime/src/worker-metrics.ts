@@ -1,6 +1,7 @@
 import type { QueueName } from '@switchboard/contracts';
 import { Counter, createMetricsRegistry, Histogram, queueJobsGauge, type Registry } from '@switchboard/metrics';
 import { createProducer, type JobObserver } from '@switchboard/queue';
+import { exportConnectionMetrics } from './connection-metrics.ts';
 import type { Resources } from './resources.ts';
 
 /** Seconds one attempt may take: a webhook delivery in milliseconds to a large archive in tens of minutes. */
@@ -69,5 +70,6 @@ export function workerMetrics(
   const registry = createMetricsRegistry(name);
   const producer = createProducer({ connection: redis, redisPrefix });
   queueJobsGauge(registry, [queue], () => producer.jobCounts(queue));
+  exportConnectionMetrics(registry);
   return { registry, observer: jobObserver(registry, queue), close: () => producer.close() };
 }

@@ -6,6 +6,7 @@ import { createMetricsRegistry, shareMetricsWithPrimary } from '@switchboard/met
 import { createProducer, settlesWithin } from '@switchboard/queue';
 import {
   announceReady,
+  exportConnectionMetrics,
   keepShortLivedObjectsYoung,
   leaseSnowflakeWorkerId,
   onStopSignals,
@@ -47,6 +48,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   let draining = false;
   const metrics = createMetricsRegistry('gateway');
   shareMetricsWithPrimary(metrics);
+  exportConnectionMetrics(metrics);
   const app = createApp({
     config,
     logger,

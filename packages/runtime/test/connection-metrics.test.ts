@@ -1,0 +1,82 @@
+import { afterEach, expect, it } from 'vitest';
+import {
+  createWebhookFixture,
+  metricValue,
+  scrapeMetrics,
+  spawnService,
+  useTestEnvironment,
+  useTestPool,
+  waitFor,
+  type ServiceProcess,
+} from '@switchboard/testkit';
+
+// The connection figures of real processes, against what PostgreSQL itself counts for them.
+const environment = useTestEnvironment();
+const pool = useTestPool(environment, 1);
+const running: ServiceProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.stop()));
+});
+
+/** Connections PostgreSQL has open for `applicationName` on the file's database. */
+async function seenByPostgres(applicationName: string): Promise<number> {
+  const { rows } = await pool().query<{ count: string }>(
+    'SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+    [applicationName],
+  );
+  return Number(rows[0]!.count);
+}
+
+it.each([
+  {
+    service: 'bulk-worker',
+    url: (ready: ServiceProcess['ready']) => `http://127.0.0.1:${String(ready['healthPort'])}`,
+  },
+  { service: 'gateway', url: (ready: ServiceProcess['ready']) => `http://127.0.0.1:${String(ready['port'])}` },
+])('$service exports the connections it holds, as PostgreSQL counts them', async ({ service, url }) => {
+  const process = await spawnService(
+    service,
+    environment.processEnv({ DATABASE_POOL_SIZE: '3', GATEWAY_PROCESSES: '1' }),
+  );
+  running.push(process);
+  const metrics = `${url(process.ready)}/metrics`;
+  // Its readiness check queries the database: a pool that has been used.
+  expect((await fetch(`${url(process.ready)}/readyz`)).status).toBe(200);
+  const samples = await waitFor(async () => {
+    const { samples } = await scrapeMetrics(metrics);
+    const open = metricValue(samples, 'db_connections', { kind: 'pool', state: 'open' }) ?? 0;
+    // Only a moment with the same count on both sides, scraped before and after, is compared.
+    const counted = await seenByPostgres(`switchboard-${service}`);
+    const again = metricValue((await scrapeMetrics(metrics)).samples, 'db_connections', {
+      kind: 'pool',
+      state: 'open',
+    });
+    return open > 0 && open === again && open === counted && samples;
+  }, 20_000);
+  expect(metricValue(samples, 'db_pool_max_connections')).toBe(3);
+  expect(metricValue(samples, 'db_connections', { kind: 'pool', state: 'open' })).toBeLessThanOrEqual(3);
+  expect(metricValue(samples, 'db_pool_waiting_requests')).toBe(0);
+  // Every process has a request-path client; a worker also its BullMQ connections.
+  expect(metricValue(samples, 'redis_connections', { role: 'client' })).toBeGreaterThanOrEqual(1);
+  if (service === 'bulk-worker')
+    expect(metricValue(samples, 'redis_connections', { role: 'worker' })).toBeGreaterThanOrEqual(2);
+});
+
+it('a gateway process holds one more Redis connection for each queue it waits on', async () => {
+  const gateway = await spawnService('gateway', environment.processEnv({ GATEWAY_PROCESSES: '1' }));
+  running.push(gateway);
+  const base = `http://127.0.0.1:${String(gateway.ready['port'])}`;
+  const blocking = async () =>
+    metricValue((await scrapeMetrics(`${base}/metrics`)).samples, 'redis_connections', { role: 'worker' });
+  // The IP-ban subscriber.
+  expect(await blocking()).toBe(1);
+  const hook = await createWebhookFixture(pool());
+  // No worker runs: the wait ends at its bound, having listened for the job's events.
+  const waited = await fetch(`${base}/v1/webhooks/${hook.webhookId}/${hook.token}?wait=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'waited for' }),
+  });
+  await waited.body?.cancel();
+  await waitFor(async () => (await blocking()) === 2, 10_000);
+});
