@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { readSecretFiles } from './secret-files.ts';
 
 export { z };
+export { SECRET_VARIABLES } from './secret-files.ts';
 
 /**
  * Parses the environment with one process's schema, once, at start. On failure every bad
@@ -25,7 +27,9 @@ export function parseConfig<Schema extends z.ZodType>(
   env: Record<string, string | undefined>,
 ): ParsedConfig<z.infer<Schema>> {
   // Empty variables count as unset, as in most deployment tools' env files.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const { env: cleaned, problems: unreadable } = readSecretFiles(set);
+  if (unreadable.length > 0) return { ok: false, problems: unreadable };
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
