@@ -93,6 +93,9 @@ export function createPool({
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one that is checked out between two statements (pg-pool listens only while a client is
+  // idle): its holder learns of it from its next statement, and releaseAfter drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   countPool(pool);
   if (circuitOpenMs > 0) failFastWhenUnreachable(pool, applicationName, circuitOpenMs);
   return pool;
@@ -106,7 +109,12 @@ export function createPool({
  * callback form, which must reach the pool untouched (and is covered by the outer query()).
  */
 function failFastWhenUnreachable(pool: pg.Pool, name: string, openMs: number): void {
-  const breaker = createCircuitBreaker({ name: `database (${name})`, isOutage: isConnectionFailure, openMs });
+  const breaker = createCircuitBreaker({
+    name: `database (${name})`,
+    dependency: 'database',
+    isOutage: isConnectionFailure,
+    openMs,
+  });
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
   const hasCallback = (args: unknown[]) => typeof args[args.length - 1] === 'function';

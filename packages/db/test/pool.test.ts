@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CircuitOpenError } from '@switchboard/circuit-breaker';
-import { silentServer, useTestEnvironment } from '@switchboard/testkit';
-import { createPool, isDatabaseUnavailable } from '../src/index.ts';
+import { silentServer, startFaultProxy, useTestEnvironment } from '@switchboard/testkit';
+import { createPool, isDatabaseUnavailable, releaseAfter } from '../src/index.ts';
 
 const environment = useTestEnvironment();
 
@@ -38,6 +38,34 @@ describe('createPool bounds', () => {
       expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('a checked-out connection that is lost between two statements', () => {
+  it('does not crash the process: its holder learns of it from the next statement, and it is dropped', async () => {
+    const target = new URL(environment.databaseUrl);
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+    const pool = createPool({ connectionString: proxy.urlFor(environment.databaseUrl), max: 2 });
+    const uncaught: Error[] = [];
+    const onUncaught = (error: Error) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const client = await pool.connect();
+      await client.query('SELECT 1');
+      // Reset under it while nothing runs on it: pg emits 'error' on the client.
+      proxy.setMode('cut');
+      await new Promise((resolve) => client.once('end', resolve));
+      const next = await client.query('SELECT 1').catch((error: unknown) => error);
+      expect(next).toBeInstanceOf(Error);
+      releaseAfter(client, next);
+      proxy.setMode('pass');
+      expect((await pool.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await pool.end();
+      await proxy.close();
     }
   });
 });
