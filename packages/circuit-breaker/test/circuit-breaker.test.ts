@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitOpenError, createCircuitBreaker } from '../src/index.ts';
+import { CircuitOpenError, createCircuitBreaker, onCircuitChange, openCircuits } from '../src/index.ts';
 
 const outage = Object.assign(new Error('Query read timeout'), { outage: true });
 const rowError = new Error('violates check constraint');
@@ -58,5 +58,35 @@ describe('createCircuitBreaker', () => {
     await expect(breaker.run(async () => 'too early')).rejects.toBeInstanceOf(CircuitOpenError);
     advance(1);
     expect(await breaker.run(async () => 'probe')).toBe('probe');
+  });
+});
+
+describe('breakers of a dependency kind', () => {
+  it('tell every listener of their transitions and count as open while they are', async () => {
+    const seen: string[] = [];
+    const stop = onCircuitChange(({ dependency, state, reason }) => seen.push(`${dependency} ${state} ${reason}`));
+    let clock = 0;
+    const breaker = createCircuitBreaker({
+      name: 'object store (test)',
+      dependency: 'object-store',
+      isOutage: (error) => (error as { outage?: boolean }).outage === true,
+      openMs: 1000,
+      now: () => clock,
+    });
+    const before = openCircuits()['object-store'];
+    try {
+      await expect(breaker.run(async () => Promise.reject(outage))).rejects.toBe(outage);
+      expect(openCircuits()['object-store']).toBe(before + 1);
+      clock += 1000;
+      expect(await breaker.run(async () => 'back')).toBe('back');
+      expect(openCircuits()['object-store']).toBe(before);
+      expect(seen).toEqual(['object-store open Query read timeout', 'object-store closed a call succeeded']);
+    } finally {
+      stop();
+    }
+    // A breaker of no kind (a test's own) is not reported.
+    const quiet = createCircuitBreaker({ name: 'unnamed', isOutage: () => true, openMs: 1000 });
+    await expect(quiet.run(async () => Promise.reject(outage))).rejects.toBe(outage);
+    expect(seen).toHaveLength(2);
   });
 });

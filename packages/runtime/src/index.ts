@@ -21,3 +21,4 @@ export {
   type ReadinessChecks,
 } from './health.ts';
 export { exportConnectionMetrics } from './connection-metrics.ts';
+export { watchCircuitBreakers } from './circuit-metrics.ts';

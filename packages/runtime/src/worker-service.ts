@@ -18,6 +18,7 @@ import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './reso
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 import { workerMetrics } from './worker-metrics.ts';
+import { watchCircuitBreakers } from './circuit-metrics.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -138,6 +139,7 @@ export async function runWorkerService<
     throw error;
   });
   const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
+  watchCircuitBreakers(metrics.registry, logger);
   const setup: WorkerSetup<Contracts> =
     typeof options.handlers === 'function'
       ? await options.handlers({ config, logger, resources, ids: lease.ids, metrics: metrics.registry })

@@ -4,6 +4,7 @@ import {
   metricValue,
   scrapeMetrics,
   spawnService,
+  startFaultProxy,
   useTestEnvironment,
   useTestPool,
   waitFor,
@@ -79,4 +80,44 @@ it('a gateway process holds one more Redis connection for each queue it waits on
   });
   await waited.body?.cancel();
   await waitFor(async () => (await blocking()) === 2, 10_000);
+});
+
+it("a gateway's database breaker opens on a silent database, says so in its log and /metrics, and closes after", async () => {
+  const target = new URL(environment.databaseUrl);
+  const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+  try {
+    const gateway = await spawnService(
+      'gateway',
+      environment.processEnv({
+        GATEWAY_PROCESSES: '1',
+        DATABASE_URL: proxy.urlFor(environment.databaseUrl),
+        READY_CHECK_TIMEOUT_MS: '5000',
+        LOG_LEVEL: 'info',
+      }),
+    );
+    running.push(gateway);
+    const base = `http://127.0.0.1:${String(gateway.ready['port'])}`;
+    const breaker = async () => {
+      const { samples } = await scrapeMetrics(`${base}/metrics`);
+      return {
+        open: metricValue(samples, 'circuit_breaker_open', { dependency: 'database' }),
+        opened:
+          metricValue(samples, 'circuit_breaker_transitions_total', { dependency: 'database', state: 'open' }) ?? 0,
+      };
+    };
+    expect(await breaker()).toEqual({ open: 0, opened: 0 });
+
+    proxy.setMode('blackhole');
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    expect(await breaker()).toEqual({ open: 1, opened: 1 });
+    expect(gateway.output()).toMatch(/circuit opened: calls fail at once until a probe succeeds/);
+
+    proxy.setMode('pass');
+    await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 15_000, 250);
+    expect((await breaker()).open).toBe(0);
+    expect(gateway.output()).toMatch(/circuit closed: the dependency answers again/);
+  } finally {
+    await Promise.all(running.splice(0).map((service) => service.stop()));
+    await proxy.close();
+  }
 });

@@ -125,7 +125,12 @@ export function createS3Client(options: StorageOptions): S3Client {
  * socket timeout again.
  */
 function failFastWhenUnreachable(client: S3Client, endpoint: string, openMs: number): void {
-  const breaker = createCircuitBreaker({ name: `object store (${endpoint})`, isOutage: isStoreUnreachable, openMs });
+  const breaker = createCircuitBreaker({
+    name: `object store (${endpoint})`,
+    dependency: 'object-store',
+    isOutage: isStoreUnreachable,
+    openMs,
+  });
   client.middlewareStack.add((next) => (args) => breaker.run(() => next(args)), {
     step: 'finalizeRequest',
     priority: 'low',

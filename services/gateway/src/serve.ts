@@ -13,6 +13,7 @@ import {
   openResources,
   RESOURCE_CLOSE_TIMEOUT_MS,
   SHUTDOWN_SLACK_MS,
+  watchCircuitBreakers,
 } from '@switchboard/runtime';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
@@ -49,6 +50,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   const metrics = createMetricsRegistry('gateway');
   shareMetricsWithPrimary(metrics);
   exportConnectionMetrics(metrics);
+  watchCircuitBreakers(metrics, logger);
   const app = createApp({
     config,
     logger,
