@@ -22,3 +22,4 @@ export {
 } from './health.ts';
 export { exportConnectionMetrics } from './connection-metrics.ts';
 export { watchCircuitBreakers } from './circuit-metrics.ts';
+export { exportLeaseState, exportReadiness } from './state-metrics.ts';

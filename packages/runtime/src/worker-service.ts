@@ -11,7 +11,7 @@ import {
   type AnyJobSchedule,
 } from '@switchboard/queue';
 import type { Registry } from '@switchboard/metrics';
-import { serveHealth, type ReadinessChecks } from './health.ts';
+import { checkReadiness, serveHealth, type ReadinessChecks } from './health.ts';
 import { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS } from './heap.ts';
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
@@ -19,6 +19,7 @@ import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 import { workerMetrics } from './worker-metrics.ts';
 import { watchCircuitBreakers } from './circuit-metrics.ts';
+import { exportLeaseState, exportReadiness } from './state-metrics.ts';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -153,6 +154,10 @@ export async function runWorkerService<
     isDraining: () => draining,
     metrics: metrics.registry,
   });
+  exportLeaseState(metrics.registry, lease);
+  exportReadiness(metrics.registry, () =>
+    checkReadiness(workerChecks(resources, lease), config.READY_CHECK_TIMEOUT_MS, () => draining),
+  );
   const release = async () => {
     await metrics.close();
     await setup.close?.();

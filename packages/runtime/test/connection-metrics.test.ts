@@ -82,7 +82,7 @@ it('a gateway process holds one more Redis connection for each queue it waits on
   await waitFor(async () => (await blocking()) === 2, 10_000);
 });
 
-it("a gateway's database breaker opens on a silent database, says so in its log and /metrics, and closes after", async () => {
+it("a gateway's breaker and readiness on a silent database: open and unready in its log and /metrics, back after", async () => {
   const target = new URL(environment.databaseUrl);
   const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
   try {
@@ -103,18 +103,26 @@ it("a gateway's database breaker opens on a silent database, says so in its log 
         open: metricValue(samples, 'circuit_breaker_open', { dependency: 'database' }),
         opened:
           metricValue(samples, 'circuit_breaker_transitions_total', { dependency: 'database', state: 'open' }) ?? 0,
+        ready: metricValue(samples, 'readiness_ready'),
+        postgres: metricValue(samples, 'readiness_check_ok', { check: 'postgres' }),
+        lease: metricValue(samples, 'snowflake_lease_held'),
       };
     };
-    expect(await breaker()).toEqual({ open: 0, opened: 0 });
+    expect(await breaker()).toEqual({ open: 0, opened: 0, ready: 1, postgres: 1, lease: 1 });
 
     proxy.setMode('blackhole');
-    expect((await fetch(`${base}/readyz`)).status).toBe(503);
-    expect(await breaker()).toEqual({ open: 1, opened: 1 });
+    // Scraped, not probed: the metrics check readiness themselves.
+    // The first scrape's readiness check is what meets the silence (and opens the breaker).
+    const silent = await waitFor(async () => {
+      const figures = await breaker();
+      return figures.open === 1 && figures;
+    }, 20_000);
+    expect(silent).toEqual({ open: 1, opened: 1, ready: 0, postgres: 0, lease: 1 });
     expect(gateway.output()).toMatch(/circuit opened: calls fail at once until a probe succeeds/);
 
     proxy.setMode('pass');
     await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 15_000, 250);
-    expect((await breaker()).open).toBe(0);
+    expect(await breaker()).toMatchObject({ open: 0, ready: 1, postgres: 1 });
     expect(gateway.output()).toMatch(/circuit closed: the dependency answers again/);
   } finally {
     await Promise.all(running.splice(0).map((service) => service.stop()));

@@ -7,6 +7,7 @@ import { createProducer, settlesWithin } from '@switchboard/queue';
 import {
   announceReady,
   exportConnectionMetrics,
+  exportLeaseState,
   keepShortLivedObjectsYoung,
   leaseSnowflakeWorkerId,
   onStopSignals,
@@ -51,6 +52,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   shareMetricsWithPrimary(metrics);
   exportConnectionMetrics(metrics);
   watchCircuitBreakers(metrics, logger);
+  exportLeaseState(metrics, snowflakeLease);
   const app = createApp({
     config,
     logger,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ApiError } from '@switchboard/http';
 import { serveMetrics } from '@switchboard/metrics';
-import { checkReadiness, type ReadinessChecks } from '@switchboard/runtime';
+import { checkReadiness, exportReadiness, type ReadinessChecks } from '@switchboard/runtime';
 import type { GatewayDeps } from '../deps.ts';
 
 /**
@@ -44,6 +44,7 @@ export const PROBE_PATHS = { live: '/healthz', metrics: '/metrics', ready: '/rea
  */
 export function healthRouter(deps: GatewayDeps): Router {
   const checks = gatewayChecks(deps);
+  exportReadiness(deps.metrics, () => checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining));
   const router = Router();
   router.get(PROBE_PATHS.live, (_req, res) => {
     res.json({ status: 'ok' });
