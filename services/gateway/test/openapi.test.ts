@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ACL, ADMIN_ROUTES } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { DASHBOARD_PATH } from '../src/dashboard/index.ts';
-import { openApiPath } from '../src/index.ts';
+import { buildOpenApiDocument, openApiPath, parseGatewayConfig } from '../src/index.ts';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';
 
@@ -109,6 +109,15 @@ describe('GET /v1/openapi.json', () => {
     );
     expect(secrets.length).toBeGreaterThan(0);
     for (const [key, value] of secrets) expect(text.includes(value as string), key).toBe(false);
+  });
+
+  it('names its server by path only, so "Try it out" calls the host the page was opened on', async () => {
+    const served = await call('GET', `${gateway.url}/v1/openapi.json`, { headers: uniqueClient() });
+    expect((served.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
+    const stores = { DATABASE_URL: 'postgres://db/switchboard', REDIS_URL: 'redis://redis:6379' };
+    const behindPrefix = parseGatewayConfig({ ...stores, PUBLIC_BASE_URL: 'https://chat.example.com/api/' });
+    if (!behindPrefix.ok) throw new Error(behindPrefix.problems.join('; '));
+    expect(buildOpenApiDocument(behindPrefix.config)['servers']).toEqual([{ url: '/api' }]);
   });
 
   it('describes every mounted route with its parameters, responses and error bodies, and nothing else', async () => {

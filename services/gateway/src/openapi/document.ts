@@ -56,7 +56,9 @@ export function buildOpenApiDocument(config: GatewayConfig): Record<string, unkn
       description:
         'Admin, discovery and webhook interface. Errors share one body (`code`, `message`, `errors[]`); a 429 adds `retry_after` and `global`.',
     },
-    servers: [{ url: config.endpoints.api }],
+    // Relative (the API's path on whatever host serves the document): "Try it out" on /docs
+    // then calls the host the page was opened on, not PUBLIC_BASE_URL's name for it.
+    servers: [{ url: new URL(config.endpoints.api).pathname }],
     tags: ['discovery', 'admin', 'webhooks', 'webhook execution', 'channels', 'operations'].map((name) => ({ name })),
     paths,
     components: { schemas: errors.schemas, responses: errors.responses, securitySchemes: SECURITY_SCHEMES },
