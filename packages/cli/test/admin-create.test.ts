@@ -49,6 +49,25 @@ describe('cli admin create', () => {
     expect(keys[0]!.acls).toEqual(['*', 'audit_log:view']);
   });
 
+  it('warns, on stderr, when the key could authenticate nowhere: no admin:authenticate and no *', async () => {
+    const lacking = await runCli(
+      ['admin', 'create', '--name', 'no-entry', '--acl', 'ban:ip:check'],
+      environment.processEnv(),
+    );
+    expect(lacking.code, lacking.stderr).toBe(0);
+    expect(lacking.stderr).toMatch(
+      /^warning: the ACLs lack admin:authenticate \(or \*\): this key is refused \(403\)/m,
+    );
+    expect(JSON.parse(lacking.stdout)).toMatchObject({ acls: ['ban:ip:check'] });
+    for (const acls of [['admin:authenticate', 'ban:ip:check'], ['*']]) {
+      const fine = await runCli(
+        ['admin', 'create', '--name', `entry-${acls.length}`, ...acls.flatMap((one) => ['--acl', one])],
+        environment.processEnv(),
+      );
+      expect(fine.stderr).not.toMatch(/warning/);
+    }
+  });
+
   it('reuses an admin by name, adding the new ACLs, with a new key', async () => {
     const first = JSON.parse(
       (await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check'], environment.processEnv()))

@@ -1,5 +1,6 @@
 import { createAdminWithKey, MAX_KEY_LIFETIME_DAYS } from '@switchboard/auth';
 import { z } from '@switchboard/config';
+import { ACL } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
@@ -40,6 +41,12 @@ export const adminCreateCommand = defineCommand({
       optionsSchema,
     ),
   async run(options, config) {
+    if (!options.acls.includes(ACL.wildcard) && !options.acls.includes(ACL.authenticate)) {
+      // Created anyway (an ACL may be granted later), but the key it prints opens nothing yet.
+      process.stderr.write(
+        `warning: the ACLs lack ${ACL.authenticate} (or ${ACL.wildcard}): this key is refused (403) on every admin route until the admin holds it\n`,
+      );
+    }
     const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
     try {
       const result = await withLeasedIds(config, (ids) => createAdminWithKey(pool, ids, options));
