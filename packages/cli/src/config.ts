@@ -14,6 +14,9 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  */
 export const cliConfigSchema = z.object({
   DATABASE_URL: env.url(['postgres', 'postgresql']),
+  DATABASE_DIRECT_URL: commonSchema.shape.DATABASE_DIRECT_URL,
+  DATABASE_POOL_MODE: commonSchema.shape.DATABASE_POOL_MODE,
+  DATABASE_PREPARED_STATEMENTS: commonSchema.shape.DATABASE_PREPARED_STATEMENTS,
   REDIS_URL: commonSchema.shape.REDIS_URL.optional(),
   REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
   ...snowflakeSchema.shape,

@@ -97,6 +97,16 @@ export const commonSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: env.logLevel().default('info'),
   DATABASE_URL: env.url(['postgres', 'postgresql']),
+  /**
+   * `transaction`: DATABASE_URL is a pooler in transaction mode (PgBouncer): no session
+   * settings at connect, statement bounds set per transaction, statements unnamed unless
+   * DATABASE_PREPARED_STATEMENTS. `session`: PostgreSQL itself, or a pooler in session mode.
+   */
+  DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
+  /** PostgreSQL itself, for what needs one session throughout (LISTEN, migrations' lock); default DATABASE_URL. */
+  DATABASE_DIRECT_URL: env.url(['postgres', 'postgresql']).optional(),
+  /** Named prepared statements; default on in session mode, off in transaction mode (on for PgBouncer >= 1.21 with max_prepared_statements). */
+  DATABASE_PREPARED_STATEMENTS: env.bool().optional(),
   DATABASE_POOL_SIZE: env.int(1, 200).default(10),
   /** Bound on opening a database connection. */
   DATABASE_CONNECT_TIMEOUT_MS: env.int(100, 600_000).default(2_000),

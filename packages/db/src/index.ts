@@ -1,5 +1,7 @@
 export {
   createPool,
+  poolModeOptions,
+  type PoolOptions,
   createSessionClient,
   currentTransactionId,
   releaseAfter,

@@ -26,17 +26,45 @@ export interface PoolOptions {
    * at once with CircuitOpenError for this long, then one probes; 0: no circuit breaker.
    */
   circuitOpenMs?: number;
+  /**
+   * `connectionString` is a pooler in transaction mode (PgBouncer): a server connection is
+   * ours for one transaction only, so nothing is set for the session at connect (PgBouncer
+   * refuses such startup parameters); a transaction sets its bounds and time zone itself
+   * (withTransaction), a lone statement has the client-side bound and the role's settings
+   * (README: Behind PgBouncer).
+   */
+  transactionPooler?: boolean;
+  /** Named prepared statements (default: unless transactionPooler); unnamed ones work through any pooler. */
+  preparedStatements?: boolean;
 }
 
+/** The DATABASE_* settings of a process's configuration as createPool options. */
+export function poolModeOptions(config: {
+  DATABASE_POOL_MODE?: 'session' | 'transaction';
+  DATABASE_PREPARED_STATEMENTS?: boolean | undefined;
+}): Pick<PoolOptions, 'transactionPooler' | 'preparedStatements'> {
+  const transactionPooler = config.DATABASE_POOL_MODE === 'transaction';
+  return { transactionPooler, preparedStatements: config.DATABASE_PREPARED_STATEMENTS ?? !transactionPooler };
+}
+
+/** What a pool of transactionPooler sets at the start of each of its transactions. */
+const transactionSettings = new WeakMap<pg.Pool, string>();
+
 /** What every connection of ours is opened with, pooled or not. */
-function sessionSettings(connectionString: string, applicationName: string, connectTimeoutMs: number): pg.ClientConfig {
+function sessionSettings(
+  connectionString: string,
+  applicationName: string,
+  connectTimeoutMs: number,
+  transactionPooler = false,
+): pg.ClientConfig {
   return {
     connectionString,
     application_name: applicationName,
     // Every session in UTC, whatever the server's default: dates PostgreSQL renders (to_json)
     // then match those the archive worker formats itself from binary COPY
-    // (services/archive-worker/src/copy/binary-timestamp.ts).
-    options: '-c TimeZone=UTC',
+    // (services/archive-worker/src/copy/binary-timestamp.ts). Behind a transaction pooler,
+    // each transaction sets it (transactionSettings).
+    ...(transactionPooler ? {} : { options: '-c TimeZone=UTC' }),
     connectionTimeoutMillis: connectTimeoutMs,
     // A peer that vanished without a FIN (a host power-off) is noticed by TCP itself.
     keepAlive: true,
@@ -77,20 +105,30 @@ export function createPool({
   connectTimeoutMs = 5_000,
   queryTimeoutMs = 0,
   circuitOpenMs = 0,
+  transactionPooler = false,
+  preparedStatements = !transactionPooler,
 }: PoolOptions): Pool {
+  const bounded = queryTimeoutMs > 0;
   const pool = new pg.Pool({
-    ...sessionSettings(connectionString, applicationName, connectTimeoutMs),
+    ...sessionSettings(connectionString, applicationName, connectTimeoutMs, transactionPooler),
     max,
     idleTimeoutMillis: 30_000,
-    ...(queryTimeoutMs > 0
+    ...(bounded ? { query_timeout: queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS } : {}),
+    ...(bounded && !transactionPooler
       ? {
           statement_timeout: queryTimeoutMs,
           // Without it a connection left inside a transaction by a hung client holds its locks.
           idle_in_transaction_session_timeout: queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
-          query_timeout: queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
         }
       : {}),
   });
+  if (transactionPooler) {
+    const bounds = bounded
+      ? `SET LOCAL statement_timeout = ${queryTimeoutMs}; SET LOCAL idle_in_transaction_session_timeout = ${queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS}; `
+      : '';
+    transactionSettings.set(pool, `${bounds}SET LOCAL TimeZone = 'UTC'`);
+  }
+  if (!preparedStatements) unnameStatements(pool);
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor one that is checked out between two statements (pg-pool listens only while a client is
@@ -133,11 +171,36 @@ export function releaseAfter(client: PoolClient, error: unknown): void {
   client.release(isConnectionFailure(error) ? (error as Error) : undefined);
 }
 
+/**
+ * Statements go unnamed: a pooler in transaction mode may run a statement's next execution on
+ * another server connection, where a name prepared on the first does not exist (PgBouncer
+ * before 1.21 keeps none).
+ */
+function unnameStatements(pool: pg.Pool): void {
+  type Query = (...args: unknown[]) => unknown;
+  const unnamed =
+    (query: Query): Query =>
+    (...args) => {
+      const [first] = args;
+      if (first && typeof first === 'object' && 'name' in first) {
+        const { name: _dropped, ...rest } = first as Record<string, unknown>;
+        args[0] = rest;
+      }
+      return query(...args);
+    };
+  pool.query = unnamed(pool.query.bind(pool) as Query) as unknown as typeof pool.query;
+  pool.on('connect', (client) => {
+    client.query = unnamed(client.query.bind(client) as Query) as unknown as typeof client.query;
+  });
+}
+
 /** Runs `work` in a transaction on one client, rolling back on any error. */
 export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    const settings = transactionSettings.get(pool);
+    // One round trip: BEGIN and the transaction's own settings as one simple query.
+    await client.query(settings ? `BEGIN; ${settings}` : 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     client.release();

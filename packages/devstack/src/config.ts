@@ -9,6 +9,8 @@ import { DEFAULT_RESTART_BACKOFF } from './restart-backoff.ts';
 export const devstackSchema = z
   .looseObject({
     DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
+    /** PostgreSQL itself when DATABASE_URL is a transaction pooler: migrations take a session lock. */
+    DATABASE_DIRECT_URL: env.url(['postgres', 'postgresql']).optional(),
     REDIS_URL: env.url(['redis', 'rediss']).optional(),
     ...s3Schema.shape,
     /**

@@ -12,3 +12,4 @@ export {
   type EmbeddedRedisOptions,
 } from './redis.ts';
 export { startEmbeddedS3, type EmbeddedS3, type EmbeddedS3Options } from './s3.ts';
+export { freePort } from './ports.ts';

@@ -30,7 +30,7 @@ export async function bringUp(
   const stores = await resolveStores(supervisor, config, paths);
   if (supervisor.isStopping()) return;
 
-  const { applied } = await migrate(stores.DATABASE_URL);
+  const { applied } = await migrate(config.DATABASE_DIRECT_URL ?? stores.DATABASE_URL);
   supervisor.log(applied.length > 0 ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
   await writeEnvFile(paths.envFile, stores);
   supervisor.onStop(() => removeEnvFile(paths.envFile));

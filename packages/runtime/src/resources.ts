@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CommonConfig, S3Config } from '@switchboard/config';
-import { createPool, type Pool } from '@switchboard/db';
+import { createPool, poolModeOptions, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { settlesWithin } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
@@ -27,6 +27,7 @@ export function openResources(name: string, config: CommonConfig & S3Config, log
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     circuitOpenMs: config.DEPENDENCY_CIRCUIT_OPEN_MS,
+    ...poolModeOptions(config),
   });
   const redis = createRedis(config.REDIS_URL, {
     role: 'client',

@@ -75,6 +75,7 @@ export {
   type JobStores,
 } from './jobs.ts';
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
+export { startPgBouncer, type RunningPgBouncer } from './pgbouncer.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
 export { startOwnedStore, type OwnedStore, type StoreKind } from './owned-store/index.ts';

@@ -47,7 +47,8 @@ export function createApp(options: AppOptions): Express {
   const changeFeed =
     config.CREDENTIAL_CACHE_LEASE_MS > 0
       ? createChangeFeed({
-          connectionString: config.DATABASE_URL,
+          // LISTEN needs one session throughout: PostgreSQL itself, never a transaction pooler.
+          connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
           logger,
           leaseMs: config.CREDENTIAL_CACHE_LEASE_MS,
           stopWhen: () => pool.ending,

@@ -1,7 +1,7 @@
 import { createAdminWithKey, MAX_KEY_LIFETIME_DAYS } from '@switchboard/auth';
 import { z } from '@switchboard/config';
 import { ACL } from '@switchboard/contracts';
-import { createPool } from '@switchboard/db';
+import { createPool, poolModeOptions } from '@switchboard/db';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { withLeasedIds } from '../leased-ids.ts';
@@ -47,7 +47,12 @@ export const adminCreateCommand = defineCommand({
         `warning: the ACLs lack ${ACL.authenticate} (or ${ACL.wildcard}): this key is refused (403) on every admin route until the admin holds it\n`,
       );
     }
-    const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      max: 1,
+      applicationName: 'switchboard-cli',
+      ...poolModeOptions(config),
+    });
     try {
       const result = await withLeasedIds(config, (ids) => createAdminWithKey(pool, ids, options));
       return {

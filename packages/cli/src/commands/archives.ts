@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@switchboard/config';
 import { snowflakeSchema } from '@switchboard/contracts';
-import { createPool, findArchive, isDatabaseUnavailable, type Archive, type Pool } from '@switchboard/db';
+import {
+  createPool,
+  poolModeOptions,
+  findArchive,
+  isDatabaseUnavailable,
+  type Archive,
+  type Pool,
+} from '@switchboard/db';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { CliError, EXIT } from '../output.ts';
@@ -106,7 +113,12 @@ export const archivesWatchCommand = defineCommand({
       'id',
     ]),
   async run(options, config) {
-    const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      max: 1,
+      applicationName: 'switchboard-cli',
+      ...poolModeOptions(config),
+    });
     const view = progressView(process.stderr);
     try {
       const archive = await watch(pool, options, view);

@@ -1,5 +1,5 @@
 import { z } from '@switchboard/config';
-import { createPool, deleteIpBans } from '@switchboard/db';
+import { createPool, poolModeOptions, deleteIpBans } from '@switchboard/db';
 import { parseIpNetwork } from '@switchboard/ip';
 import { parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
@@ -25,7 +25,12 @@ export const bansIpRemoveCommand = defineCommand({
     'bans ip remove <ip or cidr>: lifts the ban on exactly that address or range in the database (gateways follow within IP_BANS_FULL_RELOAD_MS); prints {"removed": [...], "still_covering": [...]}',
   parse: (args) => parseOptions(args, {}, z.object({ network: networkSchema }), ['network']),
   async run(options, config) {
-    const pool = createPool({ connectionString: config.DATABASE_URL, max: 1, applicationName: 'switchboard-cli' });
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      max: 1,
+      applicationName: 'switchboard-cli',
+      ...poolModeOptions(config),
+    });
     try {
       const removed = await deleteIpBans(pool, [options.network.canonical]);
       // Other bans that still cover it: what else keeps this address out.

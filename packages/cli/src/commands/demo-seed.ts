@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from '@switchboard/config';
-import { createPool, summarizeChannelMessages, type Pool } from '@switchboard/db';
+import { createPool, poolModeOptions, summarizeChannelMessages, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { intOption, parseOptions } from '../args.ts';
@@ -110,7 +110,12 @@ export const demoSeedCommand = defineCommand({
     ),
   async run(options, config: CliConfig) {
     const started = performance.now();
-    const pool = createPool({ connectionString: config.DATABASE_URL, max: 2, applicationName: 'switchboard-cli' });
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      max: 2,
+      applicationName: 'switchboard-cli',
+      ...poolModeOptions(config),
+    });
     const storage = createStorage(storageOptionsFromConfig(config));
     try {
       await storage.ensureBucket();

@@ -7,5 +7,6 @@ export const migrateCommand = defineCommand({
   name: 'migrate',
   usage: 'migrate: apply pending database migrations; prints {"applied": [file names]}',
   parse: (args) => parseOptions(args, {}, z.object({})),
-  run: async (_options, config) => migrate(config.DATABASE_URL),
+  // A session lock: PostgreSQL itself, never a transaction pooler.
+  run: async (_options, config) => migrate(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL),
 });
