@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { createPurgeGuildFixture, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
+import { createPurgeGuildFixture, holdRowLock, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -63,7 +63,9 @@ describe('POST /admin/assets/purge', () => {
 describe('a purge that outlives the request', () => {
   it('answers 202 with its id, and the status route reports the same body once the worker finished', async () => {
     const { guildId } = await seed();
-    const accepted = await purge({ guild_id: guildId }, impatient);
+    // The purge clears the guild's icon: it cannot finish before the answer while the row is locked.
+    const guild = await holdRowLock(gateway.pool, 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+    const accepted = await purge({ guild_id: guildId }, impatient).finally(() => guild.release());
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({
       purge_id: expect.stringMatching(/^\d+$/),

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createGuildFixture, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
+import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -72,7 +72,10 @@ describe('POST /admin/bulk/add-guild-members', () => {
 describe('a bulk add that outlives the request', () => {
   it('answers 202 with its id, and the status route reports the outcome once the worker finished', async () => {
     const { guildId, userIds } = await seed(3);
-    const accepted = await bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient);
+    // Members cannot be added while the guild's row is locked: the worker cannot finish before
+    // the answer, however fast it is.
+    const guild = await holdRowLock(gateway.pool, 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+    const accepted = await bulkAdd({ guild_id: guildId, user_ids: userIds }, impatient).finally(() => guild.release());
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({
       operation_id: expect.stringMatching(/^\d+$/),
