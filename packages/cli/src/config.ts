@@ -18,6 +18,8 @@ export const cliConfigSchema = z.object({
   DATABASE_POOL_MODE: commonSchema.shape.DATABASE_POOL_MODE,
   DATABASE_PREPARED_STATEMENTS: commonSchema.shape.DATABASE_PREPARED_STATEMENTS,
   REDIS_URL: commonSchema.shape.REDIS_URL.optional(),
+  REDIS_SENTINELS: commonSchema.shape.REDIS_SENTINELS,
+  REDIS_SENTINEL_NAME: commonSchema.shape.REDIS_SENTINEL_NAME,
   REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
   ...snowflakeSchema.shape,
   ...s3Schema.shape,

@@ -1,5 +1,5 @@
 import { createLogger } from '@switchboard/logger';
-import { closeRedis, createRedis } from '@switchboard/redis';
+import { closeRedis, createRedis, redisTarget } from '@switchboard/redis';
 import { acquireSnowflakeLease, type SnowflakeGenerator } from '@switchboard/snowflake';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './output.ts';
@@ -19,7 +19,7 @@ export async function withLeasedIds<T>(config: CliConfig, work: (ids: SnowflakeG
       details: ['REDIS_URL: required by commands that make ids (they lease a snowflake worker id)'],
     });
   }
-  const redis = createRedis(config.REDIS_URL, { role: 'client', name: 'cli' });
+  const redis = createRedis(redisTarget({ ...config, REDIS_URL: config.REDIS_URL }), { role: 'client', name: 'cli' });
   try {
     const lease = await acquireSnowflakeLease({
       redis,

@@ -116,6 +116,23 @@ export const commonSchema = z.object({
    */
   DATABASE_QUERY_TIMEOUT_MS: env.int(0, 3_600_000).default(3_000),
   REDIS_URL: env.url(['redis', 'rediss']),
+  /**
+   * `host:port,host:port,…`: Redis behind Sentinel. Every client asks these sentinels for the
+   * master REDIS_SENTINEL_NAME, and again after a failover; REDIS_URL then gives only the
+   * credentials and the database.
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .transform((list, context) => {
+      const sentinels = list.split(',').map((entry) => /^\s*([^\s:]+):(\d{1,5})\s*$/.exec(entry));
+      if (sentinels.some((match) => match === null)) {
+        context.addIssue({ code: 'custom', message: 'expected host:port,host:port,…' });
+        return z.NEVER;
+      }
+      return sentinels.map((match) => ({ host: match![1]!, port: Number(match![2]) }));
+    })
+    .optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
   /** Prefix of every Redis key and channel, so deployments (and test files) can share a server. */
   REDIS_PREFIX: z
     .string()

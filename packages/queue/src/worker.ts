@@ -6,7 +6,7 @@ import type { Logger } from '@switchboard/logger';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
-import { closeRedis, createRedis, duplicateRedis } from '@switchboard/redis';
+import { closeRedis, createRedis, duplicateRedis, type RedisTarget } from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
 import {
   registerHandlers,
@@ -56,8 +56,8 @@ export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]>
   onFinalFailure?: NoInfer<FinalFailureHandlersFor<Contracts>>;
   /** Periodic jobs of this queue, set up (idempotently) when the worker starts. */
   schedules?: readonly AnyJobSchedule[];
-  /** A Redis URL, or a factory of `worker` clients (createRedis with role `worker`). */
-  connection: string | (() => Redis);
+  /** A Redis URL or Sentinel target, or a factory of `worker` clients (createRedis with role `worker`). */
+  connection: RedisTarget | (() => Redis);
   /** The deployment's REDIS_PREFIX. */
   redisPrefix: string;
   concurrency?: number;
@@ -193,9 +193,9 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   const timings: WorkerTimings = { ...DEFAULT_WORKER_TIMINGS, maxStalledCount: stallsAllowed(contracts), ...given };
   const logger = options.logger.child({ queue });
   const connection =
-    typeof options.connection === 'string'
-      ? createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger })
-      : options.connection();
+    typeof options.connection === 'function'
+      ? options.connection()
+      : createRedis(options.connection, { role: 'worker', name: `${queue}-worker`, logger });
   // Not a Map: one set and one delete per job churns a hash table (see InFlight).
   const active = new InFlight<ActiveJob>();
   const observer = guardedObserver(options.observer, logger);

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
+import type { RedisTarget } from './target.ts';
 
 /*
  * ioredis is pinned to 5.11.1 (the release BullMQ 6.7 develops against), not 6.0.0. 6.0.0
@@ -226,9 +227,19 @@ function managed(client: Redis, options: RedisClientOptions): Redis {
   return options.role === 'worker' ? pingWhileSubscribed(watched) : watched;
 }
 
+/**
+ * After a Sentinel failover the old master may still answer as a replica for a moment: a write
+ * it refuses (READONLY) means the client is on the wrong server, so it reconnects (asking the
+ * sentinels again) and the command is sent again there.
+ */
+function reconnectOnReadOnly(error: Error): 2 | false {
+  return error.message.startsWith('READONLY') ? 2 : false;
+}
+
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
-export function createRedis(url: string, options: RedisClientOptions): Redis {
-  return managed(new Redis(url, optionsFor(options)), options);
+export function createRedis(target: RedisTarget, options: RedisClientOptions): Redis {
+  if (typeof target === 'string') return managed(new Redis(target, optionsFor(options)), options);
+  return managed(new Redis({ ...target, ...optionsFor(options), reconnectOnError: reconnectOnReadOnly }), options);
 }
 
 /** A new connection to the same server as `client`, with the options of another role. */

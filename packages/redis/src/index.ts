@@ -12,3 +12,4 @@ export {
   type RedisRole,
   type RedisClientOptions,
 } from './client.ts';
+export { describeTarget, redisTarget, type RedisTarget, type SentinelTarget } from './target.ts';

@@ -3,7 +3,7 @@ import type { CommonConfig, S3Config } from '@switchboard/config';
 import { createPool, poolModeOptions, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { settlesWithin } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
+import { closeRedis, createRedis, redisTarget } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 
 /** What a process talks to: the database pool, a request-path Redis client and S3. */
@@ -29,7 +29,7 @@ export function openResources(name: string, config: CommonConfig & S3Config, log
     circuitOpenMs: config.DEPENDENCY_CIRCUIT_OPEN_MS,
     ...poolModeOptions(config),
   });
-  const redis = createRedis(config.REDIS_URL, {
+  const redis = createRedis(redisTarget(config), {
     role: 'client',
     name,
     logger,

@@ -20,6 +20,7 @@ import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 import { workerMetrics } from './worker-metrics.ts';
 import { watchCircuitBreakers } from './circuit-metrics.ts';
 import { exportLeaseState, exportReadiness } from './state-metrics.ts';
+import { redisTarget } from '@switchboard/redis';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -172,7 +173,7 @@ export async function runWorkerService<
     handlers: setup.handlers,
     onFinalFailure: setup.onFinalFailure,
     schedules: setup.schedules,
-    connection: config.REDIS_URL,
+    connection: redisTarget(config),
     redisPrefix: config.REDIS_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
     timings: {

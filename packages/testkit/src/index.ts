@@ -77,6 +77,7 @@ export {
 export { startFaultProxy, type FaultMode, type FaultProxy } from './fault-proxy.ts';
 export { startPgBouncer, type RunningPgBouncer } from './pgbouncer.ts';
 export { holdRowLock, type HeldLock } from './row-lock.ts';
+export { SENTINEL_MASTER_NAME, startSentinels, type RunningSentinels } from './sentinel.ts';
 export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
 export { startOwnedStore, type OwnedStore, type StoreKind } from './owned-store/index.ts';

@@ -1,7 +1,7 @@
 import { z } from '@switchboard/config';
 import { QUEUES, type QueueName } from '@switchboard/contracts';
 import { createProducer, type Producer } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
+import { closeRedis, createRedis, redisTarget } from '@switchboard/redis';
 import { intOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import type { CliConfig } from '../config.ts';
@@ -17,7 +17,10 @@ async function withQueues<T>(config: CliConfig, work: (producer: Producer) => Pr
       details: ['REDIS_URL: required by the jobs commands'],
     });
   }
-  const redis = createRedis(config.REDIS_URL, { role: 'producer', name: 'cli-jobs' });
+  const redis = createRedis(redisTarget({ ...config, REDIS_URL: config.REDIS_URL }), {
+    role: 'producer',
+    name: 'cli-jobs',
+  });
   const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   try {
     return await work(producer);

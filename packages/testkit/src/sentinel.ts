@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort } from '@switchboard/devstack';
+import { waitFor } from './wait.ts';
+
+export const SENTINEL_MASTER_NAME = 'switchboard';
+
+export interface RunningSentinels {
+  /** REDIS_SENTINELS: every sentinel's `host:port`. */
+  sentinels: Array<{ host: string; port: number }>;
+  /** The port of the server that is master now, as the sentinels see it. */
+  masterPort(): Promise<number>;
+  /** SIGKILLs the master now (its replica is then promoted). */
+  killMaster(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+interface Server {
+  port: number;
+  child: ChildProcess;
+}
+
+/**
+ * Real Redis HA on loopback: a master, a replica of it and three sentinels (`redis-server
+ * --sentinel`) watching it with a quorum of two, quick to decide (1 s down, 5 s failover),
+ * in a temporary folder; every process killed by stop().
+ */
+export async function startSentinels(): Promise<RunningSentinels> {
+  const folder = await mkdtemp(join(tmpdir(), 'sb-sentinel-'));
+  const servers: Server[] = [];
+  const start = async (args: string[]): Promise<Server> => {
+    const port = await freePort();
+    const child = spawn('redis-server', [...args, '--port', String(port), '--bind', '127.0.0.1'], {
+      cwd: folder,
+      stdio: 'ignore',
+    });
+    const server = { port, child };
+    servers.push(server);
+    await waitFor(() => ping(port), 10_000, 50);
+    return server;
+  };
+  const stop = async () => {
+    for (const { child } of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await rm(folder, { recursive: true, force: true });
+  };
+  try {
+    const common = ['--save', '', '--appendonly', 'no'];
+    const master = await start([...common, '--dir', folder, '--dbfilename', 'master.rdb']);
+    const replica = await start([
+      ...common,
+      '--dir',
+      folder,
+      '--dbfilename',
+      'replica.rdb',
+      '--replicaof',
+      '127.0.0.1',
+      String(master.port),
+    ]);
+    const sentinels: Server[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const file = join(folder, `sentinel-${index}.conf`);
+      await writeFile(
+        file,
+        [
+          `sentinel monitor ${SENTINEL_MASTER_NAME} 127.0.0.1 ${master.port} 2`,
+          `sentinel down-after-milliseconds ${SENTINEL_MASTER_NAME} 1000`,
+          `sentinel failover-timeout ${SENTINEL_MASTER_NAME} 5000`,
+          '',
+        ].join('\n'),
+      );
+      sentinels.push(await start([file, '--sentinel']));
+    }
+    const masterPort = async () => {
+      const client = new Redis({
+        port: sentinels[0]!.port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+      });
+      try {
+        const [, port] = (await client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER_NAME)) as [
+          string,
+          string,
+        ];
+        return Number(port);
+      } finally {
+        client.disconnect();
+      }
+    };
+    // The replica has synced and every sentinel knows the others: a failover can happen.
+    await waitFor(async () => (await info(replica.port, 'replication')).includes('master_link_status:up'), 15_000, 100);
+    await waitFor(async () => (await info(sentinels[0]!.port, 'sentinel')).includes('sentinels=3'), 20_000, 100);
+    return {
+      sentinels: sentinels.map(({ port }) => ({ host: '127.0.0.1', port })),
+      masterPort,
+      killMaster: async () => {
+        const port = await masterPort();
+        const server = servers.find((each) => each.port === port)!;
+        server.child.kill('SIGKILL');
+        return port;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function ping(port: number): Promise<boolean> {
+  return (await info(port, 'server').catch(() => '')) !== '';
+}
+
+async function info(port: number, section: string): Promise<string> {
+  const client = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  try {
+    await client.connect();
+    return await client.info(section);
+  } finally {
+    client.disconnect();
+  }
+}
