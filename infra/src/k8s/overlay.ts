@@ -1,0 +1,35 @@
+import { renderKustomization } from '../kustomize/render.ts';
+import { OVERLAYS, SECRET_EXAMPLE, SECRET_NAME, type OverlayName } from '../paths.ts';
+import { processKind, type ProcessKind } from '../process-kinds.ts';
+import { containerEnv, readSecretExample, type ResolvedEnv, type SecretValues } from './env.ts';
+import type { K8sObject } from './objects.ts';
+
+export interface RenderedOverlay {
+  name: OverlayName;
+  objects: K8sObject[];
+  /** The Secrets an operator creates, with the example values (SECRET_EXAMPLE). */
+  secrets: SecretValues;
+}
+
+export async function renderOverlay(name: OverlayName): Promise<RenderedOverlay> {
+  const [objects, secret] = await Promise.all([renderKustomization(OVERLAYS[name]), readSecretExample(SECRET_EXAMPLE)]);
+  return { name, objects, secrets: { [SECRET_NAME]: secret } };
+}
+
+/** A Deployment or Job of a Switchboard process, with the process it runs. */
+export interface Workload {
+  object: K8sObject;
+  kind: ProcessKind;
+}
+
+/** Every Deployment and Job, each named after the process kind it runs (throws for another name). */
+export function workloadsOf(overlay: RenderedOverlay): Workload[] {
+  return overlay.objects
+    .filter((object) => object.kind === 'Deployment' || object.kind === 'Job')
+    .map((object) => ({ object, kind: processKind(object.metadata.name) }));
+}
+
+/** The environment the workload's process starts with (its container named after it). */
+export function workloadEnv(overlay: RenderedOverlay, workload: Workload): ResolvedEnv {
+  return containerEnv(workload.object, workload.object.metadata.name, overlay.objects, overlay.secrets);
+}
