@@ -2,7 +2,7 @@ import { archiveWorkerConfigSchema, ARCHIVE_WORKER_QUEUE } from '@switchboard/ar
 import { ASSET_PURGE_WORKER_QUEUE } from '@switchboard/asset-purge-worker';
 import { bulkWorkerConfigSchema, BULK_WORKER_QUEUE } from '@switchboard/bulk-worker';
 import { cliConfigSchema } from '@switchboard/cli';
-import { parseConfig, type z } from '@switchboard/config';
+import { parseConfig, SECRET_VARIABLES, type z } from '@switchboard/config';
 import type { QueueName } from '@switchboard/contracts';
 import { gatewayConfigSchema } from '@switchboard/gateway';
 import { SERVICE_NODE_FLAGS, SHUTDOWN_SLACK_MS, workerConfigSchema, type WorkerConfig } from '@switchboard/runtime';
@@ -20,7 +20,10 @@ export interface ProcessKind {
   name: string;
   /** The container's command, from the repository root (the image's working directory). */
   command: readonly string[];
-  /** Every variable the schema reads: anything else set for the process is a typo or a leftover. */
+  /**
+   * Every variable the process reads (its schema's, and `<NAME>_FILE` of its secret ones):
+   * anything else set for it is a typo or a leftover.
+   */
   variables: readonly string[];
   /** Variables the schema requires (no default, not optional). */
   required: readonly string[];
@@ -50,9 +53,10 @@ function describe(
   rest: Omit<ProcessKind, 'name' | 'variables' | 'required' | 'parse'>,
 ) {
   const shape = objectShape(schema);
+  const secretFiles = SECRET_VARIABLES.filter((variable) => variable in shape).map((variable) => `${variable}_FILE`);
   return {
     name,
-    variables: Object.keys(shape),
+    variables: [...Object.keys(shape), ...secretFiles],
     required: Object.keys(shape).filter((variable) => !shape[variable]!.safeParse(undefined).success),
     parse: (env: Record<string, string>) => parseConfig(schema, env) as Parsed,
     ...rest,

@@ -3,7 +3,7 @@ import { valueAt } from '../src/json.ts';
 import { idOf, podSpecOf } from '../src/k8s/objects.ts';
 import { renderOverlay, workloadEnv, workloadsOf, type Workload } from '../src/k8s/overlay.ts';
 import { mainContainer, portNumber, preStopMs, PROBE_KINDS } from '../src/k8s/pods.ts';
-import { OVERLAYS, type OverlayName } from '../src/paths.ts';
+import { OVERLAYS, SECRET_NAME, type OverlayName } from '../src/paths.ts';
 
 // Each process's environment as its pod would have it (ConfigMaps, the Secret's documented
 // keys, env entries), parsed by the process's own zod schema; and what the schema's values
@@ -27,7 +27,9 @@ describe.each(Object.keys(OVERLAYS) as OverlayName[])('overlay %s', async (name)
     '%s: sets every variable its schema requires, only variables it reads, all accepted',
     (_kind, workload) => {
       const { values, sources } = workloadEnv(overlay, workload);
-      const missing = workload.kind.required.filter((variable) => values[variable] === undefined);
+      const missing = workload.kind.required.filter(
+        (variable) => values[variable] === undefined && values[`${variable}_FILE`] === undefined,
+      );
       expect(missing, 'required by the schema, set by no ConfigMap, Secret or env entry').toEqual([]);
       const unread = Object.keys(values)
         .filter((variable) => !workload.kind.variables.includes(variable))
@@ -36,6 +38,25 @@ describe.each(Object.keys(OVERLAYS) as OverlayName[])('overlay %s', async (name)
       expect(workload.kind.parse(values)).toMatchObject({ ok: true });
       // Kubernetes would add <SERVICE>_PORT, … for every Service of the namespace otherwise.
       expect(podSpecOf(workload.object)['enableServiceLinks']).toBe(false);
+    },
+  );
+
+  it.each(workloads.map((workload) => [workload.kind.name, workload] as const))(
+    "%s: starts with the Secret's optional keys all set, or none (S3: the AWS credential chain)",
+    (_kind, workload) => {
+      const secret = overlay.secrets[SECRET_NAME]!;
+      const optional = overlay.optionalSecretKeys;
+      const optionalRefs = (valueAt(workload.object, ['spec', 'template', 'spec', 'containers', 0, 'env']) ?? []) as {
+        valueFrom?: { secretKeyRef?: { key: string; optional?: boolean } };
+      }[];
+      const optionalKeys = optionalRefs.flatMap((entry) =>
+        entry.valueFrom?.secretKeyRef?.optional ? [entry.valueFrom.secretKeyRef.key] : [],
+      );
+      const without = Object.fromEntries(Object.entries(secret).filter(([key]) => !optionalKeys.includes(key)));
+      for (const variant of [without, { ...secret, ...optional }]) {
+        const { values } = workloadEnv(overlay, workload, { [SECRET_NAME]: variant });
+        expect(workload.kind.parse(values), Object.keys(variant).join(', ')).toMatchObject({ ok: true });
+      }
     },
   );
 

@@ -16,8 +16,8 @@ import { mainContainer, PROBE_KINDS } from '../src/k8s/pods.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 
 // Every process of the production overlay started as its pod starts it (its command, its
-// environment from the manifests) with only the stores and the listening port swapped for the
-// test's, then asked what the kubelet, Prometheus and KEDA will ask it.
+// environment from the manifests) with only the stores, the listening port and NODE_ENV swapped
+// for the test's, then asked what the kubelet, Prometheus and KEDA will ask it.
 const environment = useTestEnvironment();
 const overlay = await renderOverlay('production');
 const workloads = workloadsOf(overlay);
@@ -46,6 +46,8 @@ function testEnv(workload: Workload): Record<string, string> {
     if (workload.kind.variables.includes(variable)) env[variable] = stores[variable]!;
   }
   if (workload.kind.server) env[workload.kind.server.portVariable] = '0';
+  // The test's S3 store takes only the development key, which NODE_ENV=production refuses.
+  if (workload.kind.variables.includes('NODE_ENV')) env['NODE_ENV'] = 'test';
   return env;
 }
 

@@ -6,9 +6,25 @@ import { findObject, idOf, podSpecOf, type K8sObject } from './objects.ts';
 /** Secrets by name, each its keys and values: the examples standing in for what an operator creates. */
 export type SecretValues = Record<string, Record<string, string>>;
 
-/** A Secret created by hand, from its example env file (KEY=value lines). */
-export async function readSecretExample(path: string): Promise<Record<string, string>> {
-  return parseEnv(await readFile(path, 'utf8')) as Record<string, string>;
+export interface SecretExample {
+  /** Its `KEY=value` lines. */
+  values: Record<string, string>;
+  /** Keys a deployment may add, documented as comments: `# KEY=value`. */
+  optional: Record<string, string>;
+}
+
+/** A Secret created by hand, from its example env file. */
+export async function readSecretExample(path: string): Promise<SecretExample> {
+  const text = await readFile(path, 'utf8');
+  const commented = text
+    .split('\n')
+    .filter((line) => /^# [A-Z][A-Z0-9_]*=/.test(line))
+    .map((line) => line.slice(2))
+    .join('\n');
+  return {
+    values: parseEnv(text) as Record<string, string>,
+    optional: parseEnv(commented) as Record<string, string>,
+  };
 }
 
 const keyRef = z.strictObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() });
