@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'infra/test/**/*.test.ts'],
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     // Files share worker processes: each already gets its own database, Redis prefix, bucket
     // and ports from testkit, so a fresh module graph per file bought nothing but start-up
