@@ -32,6 +32,16 @@ async function jsonPage(pool: Pool, select: string): Promise<JsonPage> {
   return { json: [data], rows, last };
 }
 
+/**
+ * A timestamptz as JSON exactly as PostgreSQL writes it in a session whose TimeZone is UTC
+ * (`"2026-11-23T21:29:05.407+00:00"`, `" BC"` last, `"infinity"`), whatever the session's
+ * TimeZone: behind a transaction pooler the session is not ours to set. Rendered from the UTC
+ * wall time, which to_json writes without an offset.
+ */
+export function utcJson(column: string): string {
+  return `to_json(regexp_replace(to_json((${column}) AT TIME ZONE 'UTC') #>> '{}', '(:\\d\\d(\\.\\d+)?)( BC)?$', '\\1+00:00\\3'))`;
+}
+
 /** An object's fields and the column (an expression of `msg`) each is read from; the first is the keyset's key. */
 type Columns = ReadonlyArray<JsonField & { column: string }>;
 
@@ -41,7 +51,7 @@ function binaryObjects(columns: Columns) {
 
 /**
  * A message as an archive holds it, the keys and values `row_to_json` gave it before, dates in
- * UTC (as PostgreSQL writes them with TimeZone UTC, the servers' setting). `readBinaryRows`
+ * UTC (as PostgreSQL writes them with TimeZone UTC; binary COPY's dates carry no zone). `readBinaryRows`
  * checks each page against the kinds, so a column whose type changes fails loudly.
  */
 const MESSAGE_FIELDS = {
@@ -119,7 +129,7 @@ export function userChannelMessagesPage(
 export function guildMembersPage(pool: Pool, guildId: string, after: string, limit: number): Promise<JsonPage> {
   return jsonPage(
     pool,
-    `SELECT ',' || json_build_object('user_id', user_id::text, 'joined_at', joined_at, 'nickname', nick,
+    `SELECT ',' || json_build_object('user_id', user_id::text, 'joined_at', ${utcJson('joined_at')}, 'nickname', nick,
               'role_ids', role_ids::text[], 'avatar_hash', avatar_hash, 'banner_hash', banner_hash)::text
      FROM members WHERE guild_id = ${bigintLiteral(guildId)} AND user_id > ${bigintLiteral(after)}
      ORDER BY user_id LIMIT ${Math.trunc(limit)}`,
@@ -151,7 +161,7 @@ export async function readGuildArchiveHead(db: Queryable, guildId: string): Prom
               'embed_splash_hash', g.embed_splash_hash, 'verification_level', g.verification_level,
               'default_message_notifications', g.default_message_notifications,
               'explicit_content_filter', g.explicit_content_filter, 'member_count', g.member_count,
-              'created_at', g.created_at)::text AS guild,
+              'created_at', ${utcJson('g.created_at')})::text AS guild,
        (SELECT coalesce(json_agg(json_build_object('id', id::text, 'name', name, 'color', color, 'position', position,
               'permissions', permissions::text, 'mentionable', mentionable, 'hoist', hoist) ORDER BY position, id), '[]')::text
           FROM roles WHERE guild_id = g.id) AS roles,
@@ -211,9 +221,9 @@ export async function readUserArchiveHead(db: Queryable, userId: string): Promis
     `SELECT json_build_object('id', u.id::text, 'username', u.username, 'discriminator', u.discriminator,
               'global_name', u.global_name, 'bot', u.bot, 'system', u.system, 'email', u.email, 'phone', u.phone,
               'avatar_hash', u.avatar_hash, 'banner_hash', u.banner_hash, 'flags', u.flags::text,
-              'created_at', u.created_at)::text AS user,
+              'created_at', ${utcJson('u.created_at')})::text AS user,
        (SELECT coalesce(json_agg(json_build_object('guild_id', m.guild_id::text, 'guild_name', g.name,
-              'joined_at', m.joined_at, 'nick', m.nick, 'avatar_hash', m.avatar_hash, 'banner_hash', m.banner_hash,
+              'joined_at', ${utcJson('m.joined_at')}, 'nick', m.nick, 'avatar_hash', m.avatar_hash, 'banner_hash', m.banner_hash,
               'role_ids', m.role_ids::text[]) ORDER BY m.guild_id), '[]')::text
           FROM members m JOIN guilds g ON g.id = m.guild_id WHERE m.user_id = u.id) AS "guildMemberships",
        (SELECT coalesce(json_agg(json_build_object('id', channel_id::text, 'messages', n) ORDER BY channel_id), '[]')

@@ -2,7 +2,7 @@ import { ChannelType, createPool, insertChannels, insertGuild, insertUsers, type
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useTestEnvironment } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelMessagesPage, userChannelMessagesPage, type JsonPage } from '../src/archive-reads.ts';
+import { channelMessagesPage, userChannelMessagesPage, utcJson, type JsonPage } from '../src/archive-reads.ts';
 import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/copy/binary-json.ts';
 import { copyBinaryRows, copyJsonRows } from '../src/copy/copy-out.ts';
 
@@ -133,6 +133,27 @@ describe('JSON objects from binary COPY', () => {
       ),
     ).toThrow(/1 fields/);
     expect(() => readBinaryRows(Buffer.from('not copy output'), jsonShape([]))).toThrow(/not COPY binary/);
+  });
+});
+
+describe('dates PostgreSQL renders (utcJson)', () => {
+  it('are written as in a UTC session whatever the session TimeZone is', async () => {
+    const url = new URL(environment.databaseUrl);
+    url.searchParams.set('options', '-c TimeZone=Asia/Kathmandu');
+    const elsewhere = createPool({ connectionString: url.toString(), max: 1 });
+    const instants = `(SELECT at FROM unnest('{"0044-03-15 12:00:00+00 BC","2000-02-29 23:59:59.12345+00","2026-01-02 03:04:05+00",infinity,-infinity,NULL}'::timestamptz[]) AS at
+       UNION ALL
+       SELECT '2000-01-01 00:00:00+00'::timestamptz + make_interval(secs => ((n * 7919) % 2000 - 1000) * 157788000.123457 + (n % 7) * 0.1)
+       FROM generate_series(1, 2000) AS n) AS v`;
+    try {
+      const { rows: reference } = await pool().query(`SELECT to_json(at)::text AS json FROM ${instants}`);
+      const { rows: rendered } = await elsewhere.query(`SELECT ${utcJson('at')}::text AS json FROM ${instants}`);
+      const { rows: local } = await elsewhere.query(`SELECT to_json(at)::text AS json FROM ${instants} LIMIT 3`);
+      expect(rendered).toEqual(reference);
+      expect(local[1]!.json).toContain('+05:45');
+    } finally {
+      await elsewhere.end();
+    }
   });
 });
 
