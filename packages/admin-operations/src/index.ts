@@ -18,3 +18,11 @@ export {
   type OperationState,
   type OperationTable,
 } from './rows.ts';
+export {
+  NEVER_QUEUED,
+  queuedRowSweep,
+  queuedRowSweepConfig,
+  queuedRowSweepHandler,
+  type JobRowTable,
+  type QueuedRowSweep,
+} from './row-sweep.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob, QUEUES } from './jobs.ts';
+import { defineJob, QUEUES, type QueueName } from './jobs.ts';
 import { snowflakeSchema } from './primitives.ts';
 
 /**
@@ -94,6 +94,23 @@ export const ARCHIVE_RETENTION_JOB = defineJob({
   payload: z.object({}),
   defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
 });
+
+/**
+ * Fails the rows of its queue's family left `queued` with no job: the gateway inserts the row
+ * and then enqueues, and a gateway killed in between, or a failed mark after a refused enqueue,
+ * leaves a row nothing will run (docs/decisions.md#queued-rows-without-a-job). One per operation
+ * queue, run by a job scheduler. Renaming the job strands its schedule's jobs.
+ */
+const queuedRowSweepJob = <const Queue extends QueueName>(queue: Queue) =>
+  defineJob({
+    queue,
+    name: 'queued-row-sweep',
+    payload: z.object({}),
+    defaults: { attempts: 1, removeOnComplete: { ageSeconds: 60 * 60, count: 100 } },
+  });
+export const ARCHIVE_ROW_SWEEP_JOB = queuedRowSweepJob(QUEUES.archiveExports);
+export const ASSET_PURGE_ROW_SWEEP_JOB = queuedRowSweepJob(QUEUES.assetPurges);
+export const BULK_ROW_SWEEP_JOB = queuedRowSweepJob(QUEUES.bulkOperations);
 
 export const ARCHIVE_SUBJECT_TYPES = ['user', 'guild'] as const;
 export type ArchiveSubjectType = (typeof ARCHIVE_SUBJECT_TYPES)[number];

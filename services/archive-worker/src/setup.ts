@@ -1,4 +1,5 @@
-import { ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, QUEUES } from '@switchboard/contracts';
+import { queuedRowSweep } from '@switchboard/admin-operations';
+import { ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, ARCHIVE_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import { failArchive } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { archiveRunner } from './build.ts';
@@ -8,14 +9,16 @@ import { retentionHandler } from './retention.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const ARCHIVE_WORKER_QUEUE = QUEUES.archiveExports;
-export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB] as const;
+export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, ARCHIVE_ROW_SWEEP_JOB] as const;
 
 export function archiveWorkerSetup({
   config,
   logger,
-  resources: { pool, storage },
+  resources,
   metrics,
 }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
+  const { pool, storage } = resources;
+  const sweep = queuedRowSweep({ ...resources, config, table: 'archives', contract: ARCHIVE_ROW_SWEEP_JOB, logger });
   return {
     handlers: {
       [ARCHIVE_EXPORT_JOB.name]: archiveRunner({
@@ -26,6 +29,7 @@ export function archiveWorkerSetup({
         metrics: archiveMetrics(metrics),
       }),
       [ARCHIVE_RETENTION_JOB.name]: retentionHandler({ pool, storage, logger }),
+      [ARCHIVE_ROW_SWEEP_JOB.name]: sweep.handler,
     },
     onFinalFailure: {
       // The reason goes to the logs; the row says only that it failed (docs/decisions.md#jobs-and-their-rows).
@@ -41,6 +45,8 @@ export function archiveWorkerSetup({
         payload: {},
         everyMs: config.ARCHIVE_RETENTION_INTERVAL_MS,
       },
+      sweep.schedule,
     ],
+    close: sweep.close,
   };
 }

@@ -1,17 +1,18 @@
-import { operationJob } from '@switchboard/admin-operations';
-import { BULK_ADD_GUILD_MEMBERS_JOB, QUEUES } from '@switchboard/contracts';
+import { operationJob, queuedRowSweep } from '@switchboard/admin-operations';
+import { BULK_ADD_GUILD_MEMBERS_JOB, BULK_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { addMembersRunner } from './add-members.ts';
 import type { BulkWorkerConfig } from './config.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const BULK_WORKER_QUEUE = QUEUES.bulkOperations;
-export const BULK_WORKER_JOBS = [BULK_ADD_GUILD_MEMBERS_JOB] as const;
+export const BULK_WORKER_JOBS = [BULK_ADD_GUILD_MEMBERS_JOB, BULK_ROW_SWEEP_JOB] as const;
 
 export function bulkWorkerSetup({
   config,
   resources,
   ids,
+  logger,
 }: WorkerContext<BulkWorkerConfig>): WorkerSetup<typeof BULK_WORKER_JOBS> {
   const run = addMembersRunner({ pool: resources.pool, ids, maxGuildsPerUser: config.BULK_MAX_GUILDS_PER_USER });
   const addMembers = operationJob(
@@ -20,8 +21,17 @@ export function bulkWorkerSetup({
     'The bulk operation failed; request it again.',
     run,
   );
+  const sweep = queuedRowSweep({
+    ...resources,
+    config,
+    table: 'bulk_operations',
+    contract: BULK_ROW_SWEEP_JOB,
+    logger,
+  });
   return {
-    handlers: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.handler },
+    handlers: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.handler, [BULK_ROW_SWEEP_JOB.name]: sweep.handler },
     onFinalFailure: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.onFinalFailure },
+    schedules: [sweep.schedule],
+    close: sweep.close,
   };
 }

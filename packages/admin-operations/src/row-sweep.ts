@@ -1,0 +1,106 @@
+import { Queue, type JobType } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { env } from '@switchboard/config';
+import type { AnyJobContract } from '@switchboard/contracts';
+import { failArchive, type Pool } from '@switchboard/db';
+import type { Logger } from '@switchboard/logger';
+import { bullPrefix, type AnyJobSchedule } from '@switchboard/queue';
+import { failOperation, type OperationTable } from './rows.ts';
+
+/** The tables whose rows are jobs' states, each inserted by the gateway before its job is enqueued. */
+export type JobRowTable = OperationTable | 'archives';
+
+/** The variables of a worker that sweeps its family's rows (each operation worker's config extends it). */
+export const queuedRowSweepConfig = {
+  /**
+   * A row `queued` this long with no job in Redis is failed. Far longer than an enqueue can
+   * take (the gateway's Redis bound is seconds), so a row is never failed under the add that
+   * will carry its job.
+   */
+  QUEUED_ROW_ORPHAN_AGE_MS: env.int(1000, 7 * 24 * 60 * 60 * 1000).default(10 * 60 * 1000),
+  QUEUED_ROW_SWEEP_INTERVAL_MS: env.int(100, 24 * 60 * 60 * 1000).default(60 * 1000),
+};
+
+export const NEVER_QUEUED = 'The job was never queued; request it again.';
+
+/** Rows examined per run: a backlog of them is failed over several ticks. */
+const BATCH = 500;
+
+const CREATED_AT: Record<JobRowTable, string> = {
+  archives: 'requested_at',
+  asset_purges: 'created_at',
+  bulk_operations: 'created_at',
+};
+
+export interface QueuedRowSweepDeps {
+  pool: Pool;
+  table: JobRowTable;
+  /** BullMQ's state of the job with this id (the row id), `unknown` when there is none. */
+  jobState(jobId: string): Promise<JobType | 'unknown'>;
+  orphanAgeMs: number;
+  logger: Logger;
+}
+
+const fail = (pool: Pool, table: JobRowTable, id: string) =>
+  table === 'archives' ? failArchive(pool, id, NEVER_QUEUED) : failOperation(pool, table, id, NEVER_QUEUED);
+
+/**
+ * Fails the rows `queued` for longer than `orphanAgeMs` whose job Redis does not hold, so that
+ * no row waits for ever on a job that was never added; the requester was answered a 503 or lost
+ * the connection, so asks again. A job added after all finds its row failed and does nothing
+ * (the row's moves are conditional).
+ */
+export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{ failed: number }> {
+  const { pool, table, orphanAgeMs, logger } = deps;
+  return async () => {
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id::text FROM ${table}
+       WHERE status = 'queued' AND ${CREATED_AT[table]} < now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY id LIMIT ${BATCH}`,
+      [orphanAgeMs],
+    );
+    let failed = 0;
+    for (const { id } of rows) {
+      if ((await deps.jobState(id)) !== 'unknown') continue;
+      if (await fail(pool, table, id)) failed += 1;
+    }
+    if (failed > 0) logger.warn({ table, failed }, 'rows queued without a job failed');
+    return { failed };
+  };
+}
+
+export interface QueuedRowSweep {
+  handler: () => Promise<{ failed: number }>;
+  schedule: AnyJobSchedule;
+  close(): Promise<void>;
+}
+
+/** The sweep of one worker's family: its handler, its schedule, and the queue it reads job states from. */
+export function queuedRowSweep(options: {
+  pool: Pool;
+  redis: Redis;
+  config: { REDIS_PREFIX: string; QUEUED_ROW_ORPHAN_AGE_MS: number; QUEUED_ROW_SWEEP_INTERVAL_MS: number };
+  table: JobRowTable;
+  contract: AnyJobContract;
+  logger: Logger;
+}): QueuedRowSweep {
+  const { pool, redis, config, table, contract, logger } = options;
+  // Reads job states only; the connection stays the process's.
+  const queue = new Queue(contract.queue, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  return {
+    handler: queuedRowSweepHandler({
+      pool,
+      table,
+      jobState: (jobId) => queue.getJobState(jobId),
+      orphanAgeMs: config.QUEUED_ROW_ORPHAN_AGE_MS,
+      logger,
+    }),
+    schedule: {
+      id: `${contract.queue}-queued-row-sweep`,
+      contract,
+      payload: {},
+      everyMs: config.QUEUED_ROW_SWEEP_INTERVAL_MS,
+    },
+    close: () => queue.close(),
+  };
+}

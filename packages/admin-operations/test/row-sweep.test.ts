@@ -1,0 +1,104 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_PURGE_JOB, QUEUES } from '@switchboard/contracts';
+import { findArchive, insertAdminUser, insertArchive } from '@switchboard/db';
+import { createLogger } from '@switchboard/logger';
+import { bullPrefix } from '@switchboard/queue';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
+import { findOperation, insertOperation, NEVER_QUEUED, queuedRowSweepHandler, type JobRowTable } from '../src/index.ts';
+
+const environment = useTestEnvironment();
+const stores = useJobStores(environment);
+const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+const logger = createLogger('row-sweep-test', 'silent');
+// The real bulk worker, sweeping its rows every 200 ms once they are a second old.
+useWorker(environment, 'bulk-worker', { QUEUED_ROW_ORPHAN_AGE_MS: '1000', QUEUED_ROW_SWEEP_INTERVAL_MS: '200' });
+let adminId: string;
+let purges: Queue;
+
+beforeAll(async () => {
+  adminId = (await insertAdminUser(stores.pool, { id: ids.next(), name: 'sweep', acls: ['*'] })).id;
+  purges = new Queue(QUEUES.assetPurges, { connection: stores.redis, prefix: bullPrefix(environment.redisPrefix) });
+});
+afterAll(() => purges?.close());
+
+const CREATED_AT: Record<JobRowTable, string> = {
+  archives: 'requested_at',
+  asset_purges: 'created_at',
+  bulk_operations: 'created_at',
+};
+
+/** Moves a row's creation `seconds` into the past, as if the gateway had inserted it then. */
+async function age(table: JobRowTable, id: string, seconds: number): Promise<void> {
+  await stores.pool.query(
+    `UPDATE ${table} SET ${CREATED_AT[table]} = now() - make_interval(secs => $2) WHERE id = $1`,
+    [id, seconds],
+  );
+}
+
+async function purgeRow(): Promise<string> {
+  const id = ids.next();
+  await insertOperation(stores.pool, 'asset_purges', {
+    id,
+    requestedBy: adminId,
+    request: { ids: ['1'] },
+    auditLogReason: null,
+  });
+  return id;
+}
+
+const sweep = (table: JobRowTable) =>
+  queuedRowSweepHandler({
+    pool: stores.pool,
+    table,
+    jobState: (jobId) => purges.getJobState(jobId),
+    orphanAgeMs: 60_000,
+    logger,
+  });
+
+describe('the sweep of rows queued without a job', () => {
+  it('fails an old queued row whose job Redis does not hold, and leaves one with a job or a young one', async () => {
+    const [orphan, withJob, young] = [await purgeRow(), await purgeRow(), await purgeRow()];
+    await age('asset_purges', orphan, 120);
+    await age('asset_purges', withJob, 120);
+    // Delayed: no worker takes it during the test, and it is still a job Redis holds.
+    await purges.add(ASSET_PURGE_JOB.name, { operationId: withJob }, { jobId: withJob, delay: 60_000 });
+
+    expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
+    const row = (id: string) => findOperation(stores.pool, 'asset_purges', id);
+    expect(await row(orphan)).toMatchObject({ status: 'failed', error: NEVER_QUEUED });
+    expect((await row(orphan))?.completedAt).toBeInstanceOf(Date);
+    expect((await row(withJob))?.status).toBe('queued');
+    expect((await row(young))?.status).toBe('queued');
+    // A second run finds nothing more to do.
+    expect(await sweep('asset_purges')()).toEqual({ failed: 0 });
+  });
+
+  it('fails an archive the same way, with its failure time', async () => {
+    const archive = await insertArchive(stores.pool, {
+      id: ids.next(),
+      subjectType: 'guild',
+      subjectId: ids.next(),
+      requestedBy: adminId,
+      retentionDays: 7,
+    });
+    await age('archives', archive.id, 120);
+    expect(await sweep('archives')()).toEqual({ failed: 1 });
+    expect(await findArchive(stores.pool, archive.id)).toMatchObject({ status: 'failed', error: NEVER_QUEUED });
+    expect((await findArchive(stores.pool, archive.id))?.failedAt).toBeInstanceOf(Date);
+  });
+
+  it('runs in the worker on its schedule: a bulk add whose job was never added is failed by itself', async () => {
+    const id = ids.next();
+    await insertOperation(stores.pool, 'bulk_operations', {
+      id,
+      requestedBy: adminId,
+      request: { guild_id: ids.next(), user_ids: [] },
+      auditLogReason: null,
+      kind: 'add_guild_members',
+    });
+    await waitFor(async () => (await findOperation(stores.pool, 'bulk_operations', id))?.status === 'failed', 30_000);
+    expect(await findOperation(stores.pool, 'bulk_operations', id)).toMatchObject({ error: NEVER_QUEUED });
+  });
+});
