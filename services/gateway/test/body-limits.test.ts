@@ -248,7 +248,7 @@ describe('form bodies of many fields (issue 51)', () => {
     // are on the parse threads (or queued for them) first.
     await Promise.all(hostile.map((one) => one.uploaded));
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
-    // 100 KiB: over WEBHOOK_INLINE_BODY_MAX_BYTES, so parsed on a parse thread behind them.
+    // 100 KiB: over WEBHOOK_PARSE_HERE_MAX_BYTES, so parsed on a parse thread behind them.
     const legitimate = postForm(
       url,
       new URLSearchParams({

@@ -350,7 +350,7 @@ function answerBeforeBody(
   });
 }
 
-describe('large bodies, checked on a parse thread (above WEBHOOK_INLINE_BODY_MAX_BYTES)', () => {
+describe('large bodies, checked on a parse thread (above WEBHOOK_PARSE_HERE_MAX_BYTES)', () => {
   const padding = 'p'.repeat(200 * 1024);
 
   it('keep the status order of small ones: token 404 before the body, bad body 400, emptiness after it', async () => {

@@ -12,6 +12,13 @@ export const executeConfigShape = {
    */
   WEBHOOK_INLINE_BODY_MAX_BYTES: env.int(0, 25 * 1024 * KiB).default(64 * KiB),
   /**
+   * Bodies up to this size are decoded and checked on the event loop, larger ones on a parse
+   * thread (body-check.ts). Apart from WEBHOOK_INLINE_BODY_MAX_BYTES: where a body is parsed is
+   * a matter of event-loop time, where it is kept one of Redis memory, and a small body sent
+   * through S3 gains nothing from a hop to a thread.
+   */
+  WEBHOOK_PARSE_HERE_MAX_BYTES: env.int(0, 25 * 1024 * KiB).default(64 * KiB),
+  /**
    * Bytes of execution bodies the gateway holds at once (read, parsed, being stored), split
    * evenly among its processes (GATEWAY_PROCESSES; each at least one 25 MiB body); past its
    * share a request is answered 503 with Retry-After before its body is read, so a flood of 25

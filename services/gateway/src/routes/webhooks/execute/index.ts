@@ -94,10 +94,9 @@ export function executeRouter(deps: GatewayDeps): Router {
     processBudgetBytes(config.WEBHOOK_BODY_BUDGET_BYTES, config.GATEWAY_PROCESSES),
     deps.metrics,
   );
-  // Bodies that ride in the job are decoded here; larger ones (stored in S3 by the claim
-  // check, so never needed as a value here) only on a parse thread.
+  // Small bodies are decoded here; large ones only on a parse thread.
   const bodies = {
-    parseHereMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
+    parseHereMaxBytes: config.WEBHOOK_PARSE_HERE_MAX_BYTES,
     checker: createBodyChecker({ logger }),
     timeouts: { totalMs: config.WEBHOOK_BODY_TIMEOUT_MS, idleMs: config.WEBHOOK_BODY_IDLE_TIMEOUT_MS },
   };
