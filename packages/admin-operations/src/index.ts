@@ -19,6 +19,7 @@ export {
   type OperationTable,
 } from './rows.ts';
 export {
+  JOB_LOST,
   NEVER_QUEUED,
   queuedRowSweep,
   queuedRowSweepConfig,

@@ -22,6 +22,7 @@ export const queuedRowSweepConfig = {
 };
 
 export const NEVER_QUEUED = 'The job was never queued; request it again.';
+export const JOB_LOST = 'The job was lost; request it again.';
 
 /** Rows examined per run: a backlog of them is failed over several ticks. */
 const BATCH = 500;
@@ -41,30 +42,33 @@ export interface QueuedRowSweepDeps {
   logger: Logger;
 }
 
-const fail = (pool: Pool, table: JobRowTable, id: string) =>
-  table === 'archives' ? failArchive(pool, id, NEVER_QUEUED) : failOperation(pool, table, id, NEVER_QUEUED);
+const fail = (pool: Pool, table: JobRowTable, id: string, reason: string) =>
+  table === 'archives' ? failArchive(pool, id, reason) : failOperation(pool, table, id, reason);
 
 /**
- * Fails the rows `queued` for longer than `orphanAgeMs` whose job Redis does not hold, so that
- * no row waits for ever on a job that was never added; the requester was answered a 503 or lost
- * the connection, so asks again. A job added after all finds its row failed and does nothing
- * (the row's moves are conditional).
+ * Fails the rows `queued` (or `running`) for longer than `orphanAgeMs` since they were created
+ * (or started) whose job Redis does not hold, so that no row waits for ever on a job that was
+ * never added, or that Redis lost (a failover or a restart can drop recent writes); the
+ * requester was answered a 503 or lost the connection, or sees the reason, and asks again. A
+ * job added after all finds its row failed and does nothing (the row's moves are conditional).
  */
 export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{ failed: number }> {
   const { pool, table, orphanAgeMs, logger } = deps;
   return async () => {
-    const { rows } = await pool.query<{ id: string }>(
-      `SELECT id::text FROM ${table}
-       WHERE status = 'queued' AND ${CREATED_AT[table]} < now() - make_interval(secs => $1::double precision / 1000)
+    const { rows } = await pool.query<{ id: string; status: 'queued' | 'running' }>(
+      `SELECT id::text, status FROM ${table}
+       WHERE status IN ('queued', 'running')
+         AND coalesce(started_at, ${CREATED_AT[table]}) < now() - make_interval(secs => $1::double precision / 1000)
        ORDER BY id LIMIT ${BATCH}`,
       [orphanAgeMs],
     );
     let failed = 0;
-    for (const { id } of rows) {
+    for (const { id, status } of rows) {
       if ((await deps.jobState(id)) !== 'unknown') continue;
-      if (await fail(pool, table, id)) failed += 1;
+      if (!(await fail(pool, table, id, status === 'queued' ? NEVER_QUEUED : JOB_LOST))) continue;
+      failed += 1;
+      logger.warn({ table, id, status }, 'row without a job failed');
     }
-    if (failed > 0) logger.warn({ table, failed }, 'rows queued without a job failed');
     return { failed };
   };
 }

@@ -6,7 +6,15 @@ import { createLogger } from '@switchboard/logger';
 import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
-import { findOperation, insertOperation, NEVER_QUEUED, queuedRowSweepHandler, type JobRowTable } from '../src/index.ts';
+import {
+  findOperation,
+  insertOperation,
+  JOB_LOST,
+  NEVER_QUEUED,
+  queuedRowSweepHandler,
+  startOperation,
+  type JobRowTable,
+} from '../src/index.ts';
 
 const environment = useTestEnvironment();
 const stores = useJobStores(environment);
@@ -73,6 +81,18 @@ describe('the sweep of rows queued without a job', () => {
     expect((await row(young))?.status).toBe('queued');
     // A second run finds nothing more to do.
     expect(await sweep('asset_purges')()).toEqual({ failed: 0 });
+  });
+
+  it('fails a row running for long whose job Redis no longer holds, and not one whose job is active', async () => {
+    const [lost, active] = [await purgeRow(), await purgeRow()];
+    for (const id of [lost, active]) {
+      await startOperation(stores.pool, 'asset_purges', id);
+      await stores.pool.query(`UPDATE asset_purges SET started_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
+    }
+    await purges.add(ASSET_PURGE_JOB.name, { operationId: active }, { jobId: active, delay: 60_000 });
+    expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
+    expect(await findOperation(stores.pool, 'asset_purges', lost)).toMatchObject({ status: 'failed', error: JOB_LOST });
+    expect((await findOperation(stores.pool, 'asset_purges', active))?.status).toBe('running');
   });
 
   it('fails an archive the same way, with its failure time', async () => {
