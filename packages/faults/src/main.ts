@@ -4,23 +4,27 @@ import {
   provisionEnvironment,
   startTestServices,
 } from '@switchboard/testkit';
+import { loadFaultsConfig } from './config.ts';
 import { stopEveryProcess } from './processes.ts';
 import { faultScenarios } from './scenarios/index.ts';
 import { formatTable, summaryLine } from './table.ts';
 import type { Scenario, ScenarioResult } from './types.ts';
 
-const USAGE = 'usage: npm run faults [-- [--quick] [scenario ...]]  (--list shows the scenarios)';
+const USAGE = 'usage: npm run faults [-- [--quick] [--seed=N] [scenario ...]]  (--list shows the scenarios)';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const names = args.filter((arg) => !arg.startsWith('--'));
-const catalogue = faultScenarios(quick ? 'quick' : 'full');
+const seedArgument = args.find((arg) => arg.startsWith('--seed='))?.slice('--seed='.length);
+const faultsConfig = loadFaultsConfig(seedArgument);
+const catalogue = faultScenarios(quick ? 'quick' : 'full', faultsConfig);
 if (args.includes('--list')) {
   for (const scenario of catalogue) process.stdout.write(`${scenario.name.padEnd(20)} ${scenario.description}\n`);
   process.exit(0);
 }
 const unknown = names.filter((name) => !catalogue.some((scenario) => scenario.name === name));
-if (unknown.length > 0 || args.some((arg) => arg.startsWith('--') && arg !== '--quick')) {
+const knownFlag = (arg: string) => arg === '--quick' || arg.startsWith('--seed=');
+if (unknown.length > 0 || args.some((arg) => arg.startsWith('--') && !knownFlag(arg))) {
   process.stderr.write(`${unknown.length > 0 ? `unknown scenario: ${unknown.join(', ')}\n` : ''}${USAGE}\n`);
   process.exit(2);
 }
@@ -37,6 +41,8 @@ log(
     .join('\n')}`,
 );
 const template = await prepareTemplateDatabase(started.services.databaseUrl);
+if (selected.some((scenario) => scenario.name === 'chaos'))
+  log(`chaos seed ${faultsConfig.seed} (replay: FAULTS_SEED=${faultsConfig.seed} npm run faults -- chaos)`);
 
 async function cleanUp(): Promise<void> {
   await stopEveryProcess();

@@ -3,8 +3,8 @@ import { judgeOutage } from '../src/scenarios/outage/judge.ts';
 import type { Sample } from '../src/scenarios/outage/traffic.ts';
 
 const expected = new Map([
-  ['execute', 204],
-  ['audit-logs', 200],
+  ['execute', [204]],
+  ['audit-logs', [200]],
 ]);
 const window = { startMs: 1_000, endMs: 2_000 };
 const bounds = { answerMs: 500, recoveryMs: 300 };
@@ -13,6 +13,7 @@ const sample = (kind: string, startedAt: number, status: Sample['status'], laten
   startedAt,
   latencyMs,
   status,
+  retryAfter: status === 503 ? '1' : null,
 });
 
 describe('outage verdict', () => {
@@ -53,6 +54,23 @@ describe('outage verdict', () => {
     expect(judgement.serverErrors).toBe(2);
     expect(judgement.recoveryMs).toBe(500);
     expect(judgement.problems).toHaveLength(4);
+  });
+
+  it('counts a 503 without Retry-After as a server error, and a dropped connection as unanswered unless allowed', () => {
+    const samples = [
+      sample('execute', 0, 204),
+      { ...sample('execute', 1_100, 503), retryAfter: null },
+      sample('audit-logs', 1_200, 'dropped', 5),
+      sample('execute', 2_050, 204),
+      sample('audit-logs', 2_050, 200),
+    ];
+    const strict = judgeOutage(samples, expected, window, bounds);
+    expect([strict.serverErrors, strict.late, strict.dropped]).toEqual([1, 1, 1]);
+    const killing = judgeOutage(samples, expected, window, { ...bounds, droppedAllowed: true });
+    expect([killing.serverErrors, killing.late, killing.dropped]).toEqual([1, 0, 1]);
+    expect(killing.problems).toEqual([
+      '1 answers 5xx other than a 503 with Retry-After (execute 503 without Retry-After×1)',
+    ]);
   });
 
   it('says when a kind never succeeds again', () => {

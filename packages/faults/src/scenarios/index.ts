@@ -1,5 +1,6 @@
 import type { Scenario } from '../types.ts';
 import { bodyFlood } from './body-flood/index.ts';
+import { chaos } from './chaos/index.ts';
 import { jobKill } from './job-kill/index.ts';
 import { gatewayKill } from './gateway-kill/index.ts';
 import { dependencyOutage } from './outage/index.ts';
@@ -8,8 +9,11 @@ import { workerKill } from './worker-kill/index.ts';
 /** `full`: the issue's figures (npm run faults); `quick`: the same faults at a smaller size. */
 export type Scale = 'full' | 'quick';
 
-/** Every scenario, in the order the table lists them. */
-export function faultScenarios(scale: Scale): Scenario[] {
+/** Every scenario, in the order the table lists them; `chaos` from its seed, for `chaosMinutes` (quick: 30 s). */
+export function faultScenarios(
+  scale: Scale,
+  { seed, chaosMinutes }: { seed: number; chaosMinutes: number },
+): Scenario[] {
   const full = scale === 'full';
   // The issue's outages: Redis stopped 10 s, PostgreSQL and S3 blackholed 30 s (quick: 5 s each).
   const seconds = (full: number) => (scale === 'full' ? full : 5) * 1000;
@@ -42,5 +46,6 @@ export function faultScenarios(scale: Scale): Scenario[] {
         target,
       }),
     ),
+    chaos({ seed, durationMs: full ? chaosMinutes * 60_000 : 30_000 }),
   ];
 }

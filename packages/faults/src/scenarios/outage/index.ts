@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
-import { ACL } from '@switchboard/contracts';
-import { createPool, insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
+import { createPool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode } from '@switchboard/testkit';
 import {
@@ -14,7 +13,7 @@ import {
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
-import { INLINE_BODY_MAX_BYTES, mixedTraffic } from './mixed.ts';
+import { ADMIN_ACLS, INLINE_BODY_MAX_BYTES, mixedTraffic, seedGuild } from './mixed.ts';
 import { ownedStoreFault, type StoreFault } from './owned.ts';
 import { proxiedFault, type Dependency, type FaultSetup } from './proxied.ts';
 import { startTraffic, type RequestKind } from './traffic.ts';
@@ -48,14 +47,6 @@ const TRAFFIC = { clients: 6, paceMs: 50 };
 /** Deliveries accepted during the run must all be stored afterwards, within this. */
 const SETTLE_TIMEOUT_MS = 60_000;
 
-const ADMIN_ACLS = [
-  ACL.authenticate,
-  ACL.auditLogView,
-  ACL.archiveViewAll,
-  ACL.banEmailCheck,
-  ACL.assetPurge,
-  ACL.bulkAddGuildMembers,
-];
 /** The workers besides the webhook worker: every job family runs while the dependency fails. */
 const OTHER_WORKERS = ['archive-worker', 'asset-purge-worker', 'bulk-worker'];
 /**
@@ -63,22 +54,6 @@ const OTHER_WORKERS = ['archive-worker', 'asset-purge-worker', 'bulk-worker'];
  * within the answer bound, so a job its worker cannot reach the dependency for is not late.
  */
 const ADMIN_JOB_WAIT_MS = '3000';
-
-/** A guild with an owner and three users to bulk add, for the job traffic. */
-async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string[] }> {
-  const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
-  const [ownerId, guildId] = [ids.next(), ids.next()];
-  const userIds = [ids.next(), ids.next(), ids.next()];
-  await withTransaction(pool, async (db) => {
-    await insertUsers(
-      db,
-      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
-    );
-    await insertGuild(db, { id: guildId, name: 'fault outage', ownerId });
-    await insertMembers(db, guildId, [{ userId: ownerId }]);
-  });
-  return { guildId, userIds };
-}
 
 /**
  * Mixed traffic before, during and after the outage; answers every request and when the

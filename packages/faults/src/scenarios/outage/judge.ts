@@ -11,6 +11,11 @@ export interface OutageBounds {
   answerMs: number;
   /** After the dependency is back, every request must succeed again within this (ms). */
   recoveryMs: number;
+  /**
+   * A dropped connection is honest when the scenario kills processes (their requests lose
+   * their connection, as after any crash); otherwise it counts as a request never answered.
+   */
+  droppedAllowed?: boolean;
 }
 
 export interface OutageJudgement {
@@ -20,14 +25,24 @@ export interface OutageJudgement {
   maxLatencyMs: number;
   /** Requests answered after the bound, or not at all. */
   late: number;
-  /** 5xx answers other than 503: a dependency failure must never be a generic error. */
+  /** 5xx answers other than 503, and 503s without `Retry-After`: a dependency failure must never be a generic error. */
   serverErrors: number;
+  /** Requests whose connection failed before an answer. */
+  dropped: number;
   /** From the dependency's return to the end of the last failed request started after it; null when some kind never succeeded again. */
   recoveryMs: number | null;
   problems: string[];
 }
 
-const isSuccess = (sample: Sample, expected: Map<string, number>) => sample.status === expected.get(sample.kind);
+/** The statuses each kind of request answers when all is well. */
+export type Expected = Map<string, readonly number[]>;
+
+const isSuccess = (sample: Sample, expected: Expected) =>
+  typeof sample.status === 'number' && (expected.get(sample.kind)?.includes(sample.status) ?? false);
+
+/** A 5xx other than a 503 that says when to come back. */
+const isServerError = (sample: Sample) =>
+  typeof sample.status === 'number' && sample.status >= 500 && (sample.status !== 503 || sample.retryAfter === null);
 
 /** `key×count …`, sorted by key: `204×310 503×42`, or by kind `audit-logs×2`. */
 function tally(samples: readonly Sample[], key: (sample: Sample) => string): string {
@@ -51,7 +66,7 @@ const whichKinds = (samples: readonly Sample[]) => tally(samples, (sample) => sa
  */
 export function judgeOutage(
   samples: readonly Sample[],
-  expected: Map<string, number>,
+  expected: Expected,
   window: OutageWindow,
   bounds: OutageBounds,
 ): OutageJudgement {
@@ -62,10 +77,14 @@ export function judgeOutage(
   const after = samples.filter((sample) => sample.startedAt >= window.endMs);
   const fromOutage = samples.filter((sample) => sample.startedAt + sample.latencyMs >= window.startMs);
 
-  const late = samples.filter((sample) => sample.status === 'none' || sample.latencyMs > bounds.answerMs);
-  const serverErrors = samples.filter(
-    (sample) => typeof sample.status === 'number' && sample.status >= 500 && sample.status !== 503,
+  const dropped = samples.filter((sample) => sample.status === 'dropped');
+  const late = samples.filter(
+    (sample) =>
+      sample.status === 'none' ||
+      (sample.status === 'dropped' && !bounds.droppedAllowed) ||
+      sample.latencyMs > bounds.answerMs,
   );
+  const serverErrors = samples.filter(isServerError);
   const recovered = [...expected.keys()].every((kind) =>
     after.some((sample) => sample.kind === kind && isSuccess(sample, expected)),
   );
@@ -80,14 +99,14 @@ export function judgeOutage(
   if (failedBefore.length > 0)
     problems.push(`${failedBefore.length} requests failed before the fault (${histogram(failedBefore)})`);
   if (late.length > 0) {
-    const never = late.filter((sample) => sample.status === 'none').length;
+    const never = late.filter((sample) => typeof sample.status !== 'number').length;
     problems.push(
       `${late.length} answers later than ${bounds.answerMs} ms, ${never} of them never (${whichKinds(late)})`,
     );
   }
   if (serverErrors.length > 0)
     problems.push(
-      `${serverErrors.length} answers 5xx other than 503 (${tally(serverErrors, (sample) => `${sample.kind} ${sample.status}`)})`,
+      `${serverErrors.length} answers 5xx other than a 503 with Retry-After (${tally(serverErrors, (sample) => `${sample.kind} ${sample.status}${sample.status === 503 ? ' without Retry-After' : ''}`)})`,
     );
   if (recoveryMs === null) problems.push('not every kind of request succeeded again after the dependency returned');
   else if (recoveryMs > bounds.recoveryMs) {
@@ -101,6 +120,7 @@ export function judgeOutage(
     maxLatencyMs,
     late: late.length,
     serverErrors: serverErrors.length,
+    dropped: dropped.length,
     recoveryMs,
     problems,
   };

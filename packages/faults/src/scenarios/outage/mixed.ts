@@ -1,8 +1,43 @@
-import { call } from '@switchboard/testkit';
-import type { RequestKind } from './traffic.ts';
+import { ACL } from '@switchboard/contracts';
+import { insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
+import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { call, testSnowflakeWorkerId, type Answer } from '@switchboard/testkit';
+import type { Reply, RequestKind } from './traffic.ts';
 
 /** Bodies above this go to S3 (claim check): the gateway is started with it, and `execute-s3` sends more. */
 export const INLINE_BODY_MAX_BYTES = 1024;
+
+/** What the admin key of the mixed traffic may do. */
+export const ADMIN_ACLS = [
+  ACL.authenticate,
+  ACL.auditLogView,
+  ACL.archiveViewAll,
+  ACL.archiveTriggerGuild,
+  ACL.banEmailCheck,
+  ACL.assetPurge,
+  ACL.bulkAddGuildMembers,
+];
+
+/** A guild with an owner and three users to bulk add, for the job traffic. */
+export async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string[] }> {
+  const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+  const [ownerId, guildId] = [ids.next(), ids.next()];
+  const userIds = [ids.next(), ids.next(), ids.next()];
+  await withTransaction(pool, async (db) => {
+    await insertUsers(
+      db,
+      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
+    );
+    await insertGuild(db, { id: guildId, name: 'fault outage', ownerId });
+    await insertMembers(db, guildId, [{ userId: ownerId }]);
+  });
+  return { guildId, userIds };
+}
+
+export const reply = (answer: Answer): Reply => ({
+  status: answer.status,
+  retryAfter: answer.headers.get('retry-after'),
+});
 
 export interface MixedTrafficTargets {
   gatewayUrl: string;
@@ -31,29 +66,29 @@ export function mixedTraffic({ gatewayUrl, hook, adminKey, guild, accepted }: Mi
       timeoutMs,
     });
     if (answer.status === 204) accepted.push(content);
-    return answer.status;
+    return reply(answer);
   };
   const admin = (path: string, body: unknown) => async (timeoutMs: number) =>
-    (await call('POST', `${gatewayUrl}${path}`, { token: adminKey, scheme: 'Admin', body, timeoutMs })).status;
+    reply(await call('POST', `${gatewayUrl}${path}`, { token: adminKey, scheme: 'Admin', body, timeoutMs }));
   return [
-    { name: 'execute', expected: 204, send: execute(0) },
-    { name: 'execute-s3', expected: 204, send: execute(INLINE_BODY_MAX_BYTES + 100) },
-    { name: 'audit-logs', expected: 200, send: admin('/v1/admin/audit-logs', {}) },
-    { name: 'archives-list', expected: 200, send: admin('/v1/admin/archives/list', {}) },
+    { name: 'execute', expected: [204], send: execute(0) },
+    { name: 'execute-s3', expected: [204], send: execute(INLINE_BODY_MAX_BYTES + 100) },
+    { name: 'audit-logs', expected: [200], send: admin('/v1/admin/audit-logs', {}) },
+    { name: 'archives-list', expected: [200], send: admin('/v1/admin/archives/list', {}) },
     {
       name: 'email-ban-check',
-      expected: 200,
+      expected: [200],
       send: admin('/v1/admin/bans/email/check', { email: 'someone@example.com' }),
     },
     {
       name: 'asset-purge',
-      expected: 200,
+      expected: [200],
       sinceOutage: true,
       send: admin('/v1/admin/assets/purge', { guild_id: guild.guildId }),
     },
     {
       name: 'bulk-add',
-      expected: 200,
+      expected: [200],
       sinceOutage: true,
       send: admin('/v1/admin/bulk/add-guild-members', { guild_id: guild.guildId, user_ids: guild.userIds }),
     },

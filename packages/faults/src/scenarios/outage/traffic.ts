@@ -1,12 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** One kind of request of the mixed traffic, with the answer it gets when all is well. */
+/** What one request came back with: its status and, for a refusal, when to come back. */
+export interface Reply {
+  status: number;
+  retryAfter: string | null;
+}
+
+/** One kind of request of the mixed traffic, with the answers it gets when all is well. */
 export interface RequestKind {
   name: string;
-  /** The status a healthy system answers. */
-  expected: number;
-  /** Sends one request, abandoned after `timeoutMs`; answers its status. */
-  send(timeoutMs: number): Promise<number>;
+  /** The statuses a healthy system answers (a job route: done, or still running). */
+  expected: readonly number[];
+  /** Sends one request, abandoned after `timeoutMs`. */
+  send(timeoutMs: number): Promise<Reply>;
   /** Sent only once the outage has begun (TrafficOptions.outageBegun). */
   sinceOutage?: boolean;
 }
@@ -16,8 +22,13 @@ export interface Sample {
   kind: string;
   startedAt: number;
   latencyMs: number;
-  /** The status, or `none` when no answer came before the client gave up (or the connection failed). */
-  status: number | 'none';
+  /**
+   * The status; `none` when no answer came before the client gave up, `dropped` when the
+   * connection failed first (its process was killed, or refused it).
+   */
+  status: number | 'none' | 'dropped';
+  /** The answer's `Retry-After`, null without one (or without an answer). */
+  retryAfter: string | null;
 }
 
 export interface TrafficOptions {
@@ -31,6 +42,12 @@ export interface TrafficOptions {
   stop(): boolean;
   /** Kinds `sinceOutage` are sent once this says so. */
   outageBegun(): boolean;
+}
+
+/** A request with no answer: abandoned by the client (its timeout), or its connection failed. */
+function unanswered(error: unknown): Pick<Sample, 'status' | 'retryAfter'> {
+  const abandoned = error instanceof Error && error.name === 'TimeoutError';
+  return { status: abandoned ? 'none' : 'dropped', retryAfter: null };
 }
 
 /** The traffic's clock: ms since it started. */
@@ -53,8 +70,8 @@ export function startTraffic(
       const kind = kinds[next++ % kinds.length]!;
       if (kind.sinceOutage && !options.outageBegun()) continue;
       const startedAt = clock();
-      const status = await kind.send(options.abandonAfterMs).catch(() => 'none' as const);
-      samples.push({ kind: kind.name, startedAt, latencyMs: clock() - startedAt, status });
+      const reply = await kind.send(options.abandonAfterMs).catch(unanswered);
+      samples.push({ kind: kind.name, startedAt, latencyMs: clock() - startedAt, ...reply });
       await sleep(options.paceMs);
     }
   };
