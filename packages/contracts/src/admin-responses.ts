@@ -32,8 +32,8 @@ export const archiveResponseSchema = apiSchema(
     progress_percent: z.number().int(),
     progress_step: z.string().nullable(),
     error_message: z.string().nullable(),
-    /** Always null: download links are minted per request, never stored. */
-    download_url_expires_at: z.null(),
+    /** Null here: download links are minted per request, never stored (a string in Fluxer's schema). */
+    download_url_expires_at: timestamp.nullable(),
     expires_at: timestamp,
   }),
   'An export of a user or a guild: its state while it is built, then its retention.',
