@@ -8,16 +8,12 @@ import {
   assetPurgeResultSchema,
   assetPurgeStatusSchema,
   auditLogListResponseSchema,
-  banCheckResponseSchema,
   bulkOperationAcceptedSchema,
   bulkOperationResultSchema,
   bulkOperationStatusSchema,
   dashboardSessionResponseSchema,
-  emailBanListResponseSchema,
   failedJobListResponseSchema,
-  ipBanListResponseSchema,
   jobRetryResponseSchema,
-  phoneBanListResponseSchema,
   successResponseSchema,
   type ErrorCode,
 } from '@switchboard/contracts';
@@ -32,11 +28,11 @@ import {
 } from '../routes/admin/archives/schemas.ts';
 import { purgeRequestSchema } from '../routes/admin/assets/schemas.ts';
 import { listAuditLogsSchema, searchAuditLogsSchema } from '../routes/admin/audit-logs/schemas.ts';
-import * as bans from '../routes/admin/bans/schemas.ts';
 import { bulkAddSchema } from '../routes/admin/bulk/schemas.ts';
 import { listFailedJobsQuery, retryJobsBody } from '../routes/admin/jobs/schemas.ts';
+import { banDocs } from './admin-bans.ts';
 import * as ex from './examples/index.ts';
-import { NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
+import { presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
 export type AdminDoc = Pick<
@@ -55,57 +51,6 @@ function running(schema: z.ZodType, example: unknown): SuccessSpec {
     description: 'Still running after ADMIN_JOB_WAIT_MS: poll the status route with the id.',
     schema,
     example,
-  };
-}
-
-const BANNED = { email: 'email addresses', ip: 'IP addresses or CIDR ranges', phone: 'phone numbers' } as const;
-
-/** A kind's schemas, and an example value and ban of it. */
-interface BanKind {
-  add: z.ZodType;
-  check: z.ZodType;
-  remove: z.ZodType;
-  list: z.ZodType;
-  value: string;
-  ban: unknown;
-}
-
-function banDocs(kind: keyof typeof BANNED, schemas: BanKind): Record<string, AdminDoc> {
-  const prefix = `POST /v1/admin/bans/${kind}`;
-  const values = BANNED[kind];
-  const one = { [kind]: schemas.value };
-  return {
-    [`${prefix}/add`]: {
-      summary: `Ban ${values}`,
-      body: schemas.add,
-      requestExample: { ...one, reason: 'Credential stuffing', expires_in_seconds: 604_800 },
-      success: [NO_CONTENT],
-    },
-    [`${prefix}/check`]: {
-      summary: `Check a ban on one of the ${values}`,
-      body: schemas.check,
-      requestExample: one,
-      success: [
-        presented('Whether it is banned, with reason and expiry.', banCheckResponseSchema, {
-          ...ex.BAN_CHECK_HIT,
-          matched: schemas.value,
-        }),
-      ],
-    },
-    [`${prefix}/list`]: {
-      summary: `List banned ${values}`,
-      body: bans.listSchema,
-      requestExample: { limit: 50 },
-      success: [
-        presented('A page of bans and `next_cursor`.', schemas.list, { bans: [schemas.ban], next_cursor: null }),
-      ],
-    },
-    [`${prefix}/remove`]: {
-      summary: `Lift bans on ${values}`,
-      body: schemas.remove,
-      requestExample: one,
-      success: [NO_CONTENT],
-    },
   };
 }
 
@@ -221,30 +166,9 @@ export function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
       requestExample: { query: 'credential stuffing', sort_by: 'relevance' },
       success: [presented('Matching entries and the total.', auditLogListResponseSchema, AUDIT_PAGE)],
     },
-    ...banDocs('email', {
-      add: bans.emailAddSchema,
-      check: bans.emailCheckSchema,
-      remove: bans.emailRemoveSchema,
-      list: emailBanListResponseSchema,
-      value: ex.EMAIL_BAN.email,
-      ban: ex.EMAIL_BAN,
-    }),
-    ...banDocs('ip', {
-      add: bans.ipAddSchema,
-      check: bans.ipCheckSchema,
-      remove: bans.ipRemoveSchema,
-      list: ipBanListResponseSchema,
-      value: ex.IP_BAN.ip,
-      ban: ex.IP_BAN,
-    }),
-    ...banDocs('phone', {
-      add: bans.phoneAddSchema,
-      check: bans.phoneCheckSchema,
-      remove: bans.phoneRemoveSchema,
-      list: phoneBanListResponseSchema,
-      value: ex.PHONE_BAN.phone,
-      ban: ex.PHONE_BAN,
-    }),
+    ...banDocs('email'),
+    ...banDocs('ip'),
+    ...banDocs('phone'),
     'POST /v1/admin/bulk/add-guild-members': {
       summary: 'Add users to a guild',
       body: bulkAddSchema(config.BULK_MAX_USER_IDS),
