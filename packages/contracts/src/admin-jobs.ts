@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchema } from './api-schemas.ts';
 import { defineJob, QUEUES, type QueueName } from './jobs.ts';
 import { snowflakeSchema } from './primitives.ts';
 
@@ -31,6 +32,29 @@ export const BULK_ADD_GUILD_MEMBERS_JOB = defineJob({
 export const OPERATION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
+/**
+ * The 202 of a request whose operation outlived its wait (docs/decisions.md#operation-rows-and-status-routes):
+ * the id its status route takes, and that it is still queued or running.
+ */
+function operationAcceptedSchema<K extends string>(idField: K) {
+  return z.object({ [idField]: z.string(), status: z.enum(['queued', 'running']) } as Record<K, z.ZodString> & {
+    status: z.ZodEnum<{ queued: 'queued'; running: 'running' }>;
+  });
+}
+
+/** What an operation's status route answers: the 202 body, the outcome once completed, or `error` once failed. */
+function operationStatusSchema<K extends string, R extends z.ZodObject>(
+  idField: K,
+  accepted: ReturnType<typeof operationAcceptedSchema<K>>,
+  result: R,
+) {
+  return z.discriminatedUnion('status', [
+    accepted,
+    result.extend({ [idField]: z.string(), status: z.literal('completed') }),
+    z.object({ [idField]: z.string(), status: z.literal('failed'), error: z.string().nullable() }),
+  ]);
+}
+
 // ---- Asset purge (docs/decisions.md#fluxer-asset-purge-by-id, #asset-purges) ----
 
 /** One purged item, as Fluxer reports it (`guild_id` null for an id found in no table). */
@@ -46,13 +70,21 @@ export const itemErrorSchema = z.object({ id: z.string(), error: z.string() });
 export type ItemError = z.infer<typeof itemErrorSchema>;
 
 /** What the worker stores and the API answers: per item, processed or failed. */
-export const assetPurgeResultSchema = z.object({
-  processed: z.array(purgedAssetSchema),
-  errors: z.array(itemErrorSchema),
-  /** Objects deleted in (or already gone from) the bucket. */
-  deleted_objects: z.number().int().nonnegative(),
-});
+export const assetPurgeResultSchema = apiSchema(
+  'AssetPurgeResult',
+  z.object({
+    processed: z.array(purgedAssetSchema),
+    errors: z.array(itemErrorSchema),
+    /** Objects deleted in (or already gone from) the bucket. */
+    deleted_objects: z.number().int().nonnegative(),
+  }),
+);
 export type AssetPurgeResult = z.infer<typeof assetPurgeResultSchema>;
+export const assetPurgeAcceptedSchema = apiSchema('AssetPurgeAccepted', operationAcceptedSchema('purge_id'));
+export const assetPurgeStatusSchema = apiSchema(
+  'AssetPurgeStatus',
+  operationStatusSchema('purge_id', assetPurgeAcceptedSchema, assetPurgeResultSchema),
+);
 
 /** The request as stored in the row: emoji/sticker ids, or a whole guild. */
 export const assetPurgeRequestSchema = z.union([
@@ -65,11 +97,19 @@ export type AssetPurgeRequest = z.infer<typeof assetPurgeRequestSchema>;
 
 export const BULK_ADD_ERRORS = ['UNKNOWN_USER', 'UNKNOWN_GUILD', 'MAX_GUILDS', 'MAX_GUILD_MEMBERS'] as const;
 
-export const bulkOperationResultSchema = z.object({
-  successful: z.array(z.string()),
-  failed: z.array(z.object({ id: z.string(), error: z.enum(BULK_ADD_ERRORS) })),
-});
+export const bulkOperationResultSchema = apiSchema(
+  'BulkOperationResult',
+  z.object({
+    successful: z.array(z.string()),
+    failed: z.array(z.object({ id: z.string(), error: z.enum(BULK_ADD_ERRORS) })),
+  }),
+);
 export type BulkOperationResult = z.infer<typeof bulkOperationResultSchema>;
+export const bulkOperationAcceptedSchema = apiSchema('BulkOperationAccepted', operationAcceptedSchema('operation_id'));
+export const bulkOperationStatusSchema = apiSchema(
+  'BulkOperationStatus',
+  operationStatusSchema('operation_id', bulkOperationAcceptedSchema, bulkOperationResultSchema),
+);
 
 export const bulkAddRequestSchema = z.object({ guild_id: z.string(), user_ids: z.array(z.string()) });
 export type BulkAddRequest = z.infer<typeof bulkAddRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchema } from './api-schemas.ts';
 import { LIMITS } from './limits.ts';
 
 /**
@@ -88,10 +89,13 @@ export const validationErrorItemSchema = z.object({
 export type ValidationErrorItem = z.infer<typeof validationErrorItemSchema>;
 
 /** Every error body. Some errors add fields (429: `retry_after`, `global`), hence `loose`. */
-export const errorBodySchema = z.looseObject({
-  code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
-  message: z.string().min(1),
-  errors: z.array(validationErrorItemSchema).optional(),
-});
+export const errorBodySchema = apiSchema(
+  'Error',
+  z.looseObject({
+    code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+    message: z.string().min(1),
+    errors: z.array(validationErrorItemSchema).optional(),
+  }),
+);
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -11,3 +11,6 @@ export * from './webhook-jobs.ts';
 export * from './events.ts';
 export * from './admin-jobs.ts';
 export * from './storage-keys.ts';
+export * from './api-schemas.ts';
+export * from './admin-responses.ts';
+export * from './service-responses.ts';

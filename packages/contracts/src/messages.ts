@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
+import { apiSchema } from './api-schemas.ts';
 import { presentUserPartial, type UserPartialRecord } from './users.ts';
 
 /**
@@ -27,19 +28,22 @@ export interface MessageRecord {
   editedAt: Date | null;
 }
 
-export const messageAuthorResponseSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  discriminator: z.string(),
-  global_name: z.string().nullable().optional(),
-  avatar: z.string().nullable(),
-  avatar_color: z.number().int().nullable().optional(),
-  bot: z.literal(true).optional(),
-  system: z.literal(true).optional(),
-  flags: z.number().int(),
-  /** Only on webhook messages that named a remote avatar (not a Discord field; extra keys are harmless). */
-  avatar_url: z.string().optional(),
-});
+export const messageAuthorResponseSchema = apiSchema(
+  'MessageAuthor',
+  z.object({
+    id: z.string(),
+    username: z.string(),
+    discriminator: z.string(),
+    global_name: z.string().nullable().optional(),
+    avatar: z.string().nullable(),
+    avatar_color: z.number().int().nullable().optional(),
+    bot: z.literal(true).optional(),
+    system: z.literal(true).optional(),
+    flags: z.number().int(),
+    /** Only on webhook messages that named a remote avatar (not a Discord field; extra keys are harmless). */
+    avatar_url: z.string().optional(),
+  }),
+);
 
 export type MessageAuthorResponse = z.output<typeof messageAuthorResponseSchema>;
 
@@ -47,27 +51,30 @@ export type MessageAuthorResponse = z.output<typeof messageAuthorResponseSchema>
  * A message as Discord and Fluxer clients read it (docs/decisions.md#fluxer-webhook-messages). A schema so the
  * gateway's OpenAPI document shows the very type the presenter is checked against.
  */
-export const messageResponseSchema = z.object({
-  id: z.string(),
-  type: z.number().int(),
-  content: z.string(),
-  channel_id: z.string(),
-  guild_id: z.string().optional(),
-  author: messageAuthorResponseSchema,
-  attachments: z.array(z.unknown()),
-  embeds: z.array(z.unknown()),
-  mentions: z.array(z.unknown()),
-  mention_roles: z.array(z.string()),
-  mention_everyone: z.boolean(),
-  pinned: z.boolean(),
-  tts: z.boolean(),
-  /** ISO-8601 UTC, derived from the id as Discord and Fluxer do. */
-  timestamp: z.string(),
-  edited_timestamp: z.string().nullable(),
-  flags: z.number().int(),
-  /** Set on messages a webhook posted: the author is then the webhook. */
-  webhook_id: z.string().optional(),
-});
+export const messageResponseSchema = apiSchema(
+  'Message',
+  z.object({
+    id: z.string(),
+    type: z.number().int(),
+    content: z.string(),
+    channel_id: z.string(),
+    guild_id: z.string().optional(),
+    author: messageAuthorResponseSchema,
+    attachments: z.array(z.unknown()),
+    embeds: z.array(z.unknown()),
+    mentions: z.array(z.unknown()),
+    mention_roles: z.array(z.string()),
+    mention_everyone: z.boolean(),
+    pinned: z.boolean(),
+    tts: z.boolean(),
+    /** ISO-8601 UTC, derived from the id as Discord and Fluxer do. */
+    timestamp: z.string(),
+    edited_timestamp: z.string().nullable(),
+    flags: z.number().int(),
+    /** Set on messages a webhook posted: the author is then the webhook. */
+    webhook_id: z.string().optional(),
+  }),
+);
 
 export type MessageResponse = z.output<typeof messageResponseSchema>;
 

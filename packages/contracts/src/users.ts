@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchema } from './api-schemas.ts';
 
 /** What a user presenter needs: a `users` row's public columns (the db repository's shape). */
 export interface UserPartialRecord {
@@ -18,20 +19,23 @@ export interface UserPartialRecord {
  * gateway's OpenAPI document describes responses from it, and the presenter is checked against
  * the same type.
  */
-export const userPartialResponseSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  /** Zero-padded to four digits. */
-  discriminator: z.string(),
-  global_name: z.string().nullable(),
-  avatar: z.string().nullable(),
-  avatar_color: z.number().int().nullable(),
-  /** `true`, or the key is absent. */
-  bot: z.literal(true).optional(),
-  /** `true`, or the key is absent. */
-  system: z.literal(true).optional(),
-  flags: z.number().int(),
-});
+export const userPartialResponseSchema = apiSchema(
+  'UserPartial',
+  z.object({
+    id: z.string(),
+    username: z.string(),
+    /** Zero-padded to four digits. */
+    discriminator: z.string(),
+    global_name: z.string().nullable(),
+    avatar: z.string().nullable(),
+    avatar_color: z.number().int().nullable(),
+    /** `true`, or the key is absent. */
+    bot: z.literal(true).optional(),
+    /** `true`, or the key is absent. */
+    system: z.literal(true).optional(),
+    flags: z.number().int(),
+  }),
+);
 
 export type UserPartialResponse = z.output<typeof userPartialResponseSchema>;
 

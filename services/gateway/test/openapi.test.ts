@@ -1,12 +1,12 @@
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ACL, ADMIN_ROUTES } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { DASHBOARD_PATH } from '../src/dashboard/index.ts';
 import { buildOpenApiDocument, openApiPath, parseGatewayConfig } from '../src/index.ts';
 import { adminCall, createAdmin } from './admin-helpers.ts';
+import { schemaValidator, type OpenApiDocument } from './openapi-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -51,17 +51,8 @@ function mountedRoutes(app: Express): MountedRoute[] {
   return routes;
 }
 
-type Operation = {
-  security: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: string; required: boolean }>;
-  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string } }> }>;
-};
-type Document = {
-  openapi: string;
-  paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, Record<string, string>>; schemas: Record<string, unknown> };
-};
+type Document = OpenApiDocument;
+type Operation = Document['paths'][string][string];
 
 async function fetchDocument(): Promise<Document> {
   const answer = await call('GET', `${gateway.url}/v1/openapi.json`, { headers: uniqueClient() });
@@ -236,18 +227,11 @@ function expectDocumented(document: Document, method: string, path: string, answ
   const operation = operationOf(document, { method, path })!;
   let response = operation.responses[String(answer.status)];
   expect(response, `${method} ${path} answered ${answer.status}`).toBeDefined();
-  if (response!.$ref)
-    response = (document.components as unknown as Record<string, Record<string, typeof response>>)['responses']![
-      response!.$ref.split('/').at(-1)!
-    ];
+  if (response!.$ref) response = document.components.responses[response!.$ref.split('/').at(-1)!];
   const schema = response!.content?.['application/json']?.schema;
   if (!schema) return;
-  const ajv = new Ajv2020({ strict: false, validateFormats: false });
-  ajv.addSchema({ components: document.components }, 'document');
-  const resolved = schema.$ref ? { $ref: `document${schema.$ref}` } : schema;
-  const valid = ajv.validate(resolved, answer.body);
-  expect(ajv.errors ?? [], `${method} ${path} ${answer.status}: ${JSON.stringify(answer.body)}`).toEqual([]);
-  expect(valid).toBe(true);
+  const errors = schemaValidator(document)(schema, answer.body);
+  expect(errors, `${method} ${path} ${answer.status}: ${JSON.stringify(answer.body)}`).toEqual([]);
 }
 
 describe('documented responses', () => {

@@ -1,5 +1,5 @@
 import { ERRORS, errorBodySchema, type ErrorCode } from '@switchboard/contracts';
-import { responseJsonSchema, type JsonSchema } from './json-schema.ts';
+import type { JsonSchema, SchemaComponents } from './json-schema.ts';
 
 /** Component names the operations refer to. */
 const ERROR_SCHEMA = '#/components/schemas/Error';
@@ -25,10 +25,18 @@ const RATE_LIMITED_BODY: JsonSchema = {
   required: ['code', 'message', 'retry_after'],
 };
 
-/** `components` shared by every operation: the error body (docs/decisions.md#error-bodies) and the 429. */
-export function errorComponents(): { schemas: Record<string, JsonSchema>; responses: Record<string, unknown> } {
+/**
+ * `components` shared by every operation: the error body (docs/decisions.md#error-bodies, named
+ * `Error` in `components`, so registered there) and the 429.
+ */
+export function errorComponents(components: SchemaComponents): {
+  schemas: Record<string, JsonSchema>;
+  responses: Record<string, unknown>;
+} {
+  const error = components.response(errorBodySchema);
+  if (error['$ref'] !== ERROR_SCHEMA) throw new Error('OpenAPI: the error body is not the Error component');
   return {
-    schemas: { Error: responseJsonSchema(errorBodySchema), RateLimited: RATE_LIMITED_BODY },
+    schemas: { RateLimited: RATE_LIMITED_BODY },
     responses: {
       RateLimited: {
         description: '`RATE_LIMITED`: the bucket (or the global limit) is used up.',

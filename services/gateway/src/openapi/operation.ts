@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '@switchboard/contracts';
 import { errorResponses } from './errors.ts';
-import { objectProperties, requestJsonSchema, responseJsonSchema, type JsonSchema } from './json-schema.ts';
+import { objectProperties, type JsonSchema, type SchemaComponents } from './json-schema.ts';
+import { pathParameterExample } from './examples/index.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete' | 'options';
 
@@ -17,19 +18,16 @@ export interface SuccessSpec {
   /** A body without a zod schema (a presenter's output, text). */
   json?: JsonSchema;
   contentType?: string;
+  /** A body this answer could have; the openapi tests validate it against the schema. */
+  example?: unknown;
 }
 
-/** A 200 JSON object from a presenter without a zod schema: only the description names its fields. */
-export const jsonObject = (description: string): SuccessSpec => ({
-  status: 200,
-  description,
-  json: { type: 'object' },
-});
-/** A 200 JSON body whose zod schema the presenter is typed against. */
-export const presented = (description: string, schema: z.ZodType): SuccessSpec => ({
+/** A 200 JSON body whose zod schema the presenter is typed against, and an example of it. */
+export const presented = (description: string, schema: z.ZodType, example: unknown): SuccessSpec => ({
   status: 200,
   description,
   schema,
+  example,
 });
 export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
 
@@ -39,6 +37,11 @@ export const NO_CONTENT: SuccessSpec = { status: 204, description: 'Done.' };
  */
 export interface OperationSpec {
   method: HttpMethod;
+  /**
+   * The operation's name for generated clients: snake_case, verb first, unique in the document
+   * (docs/decisions.md#openapi-names), never derived from the path.
+   */
+  operationId: string;
   /** Express syntax: `/v1/webhooks/:webhook_id`. */
   path: string;
   summary: string;
@@ -52,6 +55,8 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** The same body as an `application/x-www-form-urlencoded` form, where the route reads one. */
   formBody?: JsonSchema;
+  /** A JSON body a client could send; required with `body`. */
+  requestExample?: unknown;
   success: readonly SuccessSpec[];
   /** Every error code the route's chain and handler can answer with. */
   errors: readonly ErrorCode[];
@@ -68,53 +73,54 @@ function pathParameterNames(expressPath: string): string[] {
   return [...expressPath.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
 }
 
-/** A stable, unique operationId: `post_v1_admin_bans_ip_add`. */
-function operationId(spec: OperationSpec): string {
-  const words = spec.path
-    .replace(/[:.{}]/g, '')
-    .split(/[^A-Za-z0-9_]+/)
-    .filter(Boolean);
-  return [spec.method, ...words].join('_').replace(/-/g, '_');
-}
-
-function parameters(spec: OperationSpec): unknown[] {
-  const typed = new Map(spec.params ? objectProperties(spec.params).map((p) => [p.name, p.schema]) : []);
+function parameters(components: SchemaComponents, spec: OperationSpec): unknown[] {
+  const typed = new Map(spec.params ? objectProperties(components, spec.params).map((p) => [p.name, p.schema]) : []);
   const path = pathParameterNames(spec.path).map((name) => ({
     name,
     in: 'path',
     required: true,
     schema: typed.get(name) ?? { type: 'string' },
+    example: pathParameterExample(name),
   }));
   const query = spec.query
-    ? objectProperties(spec.query).map((p) => ({ name: p.name, in: 'query', required: p.required, schema: p.schema }))
+    ? objectProperties(components, spec.query).map((p) => ({
+        name: p.name,
+        in: 'query',
+        required: p.required,
+        schema: p.schema,
+      }))
     : [];
   return [...path, ...query];
 }
 
-function successResponse(success: SuccessSpec): unknown {
-  const schema = success.schema ? responseJsonSchema(success.schema) : success.json;
+function successResponse(components: SchemaComponents, success: SuccessSpec): unknown {
+  const schema = success.schema ? components.response(success.schema) : success.json;
   if (!schema) return { description: success.description };
-  return { description: success.description, content: { [success.contentType ?? 'application/json']: { schema } } };
+  const media = { schema, ...(success.example === undefined ? {} : { example: success.example }) };
+  return { description: success.description, content: { [success.contentType ?? 'application/json']: media } };
 }
 
-/** The OpenAPI Operation Object of a spec. */
-export function operationObject(spec: OperationSpec): Record<string, unknown> {
+/** The OpenAPI Operation Object of a spec; the schemas it names are gathered into `components`. */
+export function operationObject(components: SchemaComponents, spec: OperationSpec): Record<string, unknown> {
   const operation: Record<string, unknown> = {
-    operationId: operationId(spec),
+    operationId: spec.operationId,
     summary: spec.summary,
     ...(spec.description === undefined ? {} : { description: spec.description }),
     tags: [spec.tag],
     security: spec.security === 'none' ? [] : [{ [spec.security]: [] }],
   };
-  const params = parameters(spec);
+  const params = parameters(components, spec);
   if (params.length > 0) operation['parameters'] = params;
   if (spec.body) {
-    const content: Record<string, unknown> = { 'application/json': { schema: requestJsonSchema(spec.body) } };
+    const json = { schema: components.request(spec.body), example: spec.requestExample };
+    const content: Record<string, unknown> = { 'application/json': json };
     if (spec.formBody) content['application/x-www-form-urlencoded'] = { schema: spec.formBody };
     operation['requestBody'] = { required: true, content };
   }
   operation['responses'] = {
-    ...Object.fromEntries(spec.success.map((success) => [String(success.status), successResponse(success)])),
+    ...Object.fromEntries(
+      spec.success.map((success) => [String(success.status), successResponse(components, success)]),
+    ),
     ...errorResponses(spec.errors),
   };
   return { ...operation, ...spec.extensions };

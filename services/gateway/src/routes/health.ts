@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import type { z } from 'zod';
+import type { livenessResponseSchema, readinessResponseSchema } from '@switchboard/contracts';
 import { ApiError } from '@switchboard/http';
 import { serveMetrics } from '@switchboard/metrics';
 import { checkReadiness, exportReadiness, type ReadinessChecks } from '@switchboard/runtime';
@@ -47,7 +49,8 @@ export function healthRouter(deps: GatewayDeps): Router {
   exportReadiness(deps.metrics, () => checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining));
   const router = Router();
   router.get(PROBE_PATHS.live, (_req, res) => {
-    res.json({ status: 'ok' });
+    const body: z.output<typeof livenessResponseSchema> = { status: 'ok' };
+    res.json(body);
   });
   // Prometheus scrapes (`@switchboard/metrics`): request timings by route template, process metrics.
   router.get(PROBE_PATHS.metrics, serveMetrics(deps.metrics));
@@ -55,7 +58,8 @@ export function healthRouter(deps: GatewayDeps): Router {
     const readiness = await checkReadiness(checks, deps.config.READY_CHECK_TIMEOUT_MS, deps.isDraining);
     res.setHeader('Cache-Control', 'no-store');
     if (readiness.ready) {
-      res.json({ status: readiness.status, checks: readiness.checks });
+      const body: z.output<typeof readinessResponseSchema> = { status: readiness.status, checks: readiness.checks };
+      res.json(body);
       return;
     }
     throw new ApiError('SERVICE_UNAVAILABLE', {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GLOBAL_RATE_LIMIT, LIMITS, type RateLimitBucket } from '@switchboard/contracts';
+import { GLOBAL_RATE_LIMIT, LIMITS, type DiscoveryDocument, type RateLimitBucket } from '@switchboard/contracts';
 import { configuredBuckets } from '../../route-limiter.ts';
 import type { GatewayConfig } from '../../config.ts';
 import type { AdminFeatures } from '../admin/features.ts';
@@ -83,7 +83,7 @@ export function buildDiscoveryDocument(
     buckets: configuredBuckets(config),
     global: GLOBAL_RATE_LIMIT,
   },
-) {
+): DiscoveryDocument {
   return {
     api_code_version: API_CODE_VERSION,
     endpoints: endpointsBlock(config),
@@ -115,4 +115,4 @@ export function buildDiscoveryDocument(
   };
 }
 
-export type DiscoveryDocument = ReturnType<typeof buildDiscoveryDocument>;
+export type { DiscoveryDocument };

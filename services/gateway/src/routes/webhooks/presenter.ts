@@ -1,29 +1,35 @@
 import { z } from 'zod';
-import { presentUserPartial, userPartialResponseSchema } from '@switchboard/contracts';
+import { apiSchema, presentUserPartial, userPartialResponseSchema } from '@switchboard/contracts';
 import type { Webhook, WebhookWithCreator } from '@switchboard/db';
 
 /** WebhookTokenResponse: what the token routes answer (no `user`). */
-export const webhookTokenResponseSchema = z.object({
-  id: z.string(),
-  /**
-   * Not in Fluxer's response (docs/decisions.md#fluxer-webhook-resource), but Discord's has it and discord.py reads
-   * `data['type']` unconditionally; an extra key costs Fluxer clients nothing.
-   */
-  type: z.number().int(),
-  guild_id: z.string(),
-  channel_id: z.string(),
-  name: z.string(),
-  avatar: z.string().nullable(),
-  token: z.string(),
-});
+export const webhookTokenResponseSchema = apiSchema(
+  'WebhookByToken',
+  z.object({
+    id: z.string(),
+    /**
+     * Not in Fluxer's response (docs/decisions.md#fluxer-webhook-resource), but Discord's has it and discord.py reads
+     * `data['type']` unconditionally; an extra key costs Fluxer clients nothing.
+     */
+    type: z.number().int(),
+    guild_id: z.string(),
+    channel_id: z.string(),
+    name: z.string(),
+    avatar: z.string().nullable(),
+    token: z.string(),
+  }),
+);
 
 export type WebhookTokenResponse = z.output<typeof webhookTokenResponseSchema>;
 
 /** WebhookResponse: the token response plus the creator as `user`. */
-export const webhookResponseSchema = webhookTokenResponseSchema.extend({
-  /** Absent once the creating user was deleted (Fluxer would fail with a 500). */
-  user: userPartialResponseSchema.optional(),
-});
+export const webhookResponseSchema = apiSchema(
+  'Webhook',
+  webhookTokenResponseSchema.extend({
+    /** Absent once the creating user was deleted (Fluxer would fail with a 500). */
+    user: userPartialResponseSchema.optional(),
+  }),
+);
 
 export type WebhookResponse = z.output<typeof webhookResponseSchema>;
 

@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import { issueAdminApiKey } from '@switchboard/auth';
 import { deleteAdminApiKey, findAdminApiKeyById, listAdminApiKeysByAdmin, withTransaction } from '@switchboard/db';
+import type { z } from 'zod';
+import type { successResponseSchema } from '@switchboard/contracts';
 import { ApiError, validate } from '@switchboard/http';
 import {
   actingKey,
@@ -114,7 +116,8 @@ function deleteKey({ pool, ids, changeFeed }: GatewayDeps): RequestHandler {
       return { result: true, changed: true };
     });
     if (!deleted) throw new ApiError('ADMIN_API_KEY_NOT_FOUND');
-    res.json({ success: true });
+    const body: z.output<typeof successResponseSchema> = { success: true };
+    res.json(body);
   };
 }
 

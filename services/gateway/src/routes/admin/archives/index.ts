@@ -5,7 +5,7 @@ import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../ad
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { requireArchiveView } from './access.ts';
-import { archiveFilename, presentArchive } from './presenter.ts';
+import { archiveFilename, presentArchiveDownload, presentArchiveList, presentArchiveLookup } from './presenter.ts';
 import { archivePathSchema, listArchivesSchema } from './schemas.ts';
 import { triggerArchive } from './trigger.ts';
 
@@ -35,11 +35,7 @@ function list({ pool }: GatewayDeps): RequestHandler {
       limit: body.limit,
       before: body.before,
     });
-    const full = archives.length === body.limit;
-    res.json({
-      archives: archives.map((archive) => presentArchive(archive)),
-      next_cursor: full ? archives.at(-1)!.id : null,
-    });
+    res.json(presentArchiveList(archives, archives.length === body.limit));
   };
 }
 
@@ -62,7 +58,7 @@ async function archiveAtPath(pool: Pool, req: Request, res: Response): Promise<A
 function getOne({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const archive = await archiveAtPath(pool, req, res);
-    res.json({ archive: archive === null ? null : presentArchive(archive) });
+    res.json(presentArchiveLookup(archive));
   };
 }
 
@@ -106,7 +102,7 @@ function download({ pool, storage, config, ids }: GatewayDeps): RequestHandler {
         link_expires_at: link.expiresAt.toISOString(),
       },
     });
-    res.json({ downloadUrl: link.url, expiresAt: link.expiresAt.toISOString() });
+    res.json(presentArchiveDownload(link));
   };
 }
 

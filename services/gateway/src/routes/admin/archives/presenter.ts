@@ -1,3 +1,10 @@
+import type { z } from 'zod';
+import type {
+  ArchiveResponse,
+  archiveDownloadResponseSchema,
+  archiveListResponseSchema,
+  archiveLookupResponseSchema,
+} from '@switchboard/contracts';
 import type { Archive } from '@switchboard/db';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
@@ -7,7 +14,7 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
  * always present, nullable ones as null. `download_url_expires_at` is always null: links are
  * minted per download request and never stored.
  */
-export function presentArchive(archive: Archive, now = new Date()) {
+export function presentArchive(archive: Archive, now = new Date()): ArchiveResponse {
   // Past its retention an archive is expired for the API at once, before the sweep removes it.
   const expired = archive.status === 'completed' && archive.expiresAt.getTime() <= now.getTime();
   return {
@@ -28,6 +35,26 @@ export function presentArchive(archive: Archive, now = new Date()) {
     download_url_expires_at: null,
     expires_at: archive.expiresAt.toISOString(),
   };
+}
+
+/** A page of archives; `next_cursor` (the last id) when the page is full. */
+export function presentArchiveList(archives: Archive[], full: boolean): z.output<typeof archiveListResponseSchema> {
+  return {
+    archives: archives.map((archive) => presentArchive(archive)),
+    next_cursor: full ? archives.at(-1)!.id : null,
+  };
+}
+
+/** One archive, or null when the path names none. */
+export function presentArchiveLookup(archive: Archive | null): z.output<typeof archiveLookupResponseSchema> {
+  return { archive: archive === null ? null : presentArchive(archive) };
+}
+
+export function presentArchiveDownload(link: {
+  url: string;
+  expiresAt: Date;
+}): z.output<typeof archiveDownloadResponseSchema> {
+  return { downloadUrl: link.url, expiresAt: link.expiresAt.toISOString() };
 }
 
 /** The name a download is saved under: unique per archive, says what it holds. */

@@ -1,10 +1,12 @@
+import type { z } from 'zod';
+import type { AuditLogEntry, auditLogListResponseSchema } from '@switchboard/contracts';
 import type { AuditLog, AuditLogResult } from '@switchboard/db';
 
 /**
  * `AdminAuditLogResponseSchema` (docs/decisions.md#fluxer-audit-entries): every field present,
  * metadata a flat string map.
  */
-export function presentAuditLog(log: AuditLog) {
+export function presentAuditLog(log: AuditLog): AuditLogEntry {
   return {
     log_id: log.id,
     admin_user_id: log.adminUserId,
@@ -24,6 +26,6 @@ export function presentAuditLog(log: AuditLog) {
   };
 }
 
-export function presentAuditLogs(result: AuditLogResult) {
+export function presentAuditLogs(result: AuditLogResult): z.output<typeof auditLogListResponseSchema> {
   return { logs: result.logs.map(presentAuditLog), total: result.total };
 }

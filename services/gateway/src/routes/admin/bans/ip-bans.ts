@@ -16,7 +16,7 @@ import type { IpBanEntry } from '../../../ip-bans/index.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { actingAdmin, banAuditEntries, page, uniqueBy } from './common.ts';
 import { decodeCursor } from './cursor.ts';
-import { canonicalNetwork, presentIpBan, presentIpCheck } from './presenters.ts';
+import { canonicalNetwork, presentIpBanList, presentIpCheck } from './presenters.ts';
 import { createReverseDns, type ReverseDnsLookup } from './reverse-dns.ts';
 import { ipAddSchema, ipCheckSchema, ipRemoveSchema, listSchema } from './schemas.ts';
 import type { IpValue } from './values.ts';
@@ -129,10 +129,7 @@ function listHandler({ pool }: GatewayDeps, reverseDns: ReverseDnsLookup): Reque
     const canonicals = bans.map((ban) => canonicalNetwork(ban.network));
     // Ranges have no single name: only addresses are looked up.
     const names = await reverseDns(canonicals.filter((canonical) => !canonical.includes('/')));
-    res.json({
-      bans: bans.map((ban, i) => presentIpBan(ban, names.get(canonicals[i]!) ?? null)),
-      next_cursor: nextCursor,
-    });
+    res.json(presentIpBanList(bans, (ban) => names.get(canonicalNetwork(ban.network)) ?? null, nextCursor));
   };
 }
 

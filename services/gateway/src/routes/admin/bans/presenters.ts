@@ -1,11 +1,14 @@
+import type { z } from 'zod';
+import type {
+  BanCheckResponse,
+  emailBanListResponseSchema,
+  IpBanResponse,
+  ipBanListResponseSchema,
+  phoneBanListResponseSchema,
+} from '@switchboard/contracts';
 import type { IpBan, ValueBan, ValueBanKind } from '@switchboard/db';
 import { parseIpNetwork } from '@switchboard/ip';
 import type { IpBanEntry } from '../../../ip-bans/index.ts';
-
-/** Answer of every check route (docs/decisions.md#bans): metadata only when banned. */
-export type BanCheckResponse =
-  | { banned: false }
-  | { banned: true; reason: string | null; expires_at: string | null; created_at: string; matched: string };
 
 const NOT_BANNED: BanCheckResponse = { banned: false };
 
@@ -35,15 +38,35 @@ export function presentIpCheck(entry: IpBanEntry | null): BanCheckResponse {
   };
 }
 
-/** A value ban in a list page: the full object, or (simple) Fluxer's bare string. */
-export function presentValueBan(kind: ValueBanKind, ban: ValueBan, simple: boolean): unknown {
-  if (simple) return ban.value;
+/** A page of email or phone bans, by kind. */
+export type ValueBanListResponse =
+  | z.output<typeof emailBanListResponseSchema>
+  | z.output<typeof phoneBanListResponseSchema>;
+
+function banFields(ban: ValueBan) {
   return {
-    [kind]: ban.value,
     reason: ban.reason,
     expires_at: iso(ban.expiresAt),
     created_by: ban.createdBy,
     created_at: ban.createdAt.toISOString(),
+  };
+}
+
+/** A page of value bans: the full objects, or (simple) Fluxer's bare strings. */
+export function presentValueBanList(
+  kind: ValueBanKind,
+  bans: ValueBan[],
+  simple: boolean,
+  nextCursor: string | null,
+): ValueBanListResponse {
+  if (kind === 'email')
+    return {
+      bans: bans.map((ban) => (simple ? ban.value : { email: ban.value, ...banFields(ban) })),
+      next_cursor: nextCursor,
+    };
+  return {
+    bans: bans.map((ban) => (simple ? ban.value : { phone: ban.value, ...banFields(ban) })),
+    next_cursor: nextCursor,
   };
 }
 
@@ -52,7 +75,7 @@ export function canonicalNetwork(cidrText: string): string {
   return parseIpNetwork(cidrText)?.canonical ?? cidrText;
 }
 
-export function presentIpBan(ban: IpBan, reverseDns: string | null) {
+export function presentIpBan(ban: IpBan, reverseDns: string | null): IpBanResponse {
   return {
     ip: canonicalNetwork(ban.network),
     reverse_dns: reverseDns,
@@ -61,4 +84,12 @@ export function presentIpBan(ban: IpBan, reverseDns: string | null) {
     created_by: ban.createdBy,
     created_at: ban.createdAt.toISOString(),
   };
+}
+
+export function presentIpBanList(
+  bans: IpBan[],
+  reverseDnsOf: (ban: IpBan) => string | null,
+  nextCursor: string | null,
+): z.output<typeof ipBanListResponseSchema> {
+  return { bans: bans.map((ban) => presentIpBan(ban, reverseDnsOf(ban))), next_cursor: nextCursor };
 }

@@ -13,7 +13,7 @@ import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { actingAdmin, banAuditEntries, page } from './common.ts';
 import { decodeCursor } from './cursor.ts';
-import { presentValueBan, presentValueCheck } from './presenters.ts';
+import { presentValueBanList, presentValueCheck } from './presenters.ts';
 import {
   emailAddSchema,
   emailCheckSchema,
@@ -86,7 +86,7 @@ function listHandler(kind: ValueBanKind, { pool }: GatewayDeps): RequestHandler 
       includeExpired: query.include_expired,
     });
     const { rows: bans, nextCursor } = page(rows, query.limit, (ban) => ({ time: ban.cursorTime, key: ban.value }));
-    res.json({ bans: bans.map((ban) => presentValueBan(kind, ban, query.simple)), next_cursor: nextCursor });
+    res.json(presentValueBanList(kind, bans, query.simple, nextCursor));
   };
 }
 

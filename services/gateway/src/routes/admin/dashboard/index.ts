@@ -1,4 +1,6 @@
 import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import type { dashboardSessionResponseSchema } from '@switchboard/contracts';
 import { findAdminApiKeyById } from '@switchboard/db';
 import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
 import { DASHBOARD_PATH, dashboardSessions, sessionCookie } from '../../../dashboard/index.ts';
@@ -35,10 +37,11 @@ function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandle
     });
     res.setHeader('Set-Cookie', sessionCookie(config, token, seconds));
     res.setHeader('Cache-Control', 'no-store');
-    res.json({
+    const body: z.output<typeof dashboardSessionResponseSchema> = {
       dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`,
       expires_at: new Date(now + seconds * 1000).toISOString(),
-    });
+    };
+    res.json(body);
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { QUEUES, type QueueName } from '@switchboard/contracts';
+import type { z } from 'zod';
+import { QUEUES, type failedJobListResponseSchema, type JobRetryResponse } from '@switchboard/contracts';
 import { validate } from '@switchboard/http';
 import type { FailedJob } from '@switchboard/queue';
 import { actingKey, adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
@@ -9,7 +10,9 @@ import { listFailedJobsQuery, retryJobsBody } from './schemas.ts';
 
 const TARGET_TYPE = 'job';
 
-function presentFailedJob(job: FailedJob) {
+type FailedJobList = z.output<typeof failedJobListResponseSchema>;
+
+function presentFailedJob(job: FailedJob): FailedJobList['jobs'][number] {
   return {
     queue: job.queue,
     id: job.id,
@@ -29,7 +32,8 @@ function listFailed({ producer }: GatewayDeps): RequestHandler {
       query.offset,
       query.limit,
     );
-    res.json({ jobs: jobs.map(presentFailedJob), total });
+    const body: FailedJobList = { jobs: jobs.map(presentFailedJob), total };
+    res.json(body);
   };
 }
 
@@ -37,8 +41,8 @@ function listFailed({ producer }: GatewayDeps): RequestHandler {
 function retry({ pool, producer, ids }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const { jobs } = validate(retryJobsBody, req.body);
-    const retried: Array<{ queue: QueueName; id: string }> = [];
-    const errors: Array<{ queue: QueueName; id: string; error: 'UNKNOWN_JOB' | 'NOT_FAILED' }> = [];
+    const retried: JobRetryResponse['retried'] = [];
+    const errors: JobRetryResponse['errors'] = [];
     for (const job of jobs) {
       const outcome = await producer.retryFailedJob(job.queue, job.id);
       if (outcome === 'retried') retried.push(job);
@@ -59,7 +63,8 @@ function retry({ pool, producer, ids }: GatewayDeps): RequestHandler {
         })),
       );
     }
-    res.json({ retried, errors });
+    const body: JobRetryResponse = { retried, errors };
+    res.json(body);
   };
 }
 
