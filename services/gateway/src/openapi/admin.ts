@@ -21,6 +21,7 @@ import * as bans from '../routes/admin/bans/schemas.ts';
 import { bulkAddSchema } from '../routes/admin/bulk/schemas.ts';
 import { routeKey } from '../routes/admin/handlers.ts';
 import { listFailedJobsQuery, retryJobsBody } from '../routes/admin/jobs/schemas.ts';
+import { adminWebhookResponseSchema, listWebhooksSchema } from '../routes/admin/webhooks/schemas.ts';
 import { BODY_READ, EVERY_ROUTE } from './errors.ts';
 import { jsonObject, NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
@@ -188,6 +189,21 @@ function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
       summary: 'Retry failed jobs',
       body: retryJobsBody,
       success: [jsonObject('`retried` and `errors`.')],
+    },
+    'POST /v1/admin/webhooks/list': {
+      summary: "A guild's or a channel's webhooks (no token, no secret)",
+      body: listWebhooksSchema,
+      success: [presented('`webhooks`, oldest first.', z.object({ webhooks: z.array(adminWebhookResponseSchema) }))],
+    },
+    'GET /v1/admin/webhooks/:webhookId': {
+      summary: 'A webhook (no token, no secret)',
+      success: [presented('The webhook.', adminWebhookResponseSchema)],
+      errors: ['UNKNOWN_WEBHOOK'],
+    },
+    'DELETE /v1/admin/webhooks/:webhookId': {
+      summary: 'Delete a webhook (audited); its token stops working on every replica before the answer',
+      success: [NO_CONTENT],
+      errors: ['UNKNOWN_WEBHOOK'],
     },
     'POST /v1/admin/dashboard/session': {
       summary: 'Exchange the admin key for a queue dashboard session (HttpOnly cookie)',
