@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { commonSchema, env, parseConfig, s3Schema, snowflakeSchema, z, type ParsedConfig } from '@switchboard/config';
+import {
+  commonSchema,
+  env,
+  parseConfig,
+  s3Schema,
+  secretsEncryptionSchema,
+  snowflakeSchema,
+  z,
+  type ParsedConfig,
+} from '@switchboard/config';
 
 /** The repository root: packages/cli/src/ is three levels below it. */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,6 +32,8 @@ export const cliConfigSchema = z.object({
   REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
   ...snowflakeSchema.shape,
   ...s3Schema.shape,
+  // `migrate` seals webhook secrets under the write key (docs/decisions.md#secrets-encrypted-at-rest).
+  ...secretsEncryptionSchema.shape,
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { openWebhookSecret, secretKeyId, secretKeyring } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { createWebhookFixture, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli } from './run-cli.ts';
 
@@ -21,6 +22,23 @@ describe('switchboard migrate', () => {
     const run = await runCli(['migrate', '--json'], environment.processEnv());
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ applied: [] });
+  });
+
+  it('seals webhook secrets stored as given under the configured key, once (docs/decisions.md#secrets-encrypted-at-rest)', async () => {
+    const hook = await createWebhookFixture(db(), { secret: 'from before the migration' });
+    const key = randomBytes(32);
+    const env = environment.processEnv({ SECRETS_ENCRYPTION_KEY: key.toString('base64') });
+    const first = JSON.parse((await runCli(['migrate', '--json'], env)).stdout);
+    expect(first).toMatchObject({ applied: [], write_key_id: secretKeyId(key) });
+    expect(first.secrets_resealed).toBeGreaterThanOrEqual(1);
+    const { rows } = await db().query('SELECT secret, secret_key_id FROM webhooks WHERE id = $1', [hook.webhookId]);
+    expect(rows[0].secret_key_id).toBe(secretKeyId(key));
+    expect(rows[0].secret).not.toContain('before the migration');
+    expect(
+      openWebhookSecret(secretKeyring([key]), hook.webhookId, { secret: rows[0].secret, keyId: rows[0].secret_key_id }),
+    ).toBe('from before the migration');
+    const again = JSON.parse((await runCli(['migrate', '--json'], env)).stdout);
+    expect(again).toMatchObject({ applied: [], secrets_resealed: 0 });
   });
 });
 
