@@ -93,7 +93,7 @@ export const PROCESS_KINDS: readonly ProcessKind[] = [
   // Its main.ts runs the runtime's own schema (no config of its own).
   worker('asset-purge-worker', workerConfigSchema, ASSET_PURGE_WORKER_QUEUE),
   worker('bulk-worker', bulkWorkerConfigSchema, BULK_WORKER_QUEUE),
-  describe('migrate', cliConfigSchema, { command: ['node', 'packages/cli/src/main.ts', 'migrate'] }),
+  describe('migrate', cliConfigSchema, { command: ['node', 'packages/cli/src/main.ts', 'migrate', '--json'] }),
 ];
 
 export function processKind(name: string): ProcessKind {

@@ -126,7 +126,7 @@ describe('the production overlay, run', () => {
     const cli = spawnNode(entry, { env: testEnv(migrate), nodeFlags, args, cwd: REPO_ROOT });
     const status = await cli.exit;
     expect(status, cli.output()).toEqual({ code: 0, signal: null });
-    expect(JSON.parse(cli.stdout())).toEqual({ applied: [] });
+    expect(JSON.parse(cli.stdout())).toMatchObject({ applied: [], secrets_resealed: 0 });
   });
 
   it.each(servers.map((workload) => [workload.kind.name, workload] as const))(

@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { commonSchema, env, parseConfig, s3Schema, snowflakeSchema, z, type ParsedConfig } from '@switchboard/config';
+import {
+  commonSchema,
+  env,
+  parseConfig,
+  s3Schema,
+  secretsEncryptionSchema,
+  snowflakeSchema,
+  z,
+  type ParsedConfig,
+} from '@switchboard/config';
 
 /** The repository root: packages/cli/src/ is three levels below it. */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,9 +32,24 @@ export const cliConfigSchema = z.object({
   REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
   ...snowflakeSchema.shape,
   ...s3Schema.shape,
+  // `migrate` seals webhook secrets under the write key (docs/decisions.md#secrets-encrypted-at-rest).
+  ...secretsEncryptionSchema.shape,
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;
+
+/**
+ * What the commands served by the HTTP API read: where the gateway is (its PUBLIC_BASE_URL; a
+ * trailing `/v1` is allowed) and the admin key they act with, or `SWITCHBOARD_ADMIN_KEY_FILE`.
+ */
+export const apiConfigSchema = z.object({
+  SWITCHBOARD_URL: env.url(['http', 'https']).default('http://localhost:8080'),
+  SWITCHBOARD_ADMIN_KEY: z.string({ error: 'required: an admin API key (admin create prints the first)' }).min(1),
+  /** Bound on one request (an archive download's bytes are not bounded by it). */
+  SWITCHBOARD_TIMEOUT_MS: env.int(100, 600_000).default(30_000),
+});
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
 /** The variables that, all set, mean "use the environment only". */
 const STACK_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'S3_ENDPOINT'] as const;
@@ -60,7 +84,12 @@ export function mergeDevstackEnv(processEnv: Env, filePath = devstackEnvPath(pro
   return { ...fileEnv, ...fromEnv };
 }
 
-/** Parses the CLI's configuration once, at start (the only reader of process.env here). */
+/** Parses the database commands' configuration once, at start (with loadApiConfig, the only readers of process.env here). */
 export function loadCliConfig(processEnv: Env = process.env): ParsedConfig<CliConfig> {
   return parseConfig(cliConfigSchema, mergeDevstackEnv(processEnv));
+}
+
+/** Parses the API commands' configuration once, at start; they need no database or Redis. */
+export function loadApiConfig(processEnv: Env = process.env): ParsedConfig<ApiConfig> {
+  return parseConfig(apiConfigSchema, processEnv);
 }

@@ -1,3 +1,5 @@
+import { renderText, type Rendered } from './render.ts';
+
 /** An expected failure with a stable code: printed as one JSON line on stderr. */
 export class CliError extends Error {
   readonly code: string;
@@ -16,8 +18,10 @@ export class CliError extends Error {
 /** Usage errors exit 2, configuration errors 78 (EX_CONFIG), a watch that ran out of time 124 (as timeout(1)), everything else 1. */
 export const EXIT = { failure: 1, usage: 2, config: 78, timeout: 124 } as const;
 
-export function writeResult(result: unknown): void {
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+/** The result on stdout: as JSON for scripts (`--json`), else as the command renders it for people. */
+export function writeOutput(result: unknown, json: boolean, render: () => Rendered): void {
+  if (json) process.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);
+  else process.stdout.write(`${renderText(render())}\n`);
 }
 
 /** One line, so scripts can parse it; never a stack trace (it may hold connection strings). */

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { openWebhookSecret, secretKeyId, secretKeyring } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { createWebhookFixture, useTestEnvironment, useTestPool } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli } from './run-cli.ts';
 
@@ -16,18 +17,47 @@ afterAll(async () => {
   await closeRedis(redis);
 });
 
-describe('cli migrate', () => {
+describe('switchboard migrate', () => {
   it('reports nothing to apply on a migrated database', async () => {
-    const run = await runCli(['migrate'], environment.processEnv());
+    const run = await runCli(['migrate', '--json'], environment.processEnv());
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ applied: [] });
   });
+
+  it('seals webhook secrets stored as given under the configured key, once (docs/decisions.md#secrets-encrypted-at-rest)', async () => {
+    const hook = await createWebhookFixture(db(), { secret: 'from before the migration' });
+    const key = randomBytes(32);
+    const env = environment.processEnv({ SECRETS_ENCRYPTION_KEY: key.toString('base64') });
+    const first = JSON.parse((await runCli(['migrate', '--json'], env)).stdout);
+    expect(first).toMatchObject({ applied: [], write_key_id: secretKeyId(key) });
+    expect(first.secrets_resealed).toBeGreaterThanOrEqual(1);
+    const { rows } = await db().query('SELECT secret, secret_key_id FROM webhooks WHERE id = $1', [hook.webhookId]);
+    expect(rows[0].secret_key_id).toBe(secretKeyId(key));
+    expect(rows[0].secret).not.toContain('before the migration');
+    expect(
+      openWebhookSecret(secretKeyring([key]), hook.webhookId, { secret: rows[0].secret, keyId: rows[0].secret_key_id }),
+    ).toBe('from before the migration');
+    const again = JSON.parse((await runCli(['migrate', '--json'], env)).stdout);
+    expect(again).toMatchObject({ applied: [], secrets_resealed: 0 });
+  });
 });
 
-describe('cli admin create', () => {
+describe('switchboard admin create', () => {
   it('creates the admin and a key, prints the key once and stores only its SHA-256', async () => {
     const run = await runCli(
-      ['admin', 'create', '--name', 'ops', '--acl', '*', '--acl', 'audit_log:view', '--expires-in-days', '30'],
+      [
+        'admin',
+        'create',
+        '--name',
+        'ops',
+        '--acl',
+        '*',
+        '--acl',
+        'audit_log:view',
+        '--expires-in-days',
+        '30',
+        '--json',
+      ],
       environment.processEnv(),
     );
     expect(run.code, run.stderr).toBe(0);
@@ -51,7 +81,7 @@ describe('cli admin create', () => {
 
   it('warns, on stderr, when the key could authenticate nowhere: no admin:authenticate and no *', async () => {
     const lacking = await runCli(
-      ['admin', 'create', '--name', 'no-entry', '--acl', 'ban:ip:check'],
+      ['admin', 'create', '--name', 'no-entry', '--acl', 'ban:ip:check', '--json'],
       environment.processEnv(),
     );
     expect(lacking.code, lacking.stderr).toBe(0);
@@ -70,11 +100,15 @@ describe('cli admin create', () => {
 
   it('reuses an admin by name, adding the new ACLs, with a new key', async () => {
     const first = JSON.parse(
-      (await runCli(['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check'], environment.processEnv()))
-        .stdout,
+      (
+        await runCli(
+          ['admin', 'create', '--name', 'support', '--acl', 'ban:ip:check', '--json'],
+          environment.processEnv(),
+        )
+      ).stdout,
     );
     const run = await runCli(
-      ['admin', 'create', '--name', 'support', '--acl', 'ban:email:check'],
+      ['admin', 'create', '--name', 'support', '--acl', 'ban:email:check', '--json'],
       environment.processEnv(),
     );
     const second = JSON.parse(run.stdout);
@@ -102,7 +136,7 @@ describe('cli admin create', () => {
   });
 
   it('answers a bad configuration with exit 78 and names the variable', async () => {
-    const run = await runCli(['migrate'], environment.processEnv({ DATABASE_URL: 'mysql://nope' }));
+    const run = await runCli(['migrate', '--json'], environment.processEnv({ DATABASE_URL: 'mysql://nope' }));
     expect(run.code).toBe(78);
     const line = errorLine(run);
     expect(line.error).toBe('INVALID_CONFIG');
@@ -113,7 +147,7 @@ describe('cli admin create', () => {
     const free = JSON.parse(
       (
         await runCli(
-          ['admin', 'create', '--name', 'lease-a', '--acl', '*'],
+          ['admin', 'create', '--name', 'lease-a', '--acl', '*', '--json'],
           environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }),
         )
       ).stdout,
@@ -124,7 +158,7 @@ describe('cli admin create', () => {
     await redis.set(workerIdLeaseKey(environment.redisPrefix, 600), 'a-running-gateway', 'PX', 60_000);
     try {
       const run = await runCli(
-        ['admin', 'create', '--name', 'lease-b', '--acl', '*'],
+        ['admin', 'create', '--name', 'lease-b', '--acl', '*', '--json'],
         environment.processEnv({ SNOWFLAKE_WORKER_ID: '600' }),
       );
       expect(run.code, run.stderr).toBe(0);
@@ -140,7 +174,7 @@ describe('cli admin create', () => {
   it('needs REDIS_URL to make ids, and says so with exit 78', async () => {
     const { REDIS_URL: _unused, ...withoutRedis } = environment.processEnv();
     // No dev stack file to fall back on either.
-    const run = await runCli(['admin', 'create', '--name', 'x', '--acl', '*'], {
+    const run = await runCli(['admin', 'create', '--name', 'x', '--acl', '*', '--json'], {
       ...withoutRedis,
       DEVSTACK_DATA_DIR: '/nonexistent/devstack',
     });

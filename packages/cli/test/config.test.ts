@@ -48,10 +48,10 @@ describe('devstack.env fallback', () => {
         join(dataDir, 'devstack.env'),
         `DATABASE_URL=${DATABASE_URL}\nREDIS_URL=${REDIS_URL}\nS3_ENDPOINT=${S3_ENDPOINT}\n`,
       );
-      const run = await runCli(['migrate'], { ...rest, DEVSTACK_DATA_DIR: dataDir });
+      const run = await runCli(['migrate', '--json'], { ...rest, DEVSTACK_DATA_DIR: dataDir });
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual({ applied: [] });
-      const withoutFile = await runCli(['migrate'], { ...rest, DEVSTACK_DATA_DIR: join(dataDir, 'nowhere') });
+      const withoutFile = await runCli(['migrate', '--json'], { ...rest, DEVSTACK_DATA_DIR: join(dataDir, 'nowhere') });
       expect(withoutFile.code).toBe(78);
     } finally {
       await rm(dataDir, { recursive: true, force: true });

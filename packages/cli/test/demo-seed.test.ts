@@ -28,7 +28,21 @@ let seeded: {
 
 beforeAll(async () => {
   const run = await runCli(
-    ['demo', 'seed', '--guilds', '2', '--channels', '2', '--members', '4', '--messages', '101', '--non-members', '3'],
+    [
+      'demo',
+      'seed',
+      '--guilds',
+      '2',
+      '--channels',
+      '2',
+      '--members',
+      '4',
+      '--messages',
+      '101',
+      '--non-members',
+      '3',
+      '--json',
+    ],
     environment.processEnv(),
   );
   if (run.code !== 0) throw new Error(`demo seed failed: ${run.stderr}`);
@@ -50,7 +64,7 @@ async function permissionsOf(guildId: string, userId: string): Promise<bigint> {
   return rows.reduce((all, row) => all | BigInt(row.permissions), 0n);
 }
 
-describe('cli demo seed', () => {
+describe('switchboard demo seed', () => {
   it('writes what it prints: guilds, channels, members, messages', async () => {
     expect(seeded.guilds).toHaveLength(2);
     for (const guild of seeded.guilds) {

@@ -50,6 +50,11 @@ export const DEVELOPMENT_S3_KEY = 'S3RVER';
  * runs on the development store's key.
  */
 function crossVariableProblems(config: Record<string, unknown>): string[] {
+  if (config['SECRETS_ENCRYPTION_KEY'] !== undefined && config['SECRETS_ENCRYPTION_KEYS'] !== undefined) {
+    return [
+      'SECRETS_ENCRYPTION_KEY, SECRETS_ENCRYPTION_KEYS: set one of them (KEYS lists every key, the write key first)',
+    ];
+  }
   const keyId = config['S3_ACCESS_KEY_ID'];
   const secret = config['S3_SECRET_ACCESS_KEY'];
   if ((keyId === undefined) !== (secret === undefined)) {
@@ -168,6 +173,36 @@ export const s3Schema = z.object({
   /** Connections to the store at most; requests beyond them queue in the process. */
   S3_MAX_SOCKETS: env.int(1, 1_000).default(50),
 });
+
+/** A 32-byte key in base64, as `openssl rand -base64 32` prints one. */
+const encryptionKey = z
+  .string()
+  .trim()
+  .refine((text) => /^[A-Za-z0-9+/]+={0,2}$/.test(text) && Buffer.from(text, 'base64').length === 32, {
+    message: 'a 32-byte key in base64 (openssl rand -base64 32)',
+  })
+  .transform((text) => Buffer.from(text, 'base64'));
+
+/**
+ * Keys of secrets encrypted at rest (docs/decisions.md#secrets-encrypted-at-rest): one key, or
+ * several for rotation, comma-separated, the first used for new writes and every one for reads.
+ * Setting both is refused (secretKeysOf). Neither: secrets are stored as given (development).
+ */
+export const secretsEncryptionSchema = z.object({
+  SECRETS_ENCRYPTION_KEY: encryptionKey.optional(),
+  SECRETS_ENCRYPTION_KEYS: z
+    .string()
+    .transform((list) => list.split(',').map((entry) => entry.trim()))
+    .pipe(z.array(encryptionKey).min(1))
+    .optional(),
+});
+
+export type SecretsEncryptionConfig = z.infer<typeof secretsEncryptionSchema>;
+
+/** The configured keys, the write key first; an empty list when none is set. */
+export function secretKeysOf(config: SecretsEncryptionConfig): Buffer[] {
+  return config.SECRETS_ENCRYPTION_KEYS ?? (config.SECRETS_ENCRYPTION_KEY ? [config.SECRETS_ENCRYPTION_KEY] : []);
+}
 
 export type CommonConfig = z.infer<typeof commonSchema>;
 export type S3Config = z.infer<typeof s3Schema>;

@@ -11,6 +11,9 @@ export const SECRET_VARIABLES = [
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
   'SECRETS_ENCRYPTION_KEY',
+  'SECRETS_ENCRYPTION_KEYS',
+  // The operator CLI's admin key.
+  'SWITCHBOARD_ADMIN_KEY',
 ] as const;
 
 type Env = Record<string, string | undefined>;

@@ -26,6 +26,9 @@ export const ACL = {
   // Ours (docs/decisions.md#failed-jobs): failed jobs, visible and retried without opening Redis.
   jobsRead: 'jobs:read',
   jobsWrite: 'jobs:write',
+  // Ours (docs/decisions.md#admin-webhook-routes): an operator sees and removes any webhook.
+  webhookView: 'webhook:view',
+  webhookDelete: 'webhook:delete',
 } as const;
 
 export type AclName = (typeof ACL)[keyof typeof ACL];
@@ -128,6 +131,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   // Failed jobs of every queue, and their retry (docs/decisions.md#failed-jobs).
   route('GET', '/v1/admin/jobs/failed', 'list_failed_jobs', ACL.jobsRead, 'admin:lookup'),
   route('POST', '/v1/admin/jobs/retry', 'retry_failed_jobs', ACL.jobsWrite, 'admin:user:modify'),
+  // Any guild's webhooks, for operators (docs/decisions.md#admin-webhook-routes).
+  route('POST', '/v1/admin/webhooks/list', 'list_admin_webhooks', ACL.webhookView, 'admin:lookup'),
+  route('GET', '/v1/admin/webhooks/:webhookId', 'get_admin_webhook', ACL.webhookView, 'admin:lookup'),
+  route('DELETE', '/v1/admin/webhooks/:webhookId', 'delete_admin_webhook', ACL.webhookDelete, 'admin:guild:modify'),
   // The queue dashboard: a key holding jobs:read is exchanged for a short-lived session cookie.
   route('POST', '/v1/admin/dashboard/session', 'create_dashboard_session', ACL.jobsRead, 'admin:lookup'),
 ];

@@ -13,6 +13,15 @@ export {
 } from './pool.ts';
 export { isConnectionFailure, isDatabaseUnavailable, isRowError } from './errors.ts';
 export { migrate, readMigrations, type MigrationFile } from './migrate.ts';
+export {
+  NO_SECRET_KEYS,
+  openWebhookSecret,
+  sealWebhookSecret,
+  secretKeyId,
+  secretKeyring,
+  type SecretKeyring,
+  type StoredSecret,
+} from './secrets.ts';
 export * from './repositories/admin-users.ts';
 export * from './repositories/admin-api-keys.ts';
 export * from './repositories/audit-logs.ts';

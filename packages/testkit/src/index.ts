@@ -27,6 +27,7 @@ export {
   processTree,
   processTreeMemoryMiB,
   spawnNode,
+  spawnProgram,
   spawnService,
   ServiceExitError,
   type ExitStatus,

@@ -77,7 +77,18 @@ export interface NodeProcessOptions {
  * is not one of our services (spawnService waits for those); a service goes through spawnService.
  */
 export function spawnNode(entry: string, options: NodeProcessOptions): NodeProcess {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), entry, ...(options.args ?? [])], {
+  return spawnProgram(process.execPath, {
+    ...options,
+    args: [...(options.nodeFlags ?? []), entry, ...(options.args ?? [])],
+  });
+}
+
+/**
+ * `<file> …args` itself, as a shell runs an installed command (its `#!` line picks the
+ * interpreter): for a test of what users run, such as the CLI's bin. `nodeFlags` is ignored.
+ */
+export function spawnProgram(file: string, options: NodeProcessOptions): NodeProcess {
+  const child = spawn(file, options.args ?? [], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

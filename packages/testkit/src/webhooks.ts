@@ -31,7 +31,10 @@ export interface WebhookFixture {
   name: string;
 }
 
-/** A guild, its owner, a text channel and one webhook in it (optionally with a secret), written directly. */
+/**
+ * A guild, its owner, a text channel and one webhook in it (optionally with a secret, stored
+ * unencrypted: every keyring reads it), written directly.
+ */
 export async function createWebhookFixture(
   pool: Pool,
   options: { secret?: string; name?: string } = {},
@@ -48,7 +51,8 @@ export async function createWebhookFixture(
     await insertChannels(db, [{ id: channelId, guildId, type: ChannelType.GuildText, name: 'general', position: 0 }]);
   });
   const limits = { perChannel: LIMITS.webhooks.perChannel, perGuild: LIMITS.webhooks.perGuild };
-  const secret = options.secret ?? null;
+  // As given, as a row written before secrets were encrypted (or with no key configured).
+  const secret = options.secret === undefined ? null : { secret: options.secret, keyId: null };
   await createWebhookWithinLimits(
     pool,
     { id: webhookId, guildId, channelId, creatorId: ownerId, name, avatarHash: null, token, secret },

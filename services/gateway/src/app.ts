@@ -1,5 +1,7 @@
 import type { Express } from 'express';
+import { secretKeysOf } from '@switchboard/config';
 import { QUEUES } from '@switchboard/contracts';
+import { secretKeyring } from '@switchboard/db';
 import { createAdaptedApp, errorMiddleware, notFound, requestId, routeTemplate } from '@switchboard/http';
 import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@switchboard/metrics';
 import { createProducer } from '@switchboard/queue';
@@ -66,6 +68,7 @@ export function createApp(options: AppOptions): Express {
     producer: options.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger }),
     ipBans,
     adminKeys: createAdminKeys({ pool, feed: changeFeed, metrics }),
+    secrets: secretKeyring(secretKeysOf(config)),
     changeFeed,
     isDraining: options.isDraining ?? (() => false),
     metrics,

@@ -1,5 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { commonSchema, env, loadConfig, parseConfig, s3Schema, z, type ParsedConfig } from '@switchboard/config';
+import {
+  commonSchema,
+  env,
+  loadConfig,
+  parseConfig,
+  s3Schema,
+  secretsEncryptionSchema,
+  z,
+  type ParsedConfig,
+} from '@switchboard/config';
 import { RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { MAX_LEASE_MS } from './change-feed.ts';
@@ -27,6 +36,7 @@ function gatewayProcesses(count: number | 'auto' | 'shared'): number {
 const variables = z.object({
   ...commonSchema.shape,
   ...s3Schema.shape,
+  ...secretsEncryptionSchema.shape,
   PORT: env.int(0, 65_535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Where clients reach this gateway (the origin `/v1` hangs off); default `http://localhost:<PORT>`. */
@@ -124,6 +134,21 @@ function checkCaptcha(config: Variables, ctx: z.RefinementCtx): void {
   }
 }
 
+/**
+ * Production never stores webhook secrets as given (docs/decisions.md#secrets-encrypted-at-rest),
+ * as it never runs on the development S3 key.
+ */
+function checkSecretsKey(config: Variables, ctx: z.RefinementCtx): void {
+  if (config.NODE_ENV !== 'production') return;
+  if (config.SECRETS_ENCRYPTION_KEY === undefined && config.SECRETS_ENCRYPTION_KEYS === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SECRETS_ENCRYPTION_KEY'],
+      message: 'required when NODE_ENV is production: webhook secrets are encrypted with it (openssl rand -base64 32)',
+    });
+  }
+}
+
 /** A movable clock in production would let whoever writes the key switch rate limits off. */
 function checkTestClock(config: Variables, ctx: z.RefinementCtx): void {
   if (config.RATE_LIMIT_CLOCK_KEY !== undefined && config.NODE_ENV === 'production') {
@@ -173,6 +198,7 @@ export const gatewayConfigSchema = variables
   // Run even when other variables are bad, so one start reports every problem.
   .superRefine(checkCaptcha, { when: () => true })
   .superRefine(checkTestClock, { when: () => true })
+  .superRefine(checkSecretsKey, { when: () => true })
   .transform((config) => ({ ...config, endpoints: resolveEndpoints(config) }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

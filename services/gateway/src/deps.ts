@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Pool } from '@switchboard/db';
+import type { Pool, SecretKeyring } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import type { Registry } from '@switchboard/metrics';
 import type { Producer } from '@switchboard/queue';
@@ -35,6 +35,8 @@ export interface GatewayDeps {
    * commitCredentialChange, which waits for every process to apply it.
    */
   changeFeed: ChangeFeed | null;
+  /** The keys webhook secrets are sealed and opened with (docs/decisions.md#secrets-encrypted-at-rest). */
+  secrets: SecretKeyring;
   /** This replica's live IP bans: enforcement and checks read them, adds and removes publish. */
   ipBans: IpBans;
   /** This process's Prometheus registry (`/metrics`). */

@@ -115,7 +115,7 @@ describe('an admin locked out by a forced ban of everyone', () => {
 });
 
 describe('an operator locked out of every admin key', () => {
-  it('lifts the ban with the CLI, straight in PostgreSQL, and the gateway follows', async () => {
+  it('makes a key with the CLI on the database, then lifts the ban through the API from the banned address', async () => {
     const quick = await startGateway(environment, {
       RATE_LIMITS_ENABLED: 'false',
       TRUSTED_PROXY_HOPS: '1',
@@ -132,13 +132,33 @@ describe('an operator locked out of every admin key', () => {
       ).toBe(204);
       const discovery = () => fetch(`${quick.url}/v1/.well-known/service`, { headers: { 'X-Forwarded-For': CLIENT } });
       expect((await discovery()).status).toBe(403);
-      const cli = spawnNode(fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url)), {
-        env: environment.processEnv(),
-        args: ['bans', 'ip', 'remove', '0.0.0.0/0'],
+      const cli = (args: string[], env: Record<string, string>) =>
+        spawnNode(fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url)), { env, args });
+      const created = cli(
+        [
+          'admin',
+          'create',
+          '--name',
+          'locked-out',
+          '--acl',
+          ACL.authenticate,
+          '--acl',
+          ACL.banIpRemove,
+          '--acl',
+          ACL.banIpCheck,
+          '--json',
+        ],
+        environment.processEnv(),
+      );
+      expect((await created.exit).code, created.stderr()).toBe(0);
+      // The CLI calls from 127.0.0.1, inside 0.0.0.0/0: only the removal route lets its key through.
+      const removal = cli(['bans', 'ip', 'remove', '0.0.0.0/0', '--json', '--reason', 'locked out'], {
+        SWITCHBOARD_URL: quick.url,
+        SWITCHBOARD_ADMIN_KEY: JSON.parse(created.stdout()).key,
       });
-      const { code } = await cli.exit;
-      expect(code, cli.stderr()).toBe(0);
-      expect(JSON.parse(cli.stdout())).toEqual({ removed: ['0.0.0.0/0'], still_covering: [] });
+      const { code } = await removal.exit;
+      expect(code, removal.stderr()).toBe(0);
+      expect(JSON.parse(removal.stdout())).toEqual({ removed: ['0.0.0.0/0'], still_covering: [] });
       await waitFor(async () => (await discovery()).status === 200, 15_000);
     } finally {
       await quick.close();

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SECRET_KEYS } from '@switchboard/db';
 import { call, createWebhookFixture, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
 import { batchedLookup, lanesPerProcess } from '../src/routes/webhooks/execute/lookup.ts';
 import { useGateway } from './helpers.ts';
@@ -87,7 +88,7 @@ describe('the batched lookup', () => {
       createWebhookFixture(gateway.pool),
       createWebhookFixture(gateway.pool, { secret: SECRET }),
     ]);
-    const lookUp = batchedLookup(gateway.pool, 4, 1);
+    const lookUp = batchedLookup(gateway.pool, 4, 1, NO_SECRET_KEYS);
     const ids = [open.webhookId, fixtureIds.next(), secret.webhookId, open.webhookId];
     expect(await Promise.all(ids.map((id) => lookUp(id)))).toEqual([
       { id: open.webhookId, token: open.token, secret: null },

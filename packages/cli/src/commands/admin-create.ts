@@ -1,10 +1,7 @@
-import { createAdminWithKey, MAX_KEY_LIFETIME_DAYS } from '@switchboard/auth';
 import { z } from '@switchboard/config';
-import { ACL } from '@switchboard/contracts';
-import { createPool, poolModeOptions } from '@switchboard/db';
-import { intOption, parseOptions } from '../args.ts';
+import { ACL, LIMITS } from '@switchboard/contracts';
+import { intOption } from '../args.ts';
 import { defineCommand } from '../command.ts';
-import { withLeasedIds } from '../leased-ids.ts';
 
 // The same bounds as POST /admin/api-keys (docs/decisions.md#fluxer-admin-key-routes).
 const MAX_ACLS = 100;
@@ -16,7 +13,7 @@ const optionsSchema = z
     name,
     acl: z.array(acl, { error: 'give at least one --acl' }).min(1, 'give at least one --acl').max(MAX_ACLS),
     'key-name': name.optional(),
-    'expires-in-days': intOption(1, MAX_KEY_LIFETIME_DAYS).optional(),
+    'expires-in-days': intOption(LIMITS.apiKeys.expiresInDays.min, LIMITS.apiKeys.expiresInDays.max).optional(),
   })
   .transform((o) => ({
     name: o.name,
@@ -27,19 +24,22 @@ const optionsSchema = z
 
 export const adminCreateCommand = defineCommand({
   name: 'admin create',
-  usage:
-    'admin create --name NAME --acl ACL [--acl ACL …] [--key-name NAME] [--expires-in-days 1..365]: create (or reuse by name) an admin holding the ACLs, and a key with exactly those ACLs; the key is printed once',
-  parse: (args) =>
-    parseOptions(
-      args,
-      {
-        name: { type: 'string' },
-        acl: { type: 'string', multiple: true },
-        'key-name': { type: 'string' },
-        'expires-in-days': { type: 'string' },
-      },
-      optionsSchema,
-    ),
+  summary: 'create (or reuse by name) an admin and a key, straight in the database: the first key',
+  description:
+    'The admin holds the ACLs given (added to what it holds when it exists) and the key exactly those. The key is printed once. Needs DATABASE_URL and REDIS_URL; later keys come from "keys create" through the API.',
+  uses: 'database',
+  options: {
+    name: { type: 'string', value: 'NAME', description: "the admin's name (reused when it exists)" },
+    acl: {
+      type: 'string',
+      multiple: true,
+      value: 'ACL',
+      description: "an ACL for the admin and the key ('*' for all)",
+    },
+    'key-name': { type: 'string', value: 'NAME', description: "the key's name (default: the admin's)" },
+    'expires-in-days': { type: 'string', value: '1..365', description: 'the key expires after this many days' },
+  },
+  schema: optionsSchema,
   async run(options, config) {
     if (!options.acls.includes(ACL.wildcard) && !options.acls.includes(ACL.authenticate)) {
       // Created anyway (an ACL may be granted later), but the key it prints opens nothing yet.
@@ -47,6 +47,12 @@ export const adminCreateCommand = defineCommand({
         `warning: the ACLs lack ${ACL.authenticate} (or ${ACL.wildcard}): this key is refused (403) on every admin route until the admin holds it\n`,
       );
     }
+    // Loaded here, not at start: every other command (and --help) starts without them.
+    const [{ createAdminWithKey }, { createPool, poolModeOptions }, { withLeasedIds }] = await Promise.all([
+      import('@switchboard/auth'),
+      import('@switchboard/db'),
+      import('../leased-ids.ts'),
+    ]);
     const pool = createPool({
       connectionString: config.DATABASE_URL,
       max: 1,

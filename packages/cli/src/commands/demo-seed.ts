@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { z } from '@switchboard/config';
-import { createPool, poolModeOptions, summarizeChannelMessages, type Pool } from '@switchboard/db';
-import type { SnowflakeGenerator } from '@switchboard/snowflake';
-import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
-import { intOption, parseOptions } from '../args.ts';
+import { intOption } from '../args.ts';
 import { defineCommand } from '../command.ts';
-import type { CliConfig } from '../config.ts';
-import { withLeasedIds } from '../leased-ids.ts';
-import { makeUser, planGuild, type GuildPlan, type SeedUser } from '../demo/plan.ts';
-import { writeGuild, writeUsers } from '../demo/write-guild.ts';
-import { writeMessages } from '../demo/write-messages.ts';
+import { record, table } from '../render.ts';
 
 const optionsSchema = z
   .object({
@@ -21,109 +13,42 @@ const optionsSchema = z
   })
   .transform((o) => ({ ...o, nonMembers: o['non-members'] }));
 
-type SeedOptions = z.infer<typeof optionsSchema>;
-
-const user = (u: SeedUser) => ({ id: u.id, username: u.username, token: u.token });
-
-async function describeGuild(pool: Pool, plan: GuildPlan, messagesMs: number) {
-  const perChannel = await summarizeChannelMessages(pool, plan.textChannelIds);
-  const image = (table: string) => plan.images.filter((i) => i.target.table === table);
-  return {
-    id: plan.id,
-    name: plan.name,
-    owner: user(plan.owner),
-    members: plan.members.map((m, i) => ({ ...user(m), role_ids: plan.memberRows[i + 1]!.roleIds })),
-    roles: Object.values(plan.roles).map((r) => ({ id: r.id, name: r.name, permissions: r.permissions.toString() })),
-    channels: plan.channels.map((c) => ({
-      id: c.id,
-      name: c.name,
-      type: c.type,
-      position: c.position,
-      parent_id: c.parentId ?? null,
-    })),
-    assets: image('guild_assets').map((i) => ({
-      id: i.id,
-      kind: i.target.table === 'guild_assets' ? i.target.kind : null,
-      hash: i.hash,
-      storage_key: i.storageKey,
-    })),
-    emojis: image('emojis').map((i) => ({
-      id: i.id,
-      name: 'name' in i.target ? i.target.name : null,
-      storage_key: i.storageKey,
-    })),
-    stickers: image('stickers').map((i) => ({
-      id: i.id,
-      name: 'name' in i.target ? i.target.name : null,
-      storage_key: i.storageKey,
-    })),
-    messages: {
-      count: perChannel.reduce((sum, c) => sum + c.count, 0),
-      elapsed_ms: messagesMs,
-      channels: perChannel.map((c) => ({
-        channel_id: c.channelId,
-        count: c.count,
-        first_id: c.firstId,
-        last_id: c.lastId,
-      })),
-    },
-  };
-}
-
-async function seed(pool: Pool, storage: Storage, ids: SnowflakeGenerator, options: SeedOptions) {
-  // A run tag keeps usernames and e-mail addresses of repeated seeds apart.
-  const tag = randomBytes(3).toString('hex');
-  const bot = makeUser(ids, `bot_${tag}`, 'bot');
-  const nonMembers = Array.from({ length: options.nonMembers }, (_, i) => makeUser(ids, `outsider_${tag}_${i + 1}`));
-  await writeUsers(pool, [bot, ...nonMembers]);
-  const guilds = [];
-  for (let index = 1; index <= options.guilds; index++) {
-    const plan = planGuild(ids, { tag, index, textChannels: options.channels, memberCount: options.members, bot });
-    await writeGuild(pool, storage, plan);
-    const started = performance.now();
-    await writeMessages(pool, ids, {
-      guildId: plan.id,
-      channelIds: plan.textChannelIds,
-      authorIds: [plan.owner.id, ...plan.members.map((m) => m.id)],
-      count: options.messages,
-    });
-    guilds.push(await describeGuild(pool, plan, Math.round(performance.now() - started)));
-  }
-  return { tag, bot: user(bot), non_members: nonMembers.map(user), guilds };
-}
+export type SeedOptions = z.infer<typeof optionsSchema>;
 
 export const demoSeedCommand = defineCommand({
   name: 'demo seed',
-  usage:
-    'demo seed [--guilds 1] [--channels 3] [--members 5] [--messages 50] [--non-members 2]: make guilds (counts are per guild) with an owner, members, a bot, roles, channels, emojis, stickers, images in S3 and messages; prints every id and token',
-  parse: (args) =>
-    parseOptions(
-      args,
-      {
-        guilds: { type: 'string' },
-        channels: { type: 'string' },
-        members: { type: 'string' },
-        messages: { type: 'string' },
-        'non-members': { type: 'string' },
-      },
-      optionsSchema,
-    ),
-  async run(options, config: CliConfig) {
-    const started = performance.now();
-    const pool = createPool({
-      connectionString: config.DATABASE_URL,
-      max: 2,
-      applicationName: 'switchboard-cli',
-      ...poolModeOptions(config),
-    });
-    const storage = createStorage(storageOptionsFromConfig(config));
-    try {
-      await storage.ensureBucket();
-      const result = await withLeasedIds(config, (ids) => seed(pool, storage, ids, options));
-      return { ...result, bucket: storage.bucket, elapsed_ms: Math.round(performance.now() - started) };
-    } finally {
-      storage.close();
-      await pool.end();
-    }
+  summary: 'write demo guilds, users, channels, assets and messages straight into the stores',
+  description:
+    "Counts are per guild. Each guild gets an owner, members, the run's bot, roles, channels, emojis, a sticker, images in S3 and messages. Prints every id and token. Needs DATABASE_URL, REDIS_URL and S3.",
+  uses: 'database',
+  options: {
+    guilds: { type: 'string', value: 'N', description: 'guilds to make (1)' },
+    channels: { type: 'string', value: 'N', description: 'text channels per guild (3)' },
+    members: { type: 'string', value: 'N', description: 'members per guild besides the owner (5)' },
+    messages: { type: 'string', value: 'N', description: 'messages per guild (50)' },
+    'non-members': { type: 'string', value: 'N', description: 'users in no guild (2)' },
   },
+  schema: optionsSchema,
+  async run(options, config) {
+    // Loaded here, not at start: the other commands (and --help) start without S3 and the seeders.
+    const { runDemoSeed } = await import('../demo/seed.ts');
+    return runDemoSeed(options, config);
+  },
+  // The ids and tokens people reach for first; --json has everything.
+  render: (result) => ({
+    kind: 'sections',
+    sections: [
+      record({ tag: result.tag, bot_id: result.bot.id, bot_token: result.bot.token, bucket: result.bucket }),
+      table(
+        result.guilds.map((guild) => ({
+          guild_id: guild.id,
+          name: guild.name,
+          owner_token: guild.owner.token,
+          channels: guild.channels.length,
+          members: guild.members.length,
+          messages: guild.messages.count,
+        })),
+      ),
+    ],
+  }),
 });

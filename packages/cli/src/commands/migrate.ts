@@ -1,12 +1,45 @@
-import { z } from '@switchboard/config';
-import { migrate } from '@switchboard/db';
-import { parseOptions } from '../args.ts';
+import { secretKeysOf, z } from '@switchboard/config';
 import { defineCommand } from '../command.ts';
+import { record, table } from '../render.ts';
 
 export const migrateCommand = defineCommand({
   name: 'migrate',
-  usage: 'migrate: apply pending database migrations; prints {"applied": [file names]}',
-  parse: (args) => parseOptions(args, {}, z.object({})),
-  // A session lock: PostgreSQL itself, never a transaction pooler.
-  run: async (_options, config) => migrate(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL),
+  summary: 'apply pending database migrations, then seal webhook secrets under the write key',
+  description:
+    'Needs DATABASE_URL. With SECRETS_ENCRYPTION_KEY (or _KEYS, the write key first) it then seals every webhook secret stored as given or under an older key; a second run finds nothing to do.',
+  uses: 'database',
+  schema: z.object({}),
+  run: async (_options, config) => {
+    const { createPool, migrate, poolModeOptions, resealWebhookSecrets, secretKeyring } = await import(
+      '@switchboard/db'
+    );
+    // A session lock: PostgreSQL itself, never a transaction pooler.
+    const { applied } = await migrate(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
+    const keyring = secretKeyring(secretKeysOf(config));
+    if (keyring.writeKeyId === null) return { applied };
+    const pool = createPool({
+      connectionString: config.DATABASE_URL,
+      max: 1,
+      applicationName: 'switchboard-migrate',
+      ...poolModeOptions(config),
+    });
+    try {
+      return { applied, secrets_resealed: await resealWebhookSecrets(pool, keyring), write_key_id: keyring.writeKeyId };
+    } finally {
+      await pool.end();
+    }
+  },
+  render: (result) => ({
+    kind: 'sections',
+    sections: [
+      table(
+        result.applied.map((file) => ({ applied: file })),
+        ['applied'],
+        'nothing to apply: the schema is up to date',
+      ),
+      ...('secrets_resealed' in result
+        ? [record({ secrets_resealed: result.secrets_resealed, write_key_id: result.write_key_id })]
+        : []),
+    ],
+  }),
 });

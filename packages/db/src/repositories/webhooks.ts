@@ -1,5 +1,6 @@
 import type { UserPartialRecord } from '@switchboard/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '../pool.ts';
+import { openWebhookSecret, sealWebhookSecret, type SecretKeyring, type StoredSecret } from '../secrets.ts';
 
 /** A `webhooks` row. `token` and `secret` never leave the server except `token` in webhook responses. */
 export interface Webhook {
@@ -13,8 +14,12 @@ export interface Webhook {
   name: string;
   avatarHash: string | null;
   token: string;
-  /** Optional shared secret verifying X-Hub-Signature-256 / Sentry-Hook-Signature. */
+  /**
+   * Optional shared secret verifying X-Hub-Signature-256 / Sentry-Hook-Signature, as stored:
+   * sealed under `secretKeyId` (openWebhookSecret), or as given when that is null.
+   */
   secret: string | null;
+  secretKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -34,7 +39,8 @@ export interface NewWebhook {
   name: string;
   avatarHash: string | null;
   token: string;
-  secret: string | null;
+  /** As stored: sealWebhookSecret's output. */
+  secret: StoredSecret | null;
 }
 
 export interface WebhookLimits {
@@ -47,11 +53,11 @@ export interface WebhookChanges {
   name?: string;
   avatarHash?: string | null;
   channelId?: string;
-  secret?: string | null;
+  secret?: StoredSecret | null;
 }
 
 const COLUMNS = `w.id, w.type, w.guild_id AS "guildId", w.channel_id AS "channelId", w.creator_id AS "creatorId",
-  w.name, w.avatar_hash AS "avatarHash", w.token, w.secret, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+  w.name, w.avatar_hash AS "avatarHash", w.token, w.secret, w.secret_key_id AS "secretKeyId", w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
 // int8 columns go through text so that json keeps them exact.
 const CREATOR = `CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object(
@@ -60,7 +66,17 @@ const CREATOR = `CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object(
 
 const WITH_CREATOR = `SELECT ${COLUMNS}, ${CREATOR} FROM webhooks w LEFT JOIN users u ON u.id = w.creator_id`;
 
-/** The columns of a webhook an execution checks: its token (in constant time, by the caller) and secret. */
+/**
+ * The columns of a webhook an execution checks: its token (in constant time, by the caller) and
+ * secret, as stored (the caller opens it with its keyring).
+ */
+export interface ExecutionWebhookRow {
+  id: string;
+  token: string;
+  secret: StoredSecret | null;
+}
+
+/** An execution's webhook with its secret opened: what the routes verify signatures with. */
 export interface ExecutionWebhook {
   id: string;
   token: string;
@@ -68,7 +84,7 @@ export interface ExecutionWebhook {
 }
 
 const FIND_FOR_EXECUTION = `
-SELECT w.id, w.token, w.secret
+SELECT w.id, w.token, w.secret, w.secret_key_id
 FROM unnest($1::bigint[]) WITH ORDINALITY AS i(id, ord) LEFT JOIN webhooks w ON w.id = i.id
 ORDER BY i.ord`;
 
@@ -81,15 +97,22 @@ ORDER BY i.ord`;
 export async function findWebhooksForExecution(
   db: Queryable,
   webhookIds: readonly string[],
-): Promise<(ExecutionWebhook | null)[]> {
-  const { rows } = await db.query<{ id: string | null; token: string | null; secret: string | null }>({
+): Promise<(ExecutionWebhookRow | null)[]> {
+  const { rows } = await db.query<{
+    id: string | null;
+    token: string | null;
+    secret: string | null;
+    secret_key_id: string | null;
+  }>({
     name: 'webhook-execution-lookup',
     text: FIND_FOR_EXECUTION,
     values: [webhookIds],
   });
   return webhookIds.map((_, index) => {
     const row = rows[index];
-    return row && row.id !== null && row.token !== null ? { id: row.id, token: row.token, secret: row.secret } : null;
+    if (!row || row.id === null || row.token === null) return null;
+    const secret = row.secret === null ? null : { secret: row.secret, keyId: row.secret_key_id };
+    return { id: row.id, token: row.token, secret };
   });
 }
 
@@ -154,8 +177,8 @@ export async function createWebhookWithinLimits(
     if (counts.guild >= limits.perGuild) return { full: 'guild' as const };
     if (counts.channel >= limits.perChannel) return { full: 'channel' as const };
     await client.query(
-      `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token, secret)
-       VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO webhooks (id, type, guild_id, channel_id, creator_id, name, avatar_hash, token, secret, secret_key_id)
+       VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         webhook.id,
         webhook.guildId,
@@ -164,7 +187,8 @@ export async function createWebhookWithinLimits(
         webhook.name,
         webhook.avatarHash,
         webhook.token,
-        webhook.secret,
+        webhook.secret?.secret ?? null,
+        webhook.secret?.keyId ?? null,
       ],
     );
     return { ok: (await findWebhookWithCreator(client, webhook.id))! };
@@ -181,7 +205,7 @@ function updateStatement(setsSecret: boolean): string {
          name = coalesce($2, name),
          avatar_hash = CASE WHEN $3::boolean THEN $4 ELSE avatar_hash END,
          channel_id = coalesce($5::bigint, channel_id),
-         ${setsSecret ? 'secret = $6,' : ''}
+         ${setsSecret ? 'secret = $6, secret_key_id = $7,' : ''}
          updated_at = now()
        WHERE id = $1
        RETURNING *
@@ -208,7 +232,11 @@ export async function updateWebhook(
   const { rows } =
     changes.secret === undefined
       ? await db.query<WebhookWithCreator>(UPDATE_KEEPING_SECRET, values)
-      : await db.query<WebhookWithCreator>(UPDATE_SETTING_SECRET, [...values, changes.secret]);
+      : await db.query<WebhookWithCreator>(UPDATE_SETTING_SECRET, [
+          ...values,
+          changes.secret?.secret ?? null,
+          changes.secret?.keyId ?? null,
+        ]);
   return rows[0] ?? null;
 }
 
@@ -236,4 +264,39 @@ export async function moveWebhookWithinLimit(
 export async function deleteWebhook(db: Queryable, id: string): Promise<Webhook | null> {
   const { rows } = await db.query<Webhook>(`DELETE FROM webhooks w WHERE w.id = $1 RETURNING ${COLUMNS}`, [id]);
   return rows[0] ?? null;
+}
+
+/** Rows re-sealed per statement by resealWebhookSecrets. */
+const RESEAL_BATCH = 500;
+
+/**
+ * Seals every webhook secret not yet under the keyring's write key: plaintext rows (written
+ * before encryption) and rows under an older key (rotation). Idempotent: a second run finds
+ * nothing; each row is updated only if its secret is still the one read, so a secret changed
+ * meanwhile through the API is left as the API wrote it. Answers the rows re-sealed.
+ */
+export async function resealWebhookSecrets(pool: Pool, keyring: SecretKeyring): Promise<number> {
+  if (keyring.writeKeyId === null) return 0;
+  let resealed = 0;
+  let after = '0';
+  for (;;) {
+    const { rows } = await pool.query<{ id: string; secret: string; secret_key_id: string | null }>(
+      `SELECT id::text, secret, secret_key_id FROM webhooks
+        WHERE secret IS NOT NULL AND secret_key_id IS DISTINCT FROM $1 AND id > $2
+        ORDER BY id LIMIT $3`,
+      [keyring.writeKeyId, after, RESEAL_BATCH],
+    );
+    if (rows.length === 0) return resealed;
+    for (const row of rows) {
+      const plaintext = openWebhookSecret(keyring, row.id, { secret: row.secret, keyId: row.secret_key_id });
+      const sealed = sealWebhookSecret(keyring, row.id, plaintext);
+      const { rowCount } = await pool.query(
+        `UPDATE webhooks SET secret = $2, secret_key_id = $3
+          WHERE id = $1 AND secret = $4 AND secret_key_id IS NOT DISTINCT FROM $5`,
+        [row.id, sealed.secret, sealed.keyId, row.secret, row.secret_key_id],
+      );
+      resealed += rowCount ?? 0;
+    }
+    after = rows.at(-1)!.id;
+  }
 }

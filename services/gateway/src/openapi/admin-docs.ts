@@ -30,9 +30,14 @@ import { purgeRequestSchema } from '../routes/admin/assets/schemas.ts';
 import { listAuditLogsSchema, searchAuditLogsSchema } from '../routes/admin/audit-logs/schemas.ts';
 import { bulkAddSchema } from '../routes/admin/bulk/schemas.ts';
 import { listFailedJobsQuery, retryJobsBody } from '../routes/admin/jobs/schemas.ts';
+import {
+  adminWebhookListResponseSchema,
+  adminWebhookResponseSchema,
+  listWebhooksSchema,
+} from '../routes/admin/webhooks/schemas.ts';
 import { banDocs } from './admin-bans.ts';
 import * as ex from './examples/index.ts';
-import { presented, type OperationSpec, type SuccessSpec } from './operation.ts';
+import { NO_CONTENT, presented, type OperationSpec, type SuccessSpec } from './operation.ts';
 
 /** What an admin route adds to what ADMIN_ROUTES says of it: the schemas its handler validates with. */
 export type AdminDoc = Pick<
@@ -213,6 +218,24 @@ export function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
           errors: [],
         }),
       ],
+    },
+    'POST /v1/admin/webhooks/list': {
+      summary: "A guild's or a channel's webhooks (no token, no secret)",
+      body: listWebhooksSchema,
+      requestExample: { guild_id: ex.IDS.guild },
+      success: [
+        presented('`webhooks`, oldest first.', adminWebhookListResponseSchema, { webhooks: [ex.ADMIN_WEBHOOK] }),
+      ],
+    },
+    'GET /v1/admin/webhooks/:webhookId': {
+      summary: 'A webhook (no token, no secret)',
+      success: [presented('The webhook.', adminWebhookResponseSchema, ex.ADMIN_WEBHOOK)],
+      errors: ['UNKNOWN_WEBHOOK'],
+    },
+    'DELETE /v1/admin/webhooks/:webhookId': {
+      summary: 'Delete a webhook (audited); its token stops working on every replica before the answer',
+      success: [NO_CONTENT],
+      errors: ['UNKNOWN_WEBHOOK'],
     },
     'POST /v1/admin/dashboard/session': {
       summary: 'Exchange the admin key for a queue dashboard session (HttpOnly cookie)',

@@ -20,6 +20,7 @@ import { listAuditLogsSchema, searchAuditLogsSchema } from '../../src/routes/adm
 import * as bans from '../../src/routes/admin/bans/schemas.ts';
 import { bulkAddSchema } from '../../src/routes/admin/bulk/schemas.ts';
 import { retryJobsBody } from '../../src/routes/admin/jobs/schemas.ts';
+import { listWebhooksSchema } from '../../src/routes/admin/webhooks/schemas.ts';
 import { createWebhookBody, updateWebhookBody } from '../../src/routes/webhooks/schemas.ts';
 import { createAdmin, type AdminFixture } from '../admin-helpers.ts';
 import { deliveriesSettled, useExecuteStack } from '../webhook-execute-helpers.ts';
@@ -94,6 +95,7 @@ const ADMIN_BODIES: Record<string, z.ZodType | undefined> = {
   'POST /v1/admin/bans/ip/remove': bans.ipRemoveSchema,
   'POST /v1/admin/bulk/add-guild-members': bulkAddSchema(1000),
   'POST /v1/admin/jobs/retry': retryJobsBody,
+  'POST /v1/admin/webhooks/list': listWebhooksSchema,
 };
 const FUZZED_ADMIN_ROUTES = ADMIN_ROUTES.filter((route) => route.path !== '/v1/admin/bans/ip/add');
 
@@ -122,6 +124,7 @@ function adminRequest(route: AdminRoute): fc.Arbitrary<FuzzRequest> {
     archiveId: pathId,
     purgeId: pathId,
     operationId: pathId,
+    webhookId: pathId,
   });
   // Header values are bytes: what a client can put there is Latin-1 without control characters.
   const key = fc.oneof(

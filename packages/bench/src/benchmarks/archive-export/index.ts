@@ -25,7 +25,20 @@ async function seedGuild(context: BenchContext, env: Record<string, string>, mes
   context.log(`seeding a guild of ${messages} messages (demo seed)`);
   const child = spawn(
     process.execPath,
-    [CLI_ENTRY, 'demo', 'seed', '--guilds', '1', '--channels', '4', '--members', '50', '--messages', String(messages)],
+    [
+      CLI_ENTRY,
+      'demo',
+      'seed',
+      '--guilds',
+      '1',
+      '--channels',
+      '4',
+      '--members',
+      '50',
+      '--messages',
+      String(messages),
+      '--json',
+    ],
     {
       env: { ...env, SNOWFLAKE_WORKER_ID: '1010' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -15,6 +15,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   archiveId: IDS.archive,
   purgeId: IDS.operation,
   operationId: IDS.operation,
+  webhookId: IDS.webhook,
 };
 
 /** Every path parameter has one: a route with a new parameter name must add it here. */

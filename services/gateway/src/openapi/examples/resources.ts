@@ -46,6 +46,19 @@ export const WEBHOOK_BY_TOKEN = {
 
 export const WEBHOOK = { ...WEBHOOK_BY_TOKEN, user: USER_PARTIAL };
 
+/** What an operator sees of a webhook: no token, no secret. */
+export const ADMIN_WEBHOOK = {
+  id: IDS.webhook,
+  type: 1,
+  guild_id: IDS.guild,
+  channel_id: IDS.channel,
+  name: 'Deploys',
+  avatar: null,
+  creator_id: IDS.user,
+  signed: false,
+  created_at: AT,
+};
+
 export const MESSAGE = {
   id: IDS.message,
   type: 0,

@@ -13,6 +13,7 @@ import { banHandlers } from './bans/index.ts';
 import { bulkHandlers } from './bulk/index.ts';
 import { dashboardHandlers } from './dashboard/index.ts';
 import { jobHandlers } from './jobs/index.ts';
+import { webhookHandlers } from './webhooks/index.ts';
 import { mergeAdminHandlers, servedAdminRoutes, type AdminArea, type AdminHandlerMap } from './handlers.ts';
 
 /** Every admin area; together they serve every ADMIN_ROUTES entry (adminRouter refuses less). */
@@ -25,6 +26,7 @@ export const ADMIN_AREAS: readonly AdminArea[] = [
   bulkHandlers,
   dashboardHandlers,
   jobHandlers,
+  webhookHandlers,
 ];
 
 /** The handlers of every area, built once: the router mounts them and discovery reports them. */

@@ -7,6 +7,7 @@ import {
   findWebhookWithCreator,
   listChannelWebhooks,
   listGuildWebhooks,
+  sealWebhookSecret,
 } from '@switchboard/db';
 import { ApiError, validate } from '@switchboard/http';
 import { guildAccess } from '../../permissions/index.ts';
@@ -24,7 +25,7 @@ import { requireWebhookChannel } from './channel-type.ts';
  */
 
 /** POST /channels/{channel_id}/webhooks: 200 (not 201, as Fluxer) with the new webhook; text-like channels only. */
-export function createWebhook({ pool, storage, ids }: GatewayDeps): RequestHandler {
+export function createWebhook({ pool, storage, ids, secrets }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(createWebhookBody, req.body);
     const access = guildAccess(res);
@@ -42,7 +43,7 @@ export function createWebhook({ pool, storage, ids }: GatewayDeps): RequestHandl
         name: body.name,
         avatarHash,
         token: generateWebhookToken(),
-        secret: body.secret ?? null,
+        secret: typeof body.secret === 'string' ? sealWebhookSecret(secrets, id, body.secret) : null,
       },
       LIMITS.webhooks,
     ).catch(async (error: unknown) => {

@@ -4,6 +4,7 @@ import {
   findChannelById,
   findWebhookById,
   moveWebhookWithinLimit,
+  sealWebhookSecret,
   updateWebhook,
   type Pool,
   type PoolClient,
@@ -101,7 +102,8 @@ export function updateWebhookById(deps: GatewayDeps): RequestHandler {
     if (target !== null) await checkMoveTarget(pool, webhook, target, userPrincipal(res).userId);
     const changes = await nameAndAvatarChanges(storage, webhook, body);
     // Write-only: set or cleared here, never read back by any route.
-    if (body.secret !== undefined) changes.secret = body.secret;
+    if (body.secret !== undefined)
+      changes.secret = body.secret === null ? null : sealWebhookSecret(deps.secrets, webhook.id, body.secret);
     const updated = await applyChanges(deps, webhook, target, changes);
     if (!updated) throw new ApiError('UNKNOWN_WEBHOOK');
     res.json(presentWebhook(updated));

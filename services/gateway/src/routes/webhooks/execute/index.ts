@@ -78,7 +78,7 @@ export function executeRouter(deps: GatewayDeps): Router {
     waitTimeoutMs: config.WEBHOOK_WAIT_TIMEOUT_MS,
     inlineBodyMaxBytes: config.WEBHOOK_INLINE_BODY_MAX_BYTES,
     lookUp: cachedLookup(
-      batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES)),
+      batchedLookup(deps.pool, config.DATABASE_POOL_SIZE, lanesPerProcess(config.GATEWAY_PROCESSES), deps.secrets),
       deps.changeFeed,
       deps.metrics,
     ),

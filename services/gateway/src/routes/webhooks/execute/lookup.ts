@@ -1,6 +1,12 @@
 import { digestsEqual, hashCredential } from '@switchboard/auth';
 import { createBatcher } from '@switchboard/batching';
-import { findWebhooksForExecution, type ExecutionWebhook, type Pool } from '@switchboard/db';
+import {
+  findWebhooksForExecution,
+  openWebhookSecret,
+  type ExecutionWebhook,
+  type Pool,
+  type SecretKeyring,
+} from '@switchboard/db';
 import type { Registry } from '@switchboard/metrics';
 import type { ChangeFeed } from '../../../change-feed.ts';
 import { credentialMemory } from '../../../credential-memory.ts';
@@ -31,9 +37,17 @@ export type ExecutionLookupFn = (webhookId: string) => Promise<ExecutionWebhook 
 /**
  * The execution routes' webhook lookup, batched across concurrent requests: one statement and
  * one round trip per batch rather than per request. Other routes keep the rest of the pool.
+ * Secrets are opened here, once per read: a webhook held in memory serves its requests with
+ * no decryption.
  */
-export function batchedLookup(pool: Pool, poolSize: number, lanes: number): ExecutionLookupFn {
-  return createBatcher((webhookIds: string[]) => findWebhooksForExecution(pool, webhookIds), {
+export function batchedLookup(pool: Pool, poolSize: number, lanes: number, secrets: SecretKeyring): ExecutionLookupFn {
+  const read = async (webhookIds: string[]): Promise<(ExecutionWebhook | null)[]> =>
+    (await findWebhooksForExecution(pool, webhookIds)).map((row) =>
+      row === null
+        ? null
+        : { id: row.id, token: row.token, secret: row.secret && openWebhookSecret(secrets, row.id, row.secret) },
+    );
+  return createBatcher(read, {
     maxBatch: MAX_BATCH,
     maxInFlight: Math.min(lanes, poolSize),
   });

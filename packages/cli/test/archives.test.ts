@@ -1,6 +1,8 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  call,
   spawnService,
   startFaultProxy,
   useTestEnvironment,
@@ -8,61 +10,77 @@ import {
   waitFor,
   type ServiceProcess,
 } from '@switchboard/testkit';
-import { runCli, startCli } from './run-cli.ts';
+import { jsonOf, runCli, startCli } from './run-cli.ts';
 
-// Real processes throughout: the gateway takes the request, an archive worker builds the ZIP into
-// S3, and the CLI (not a terminal here: one plain line per change on stderr) watches the row.
+// Real processes throughout: the CLI asks the gateway for the archive, an archive worker builds
+// the ZIP into S3, and the CLI (not a terminal here: one plain line per change on stderr) watches
+// it through the API, then downloads it.
 const environment = useTestEnvironment();
 const db = useTestPool(environment, 1);
 const WORKER_ENV = { ARCHIVE_PROGRESS_INTERVAL_MS: '100' };
 let gateway: ServiceProcess;
 let adminKey: string;
 let guildIds: string[];
+let downloads: string;
 
 beforeAll(async () => {
   gateway = await spawnService(
     'gateway',
     environment.processEnv({ PORT: '0', HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false' }),
   );
-  const admin = await runCli(['admin', 'create', '--name', 'archive-watcher', '--acl', '*'], environment.processEnv());
-  if (admin.code !== 0) throw new Error(`admin create failed: ${admin.stderr}`);
-  adminKey = JSON.parse(admin.stdout).key;
-  const seed = await runCli(
-    ['demo', 'seed', '--guilds', '4', '--channels', '1', '--members', '2', '--messages', '2000', '--non-members', '0'],
+  const admin = await runCli(
+    ['admin', 'create', '--name', 'archive-watcher', '--acl', '*', '--json'],
     environment.processEnv(),
   );
-  if (seed.code !== 0) throw new Error(`demo seed failed: ${seed.stderr}`);
-  guildIds = JSON.parse(seed.stdout).guilds.map((guild: { id: string }) => guild.id);
-}, 60_000);
+  adminKey = jsonOf(admin).key;
+  const seed = await runCli(
+    [
+      'demo',
+      'seed',
+      '--guilds',
+      '4',
+      '--channels',
+      '1',
+      '--members',
+      '2',
+      '--messages',
+      '2000',
+      '--non-members',
+      '0',
+      '--json',
+    ],
+    environment.processEnv(),
+  );
+  guildIds = jsonOf(seed).guilds.map((guild: { id: string }) => guild.id);
+  downloads = await mkdtemp(join(tmpdir(), 'sb-cli-archives-'));
+}, 120_000);
 
 afterAll(async () => {
   await gateway?.stop();
+  if (downloads) await rm(downloads, { recursive: true, force: true });
 });
 
-const api = (path: string) => `http://127.0.0.1:${String(gateway.ready['port'])}${path}`;
+const gatewayUrl = () => `http://127.0.0.1:${String(gateway.ready['port'])}`;
+const apiEnv = (url = gatewayUrl()) => ({ SWITCHBOARD_URL: url, SWITCHBOARD_ADMIN_KEY: adminKey });
 
-/** Requests a guild archive through the API; nothing builds it until a worker runs. */
+/** Requests a guild archive with the CLI; nothing builds it until a worker runs. */
 async function requestArchive(guildId: string): Promise<string> {
-  const answer = await call('POST', api('/v1/admin/archives/guild'), {
-    token: adminKey,
-    scheme: 'Admin',
-    body: { guild_id: guildId },
-  });
-  expect(answer.status).toBe(200);
-  return answer.body.archive_id;
+  const archive = jsonOf(await runCli(['archives', 'trigger', '--guild', guildId, '--json'], apiEnv()));
+  expect(archive).toMatchObject({ subject_type: 'guild', subject_id: guildId, status: 'queued' });
+  return archive.archive_id;
 }
 
 /** Starts the watch and waits until it reported the archive still queued (no worker yet). */
-async function watchQueued(archiveId: string, extra: string[] = [], env = environment.processEnv()) {
-  const watching = startCli(['archives', 'watch', archiveId, '--interval-ms', '100', ...extra], env);
+async function watchQueued(archiveId: string, extra: string[] = [], env: Record<string, string> = apiEnv()) {
+  const watching = startCli(['archives', 'watch', archiveId, '--interval-ms', '100', '--json', ...extra], env);
   await waitFor(async () => watching.stderr().startsWith('queued 0% Queued\n'), 15_000);
   return watching;
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
-describe('cli archives watch', () => {
-  it('follows an archive from queued to completed, one line per change, exits 0 and says where to download it', async () => {
+describe('switchboard archives', () => {
+  it('follows an archive from queued to completed, one line per change, then downloads it', async () => {
     const [guildId] = guildIds as [string];
     const archiveId = await requestArchive(guildId);
     const watching = await watchQueued(archiveId);
@@ -92,12 +110,17 @@ describe('cli archives watch', () => {
       download_path: downloadPath,
     });
     expect(Number(result.file_size)).toBeGreaterThan(0);
-    // The printed path is the one that hands out the ZIP.
-    const link = await call('GET', api(downloadPath), { token: adminKey, scheme: 'Admin' });
-    expect(link.status).toBe(200);
-    const zip = await fetch(link.body.downloadUrl);
-    expect(zip.status).toBe(200);
-    expect((await zip.arrayBuffer()).byteLength).toBe(Number(result.file_size));
+    const file = join(downloads, 'guild.zip');
+    const saved = jsonOf(await runCli(['archives', 'download', archiveId, '--output', file, '--json'], apiEnv()));
+    expect(saved).toEqual({ archive_id: archiveId, file, bytes: Number(result.file_size) });
+    expect((await stat(file)).size).toBe(Number(result.file_size));
+
+    // For people: the archive as FIELD / VALUE rows, and the list as a table.
+    const shown = await runCli(['archives', 'get', archiveId], apiEnv());
+    expect(shown.stdout.split('\n')[0]).toMatch(/^FIELD\s+VALUE$/);
+    const listed = await runCli(['archives', 'list', '--subject-type', 'guild', '--subject-id', guildId], apiEnv());
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ARCHIVE ID\s+SUBJECT TYPE\s+SUBJECT ID\s+STATUS/);
+    expect(listed.stdout).toContain(archiveId);
   });
 
   it('exits 1 with ARCHIVE_FAILED and the recorded reason when the archive fails', async () => {
@@ -131,17 +154,15 @@ describe('cli archives watch', () => {
     });
   });
 
-  it('keeps watching through a database outage, saying so once, and still ends with the completed archive', async () => {
+  it('keeps watching while the gateway cannot be reached, saying so once, and still ends with the completed archive', async () => {
     const archiveId = await requestArchive(guildIds[3]!);
-    const env = environment.processEnv();
-    const database = new URL(env['DATABASE_URL']!);
-    const proxy = await startFaultProxy({ host: database.hostname, port: Number(database.port || 5432) });
+    const proxy = await startFaultProxy({ host: '127.0.0.1', port: Number(gateway.ready['port']) });
     let worker: ServiceProcess | undefined;
     try {
-      const watching = await watchQueued(archiveId, [], { ...env, DATABASE_URL: proxy.urlFor(env['DATABASE_URL']!) });
+      const watching = await watchQueued(archiveId, [], apiEnv(proxy.urlFor(gatewayUrl())));
       proxy.setMode('cut');
-      await waitFor(async () => watching.stderr().includes('database unavailable, retrying'), 10_000);
-      // The archive is built meanwhile (the worker reaches the database directly).
+      await waitFor(async () => watching.stderr().includes('gateway unavailable, retrying'), 10_000);
+      // The archive is built meanwhile.
       worker = await spawnService('archive-worker', environment.processEnv(WORKER_ENV));
       await waitFor(
         async () =>
@@ -151,8 +172,8 @@ describe('cli archives watch', () => {
       proxy.setMode('pass');
       expect((await watching.exit).code, watching.stderr()).toBe(0);
       const progress = lines(watching.stderr());
-      expect(progress.filter((line) => line.startsWith('database unavailable'))).toHaveLength(1);
-      expect(progress.filter((line) => line === 'database reachable again')).toHaveLength(1);
+      expect(progress.filter((line) => line.startsWith('gateway unavailable'))).toHaveLength(1);
+      expect(progress.filter((line) => line === 'gateway reachable again')).toHaveLength(1);
       expect(progress.at(-1)).toBe('completed 100% Completed');
       expect(JSON.parse(watching.stdout())).toMatchObject({ archive_id: archiveId, status: 'completed' });
     } finally {
@@ -162,12 +183,15 @@ describe('cli archives watch', () => {
   });
 
   it('refuses a malformed id (exit 2) and reports an unknown one (exit 1)', async () => {
-    const malformed = await runCli(['archives', 'watch', 'not-an-id'], environment.processEnv());
+    const malformed = await runCli(['archives', 'watch', 'not-an-id'], apiEnv());
     expect(malformed.code).toBe(2);
-    expect(JSON.parse(malformed.stderr)).toMatchObject({ error: 'INVALID_ARGUMENTS', details: [{ option: '<id>' }] });
-    const missing = await runCli(['archives', 'watch'], environment.processEnv());
+    expect(JSON.parse(malformed.stderr)).toMatchObject({
+      error: 'INVALID_ARGUMENTS',
+      details: [{ option: '<archive-id>' }],
+    });
+    const missing = await runCli(['archives', 'watch'], apiEnv());
     expect(missing.code).toBe(2);
-    const unknown = await runCli(['archives', 'watch', '123456789012345678'], environment.processEnv());
+    const unknown = await runCli(['archives', 'watch', '123456789012345678'], apiEnv());
     expect(unknown.code).toBe(1);
     expect(JSON.parse(lines(unknown.stderr).at(-1)!)).toMatchObject({ error: 'UNKNOWN_ARCHIVE' });
   });
