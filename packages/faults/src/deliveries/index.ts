@@ -49,6 +49,13 @@ export async function settleDeliveries(queue: Queue, timeoutMs: number): Promise
   return deliveriesSettled(queue, timeoutMs);
 }
 
+/** Why the deliveries did not all complete: not settled within `timeoutMs`, or failed for good; empty when they did. */
+export async function deliveryProblems(queue: Queue, timeoutMs: number): Promise<string[]> {
+  const failedJobs = await settleDeliveries(queue, timeoutMs).catch(() => null);
+  if (failedJobs === null) return [`deliveries not settled within ${timeoutMs / 1000} s`];
+  return failedJobs > 0 ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(queue)})`] : [];
+}
+
 /** Why delivery jobs failed for good, by reason: `3× webhook body … is gone`. */
 export async function failureReasons(queue: Queue): Promise<string> {
   const failed = (await queue.getJobs(['failed'])).filter((job) => job?.name === WEBHOOK_DELIVERY_JOB.name);

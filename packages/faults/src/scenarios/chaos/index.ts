@@ -1,19 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAdminWithKey } from '@switchboard/auth';
 import { createPool } from '@switchboard/db';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, testSnowflakeWorkerId } from '@switchboard/testkit';
-import {
-  deliveryLedger,
-  failureReasons,
-  ledgerProblems,
-  settleDeliveries,
-  watchDeliveries,
-} from '../../deliveries/index.ts';
+import { deliveryLedger, deliveryProblems, ledgerProblems, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses, type SupervisedWorker } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage } from '../outage/judge.ts';
-import { ADMIN_ACLS, INLINE_BODY_MAX_BYTES, seedGuild } from '../outage/mixed.ts';
+import { INLINE_BODY_MAX_BYTES, seedMixedTargets } from '../outage/mixed.ts';
 import { startTraffic } from '../outage/traffic.ts';
 import { runSchedule, type FaultRecord } from './faults.ts';
 import { jobRowProblems, settledJobRows } from './job-rows.ts';
@@ -71,12 +62,7 @@ async function runChaos(context: ScenarioContext, options: ChaosOptions): Promis
   const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
   const watch = watchDeliveries(environment);
   try {
-    const hook = await createWebhookFixture(pool);
-    const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), {
-      name: 'fault-chaos',
-      acls: ADMIN_ACLS,
-    });
-    const guild = await seedGuild(pool);
+    const targets = await seedMixedTargets(pool, 'fault-chaos');
     const gateway = await processes.gateway({
       GATEWAY_PROCESSES: '2',
       // The primary's "is back" line says when a killed process's replacement listens.
@@ -94,7 +80,7 @@ async function runChaos(context: ScenarioContext, options: ChaosOptions): Promis
     >;
 
     const accepted: string[] = [];
-    const kinds = chaosTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, guild, accepted });
+    const kinds = chaosTraffic({ ...targets, gatewayUrl: gateway.url, accepted });
     let stopped = false;
     const traffic = startTraffic(kinds, {
       ...TRAFFIC,
@@ -124,13 +110,13 @@ async function runChaos(context: ScenarioContext, options: ChaosOptions): Promis
     };
     const judgement = judgeOutage(samples, expected, window, bounds);
     const readyMs = readiness.at === null ? null : Math.max(0, readiness.at - window.endMs);
-    const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
+    const settleProblems = await deliveryProblems(watch.queue, SETTLE_TIMEOUT_MS);
     const rows = await settledJobRows(
       pool,
       { redis: watch.redis, redisPrefix: environment.redisPrefix },
       SETTLE_TIMEOUT_MS,
     );
-    const ledger = await deliveryLedger({ pool, watch, environment }, hook, accepted);
+    const ledger = await deliveryLedger({ pool, watch, environment }, targets.hook, accepted);
     return {
       scenario: 'chaos',
       load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,
@@ -159,11 +145,7 @@ async function runChaos(context: ScenarioContext, options: ChaosOptions): Promis
             ]
           : []),
         ...ledgerProblems(ledger),
-        ...(failedJobs === null
-          ? [`deliveries not settled within ${SETTLE_TIMEOUT_MS / 1000} s`]
-          : failedJobs > 0
-            ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`]
-            : []),
+        ...settleProblems,
         ...jobRowProblems(rows, SETTLE_TIMEOUT_MS),
       ],
     };

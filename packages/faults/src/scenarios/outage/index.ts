@@ -1,19 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAdminWithKey } from '@switchboard/auth';
 import { createPool } from '@switchboard/db';
-import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, QUICK_TAKEOVER, testSnowflakeWorkerId, type FaultMode } from '@switchboard/testkit';
-import {
-  deliveryLedger,
-  failureReasons,
-  ledgerProblems,
-  settleDeliveries,
-  watchDeliveries,
-} from '../../deliveries/index.ts';
+import { QUICK_TAKEOVER, type FaultMode } from '@switchboard/testkit';
+import { deliveryLedger, deliveryProblems, ledgerProblems, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import { judgeOutage, type OutageBounds } from './judge.ts';
-import { ADMIN_ACLS, INLINE_BODY_MAX_BYTES, mixedTraffic, seedGuild } from './mixed.ts';
+import { INLINE_BODY_MAX_BYTES, mixedTraffic, seedMixedTargets } from './mixed.ts';
 import { ownedStoreFault, type StoreFault } from './owned.ts';
 import { proxiedFault, type Dependency, type FaultSetup } from './proxied.ts';
 import { startTraffic, type RequestKind } from './traffic.ts';
@@ -103,12 +95,7 @@ async function runOutage(context: ScenarioContext, options: OutageOptions): Prom
   const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
   const watch = watchDeliveries(environment);
   try {
-    const hook = await createWebhookFixture(pool);
-    const admin = await createAdminWithKey(pool, createSnowflakeGenerator(testSnowflakeWorkerId()), {
-      name: 'fault-outage',
-      acls: ADMIN_ACLS,
-    });
-    const guild = await seedGuild(pool);
+    const targets = await seedMixedTargets(pool, 'fault-outage');
     const gateway = await processes.gateway({
       RATE_LIMITS_ENABLED: 'false',
       WEBHOOK_INLINE_BODY_MAX_BYTES: String(INLINE_BODY_MAX_BYTES),
@@ -120,18 +107,12 @@ async function runOutage(context: ScenarioContext, options: OutageOptions): Prom
     ]);
 
     const accepted: string[] = [];
-    const kinds = mixedTraffic({ gatewayUrl: gateway.url, hook, adminKey: admin.key, guild, accepted });
+    const kinds = mixedTraffic({ ...targets, gatewayUrl: gateway.url, accepted });
     const { samples, window } = await trafficThroughOutage(kinds, fault, options, log);
     const expected = new Map(kinds.map((kind) => [kind.name, kind.expected]));
     const judgement = judgeOutage(samples, expected, window, { ...BOUNDS, ...options.bounds });
-    const failedJobs = await settleDeliveries(watch.queue, SETTLE_TIMEOUT_MS).catch(() => null);
-    const settleProblems =
-      failedJobs === null
-        ? [`deliveries not settled within ${SETTLE_TIMEOUT_MS / 1000} s`]
-        : failedJobs > 0
-          ? [`${failedJobs} delivery jobs failed for good (${await failureReasons(watch.queue)})`]
-          : [];
-    const ledger = await deliveryLedger({ pool, watch, environment }, hook, accepted);
+    const settleProblems = await deliveryProblems(watch.queue, SETTLE_TIMEOUT_MS);
+    const ledger = await deliveryLedger({ pool, watch, environment }, targets.hook, accepted);
     return {
       scenario: options.name,
       load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,

@@ -1,7 +1,14 @@
+import { createAdminWithKey } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
 import { insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call, testSnowflakeWorkerId, type Answer } from '@switchboard/testkit';
+import {
+  call,
+  createWebhookFixture,
+  testSnowflakeWorkerId,
+  type Answer,
+  type WebhookFixture,
+} from '@switchboard/testkit';
 import type { Reply, RequestKind } from './traffic.ts';
 
 /** Bodies above this go to S3 (claim check): the gateway is started with it, and `execute-s3` sends more. */
@@ -32,6 +39,17 @@ export async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds:
     await insertMembers(db, guildId, [{ userId: ownerId }]);
   });
   return { guildId, userIds };
+}
+
+/** What the mixed traffic needs in the scenario's database: a webhook, an admin key and a guild. */
+export async function seedMixedTargets(
+  pool: Pool,
+  adminName: string,
+): Promise<Pick<MixedTrafficTargets, 'adminKey' | 'guild'> & { hook: WebhookFixture }> {
+  const hook = await createWebhookFixture(pool);
+  const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
+  const admin = await createAdminWithKey(pool, ids, { name: adminName, acls: ADMIN_ACLS });
+  return { hook, adminKey: admin.key, guild: await seedGuild(pool) };
 }
 
 export const reply = (answer: Answer): Reply => ({
