@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childPids, waitFor } from '@switchboard/testkit';
 import type { RunningGateway, SupervisedWorker } from '../../processes.ts';
+import { replacementsListening } from '../gateway-kill/index.ts';
 import type { Clock } from '../outage/traffic.ts';
 import type { ChaosStores } from './stores.ts';
 import { describeFault, type ChaosEvent, type ChaosFault, type ChaosWorker } from './schedule.ts';
@@ -21,13 +22,6 @@ export interface FaultRecord {
 
 /** How long a killed gateway process's replacement may take to listen. */
 const REPLACEMENT_TIMEOUT_MS = 30_000;
-
-/** Replacements the gateway's primary has logged as listening (LOG_LEVEL info). */
-const replacementsListening = (gateway: RunningGateway) =>
-  gateway.process
-    .stdout()
-    .split('\n')
-    .filter((line) => line.includes('a gateway process is back')).length;
 
 /** Does the fault, and returns once what it broke is back: the store thawed or restarted, the process replaced. */
 async function inflict(fault: ChaosFault, { stores, gateway, workers }: ChaosTargets): Promise<void> {

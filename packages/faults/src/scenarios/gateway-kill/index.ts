@@ -14,8 +14,8 @@ export type GatewayKillOptions = KillsOptions;
 /** Gateway processes sharing the port, as `npm start` runs them on a 2-core machine. */
 const PROCESSES = 2;
 
-/** Replacements the primary has logged as listening. */
-const replacementsListening = (gateway: RunningGateway) =>
+/** Replacements the primary has logged as listening (it logs at LOG_LEVEL info). */
+export const replacementsListening = (gateway: RunningGateway) =>
   gateway.process
     .stdout()
     .split('\n')

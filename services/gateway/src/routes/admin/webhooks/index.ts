@@ -7,18 +7,15 @@ import { commitCredentialChange } from '../../../change-feed.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 import { snowflakeFromPath } from '../path-id.ts';
+import { presentWebhookForToken } from '../../webhooks/presenter.ts';
 import { type adminWebhookResponseSchema, listWebhooksSchema } from './schemas.ts';
 
 const TARGET_TYPE = 'webhook';
 
 function presentAdminWebhook(webhook: Webhook): z.output<typeof adminWebhookResponseSchema> {
+  const { token: _token, ...fields } = presentWebhookForToken(webhook);
   return {
-    id: webhook.id,
-    type: webhook.type,
-    guild_id: webhook.guildId,
-    channel_id: webhook.channelId,
-    name: webhook.name,
-    avatar: webhook.avatarHash,
+    ...fields,
     creator_id: webhook.creatorId,
     signed: webhook.secret !== null,
     created_at: webhook.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchema, snowflakeSchema } from '@switchboard/contracts';
+import { webhookTokenResponseSchema } from '../../webhooks/presenter.ts';
 
 /** `POST /admin/webhooks/list`: the webhooks of one guild or of one channel, exactly one of the two. */
 export const listWebhooksSchema = z
@@ -9,16 +10,10 @@ export const listWebhooksSchema = z
     path: ['guild_id'],
   });
 
-/** What an operator sees of a webhook: never its token or secret, only whether it has a secret. */
+/** What an operator sees of a webhook: the token routes' fields but the token, and whether it has a secret (never the secret). */
 export const adminWebhookResponseSchema = apiSchema(
   'AdminWebhook',
-  z.object({
-    id: z.string(),
-    type: z.number().int(),
-    guild_id: z.string(),
-    channel_id: z.string(),
-    name: z.string(),
-    avatar: z.string().nullable(),
+  webhookTokenResponseSchema.omit({ token: true }).extend({
     creator_id: z.string().nullable(),
     signed: z.boolean(),
     created_at: z.iso.datetime(),
