@@ -1,3 +1,4 @@
+// The gateway: one process serving, or the primary of several (processes.ts); main.ts imports it.
 import cluster from 'node:cluster';
 import { createLogger } from '@switchboard/logger';
 import { hasServiceNodeFlags } from '@switchboard/runtime';
