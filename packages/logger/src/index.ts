@@ -19,18 +19,17 @@ const REDACT_PATHS = [
   '*.password',
 ];
 
-const NOTHING = Object.freeze({});
-
 /**
  * What every line says of the work it was written for: the request id (the gateway's request,
  * or the request that enqueued the worker's job), and the active span's `trace_id` and
  * `span_id` when tracing is on (docs/decisions.md#request-ids-and-traces-across-the-queue).
+ * A new object each time: pino merges the line's own fields into it.
  */
 function correlation(): object {
   const requestId = currentRequestId();
   const trace = traceLogFields();
   if (trace) return requestId === undefined ? trace : { requestId, ...trace };
-  return requestId === undefined ? NOTHING : { requestId };
+  return requestId === undefined ? {} : { requestId };
 }
 
 /** One JSON logger per process, named after it. */
