@@ -12,19 +12,36 @@ import {
   type TextMapGetter,
 } from '@opentelemetry/api';
 import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ATTR_HTTP_ROUTE, ATTR_SERVICE_NAME, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { register as registerImportHooks, supportsSyncHooks } from 'import-in-the-middle/register-hooks.mjs';
 import type { TraceCarrier, Tracing } from './tracing.ts';
 
+/** What a server span says of a request that matched no route (as routeTemplate in packages/http). */
+const UNMATCHED = '(unmatched)';
+
 /** Probes and scrapes: a span for each would bury the requests worth following. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Names a server span by the express route the request matched (`POST /v1/webhooks/:webhook_id/:token`,
+ * never its URL: tokens are path segments), as routeTemplate in packages/http reads it, which
+ * this package cannot import (packages/http imports this one). Not the express instrumentation:
+ * a span for every middleware of every request, and their wrappers, cost more than the rest
+ * of tracing (packages/bench/README.md#tracing).
+ */
+function nameByRoute(span: Span, request: unknown): void {
+  const { route, baseUrl, method } = request as { route?: { path?: unknown }; baseUrl?: unknown; method?: unknown };
+  if (typeof route?.path !== 'string' || typeof method !== 'string') return;
+  const template = `${typeof baseUrl === 'string' ? baseUrl : ''}${route.path}`;
+  span.setAttributes({ [ATTR_HTTP_ROUTE]: template, [ATTR_URL_PATH]: template });
+  span.updateName(`${method} ${template}`);
+}
 
 type Instrumentation = ReturnType<typeof instrumentations>[number];
 
@@ -32,12 +49,16 @@ function instrumentations() {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?', 1)[0]!),
+      // Paths carry secrets (webhook tokens are path segments): a server span keeps the route
+      // the request matched (nameByRoute), never its path, even when it ends in an error.
+      startIncomingSpanHook: () => ({ [ATTR_URL_PATH]: UNMATCHED }),
+      applyCustomAttributesOnSpan: nameByRoute,
     }),
-    new ExpressInstrumentation(),
     // Only inside a traced request or job: a worker's pool and BullMQ's own polling would
     // otherwise start a trace of their own for every statement and command.
     new PgInstrumentation({ requireParentSpan: true }),
-    new IORedisInstrumentation({ requireParentSpan: true }),
+    // The command's name only: its arguments carry job payloads (message texts, webhook bodies).
+    new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     new AwsInstrumentation(),
   ];
 }
