@@ -25,7 +25,12 @@ describe('whether a process traces', () => {
     expect(requested({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).toBe(false);
   });
 
-  it('refuses an endpoint that is not an http(s) URL', () => {
-    expect(parseConfig(tracingConfigSchema, { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).ok).toBe(false);
+  it('refuses what the SDK would misread or ignore: an endpoint that is not an http(s) URL, a misspelt sampler, a ratio past 1', () => {
+    const ok = (env: Record<string, string>) => parseConfig(tracingConfigSchema, env).ok;
+    expect(ok({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toBe(false);
+    expect(ok({ OTEL_TRACES_SAMPLER: 'ratio' })).toBe(false);
+    expect(ok({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' })).toBe(false);
+    expect(ok({ OTEL_TRACES_EXPORTER: 'jaeger' })).toBe(false);
+    expect(ok({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toBe(true);
   });
 });
