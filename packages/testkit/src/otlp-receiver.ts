@@ -74,9 +74,10 @@ function spansOf(body: OtlpTraces): ReceivedSpan[] {
 /**
  * An OTLP/HTTP trace receiver on a free loopback port, for processes started with
  * `OTEL_EXPORTER_OTLP_ENDPOINT` at its `url`: it keeps the spans of OTLP/JSON exports
- * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) and answers every export as accepted.
+ * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`), unless told not to (a benchmark's load), and
+ * answers every export as accepted.
  */
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+export async function startOtlpReceiver({ keepSpans = true }: { keepSpans?: boolean } = {}): Promise<OtlpReceiver> {
   const received: ReceivedSpan[] = [];
   let exports = 0;
   const server = createServer((req, res) => {
@@ -85,7 +86,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('end', () => {
       exports += 1;
       const json = req.headers['content-type']?.includes('json') ?? false;
-      if (req.url === '/v1/traces' && json)
+      if (keepSpans && req.url === '/v1/traces' && json)
         received.push(...spansOf(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
       // An empty ExportTraceServiceResponse, in either encoding: everything accepted.
       res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
