@@ -5,6 +5,7 @@ import { cliConfigSchema } from '@switchboard/cli';
 import { parseConfig, SECRET_VARIABLES, type z } from '@switchboard/config';
 import type { QueueName } from '@switchboard/contracts';
 import { gatewayConfigSchema } from '@switchboard/gateway';
+import { tracingConfigSchema } from '@switchboard/telemetry';
 import { SERVICE_NODE_FLAGS, SHUTDOWN_SLACK_MS, workerConfigSchema, type WorkerConfig } from '@switchboard/runtime';
 import { webhookWorkerConfigSchema, WEBHOOK_WORKER_QUEUE } from '@switchboard/webhook-worker';
 
@@ -47,18 +48,28 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   throw new Error(`a config schema of type ${def.type}: expected an object, maybe piped into a transform`);
 }
 
+/**
+ * A process kind from its schema; `alsoReads`: a schema it parses beside its own (the
+ * services' tracing variables, packages/telemetry).
+ */
 function describe(
   name: string,
-  schema: z.ZodType,
+  ownSchema: z.ZodType,
   rest: Omit<ProcessKind, 'name' | 'variables' | 'required' | 'parse'>,
+  alsoReads?: z.ZodType,
 ) {
-  const shape = objectShape(schema);
+  const shape = { ...objectShape(ownSchema), ...(alsoReads ? objectShape(alsoReads) : {}) };
   const secretFiles = SECRET_VARIABLES.filter((variable) => variable in shape).map((variable) => `${variable}_FILE`);
   return {
     name,
     variables: [...Object.keys(shape), ...secretFiles],
     required: Object.keys(shape).filter((variable) => !shape[variable]!.safeParse(undefined).success),
-    parse: (env: Record<string, string>) => parseConfig(schema, env) as Parsed,
+    parse: (env: Record<string, string>) => {
+      const own = parseConfig(ownSchema, env) as Parsed;
+      const also = alsoReads ? (parseConfig(alsoReads, env) as Parsed) : undefined;
+      if (!also || also.ok) return own;
+      return { ok: false, problems: [...(own.ok ? [] : own.problems), ...also.problems] } as Parsed;
+    },
     ...rest,
   } satisfies ProcessKind;
 }
@@ -73,21 +84,26 @@ const workerServer: NonNullable<ProcessKind['server']> = {
 };
 
 function worker(name: string, schema: z.ZodType, queue: QueueName): ProcessKind {
-  return describe(name, schema, { command: serviceCommand(name), server: workerServer, queue });
+  return describe(name, schema, { command: serviceCommand(name), server: workerServer, queue }, tracingConfigSchema);
 }
 
 export const PROCESS_KINDS: readonly ProcessKind[] = [
-  describe('gateway', gatewayConfigSchema, {
-    command: serviceCommand('gateway'),
-    server: {
-      hostVariable: 'HOST',
-      portVariable: 'PORT',
-      // One process: serveGateway's bound; several: their primary's, which outlasts them
-      // (services/gateway/src/serve.ts, processes.ts).
-      shutdownBoundMs: (config) =>
-        Number(config['SHUTDOWN_TIMEOUT_MS']) + (Number(config['GATEWAY_PROCESSES']) > 1 ? 2 : 1) * SHUTDOWN_SLACK_MS,
+  describe(
+    'gateway',
+    gatewayConfigSchema,
+    {
+      command: serviceCommand('gateway'),
+      server: {
+        hostVariable: 'HOST',
+        portVariable: 'PORT',
+        // One process: serveGateway's bound; several: their primary's, which outlasts them
+        // (services/gateway/src/serve.ts, processes.ts).
+        shutdownBoundMs: (config) =>
+          Number(config['SHUTDOWN_TIMEOUT_MS']) + (Number(config['GATEWAY_PROCESSES']) > 1 ? 2 : 1) * SHUTDOWN_SLACK_MS,
+      },
     },
-  }),
+    tracingConfigSchema,
+  ),
   worker('webhook-worker', webhookWorkerConfigSchema, WEBHOOK_WORKER_QUEUE),
   worker('archive-worker', archiveWorkerConfigSchema, ARCHIVE_WORKER_QUEUE),
   // Its main.ts runs the runtime's own schema (no config of its own).

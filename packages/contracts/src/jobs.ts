@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * The queue families of the product; each worker deployment consumes one of them.
@@ -75,6 +75,41 @@ export const DEFAULT_JOB_BACKOFF: BackoffPolicy = { type: 'exponential', delayMs
 
 const JOB_NAME = /^[a-z][a-z0-9-]*$/;
 
+/**
+ * Where every job's data carries its origin, beside the payload's own fields: no payload
+ * schema may declare it (defineJob refuses one that does), and each strips it when it parses,
+ * so handlers never see it. A job added without one (by an older producer, or outside a
+ * request with tracing off) has none.
+ */
+export const JOB_ORIGIN_FIELD = '_origin';
+
+/**
+ * What a job carries of the request that enqueued it, for following that request across
+ * processes (docs/decisions.md#request-ids-and-traces-across-the-queue): its `X-Request-Id`
+ * (the same rule as the gateway's), and the W3C trace context of the enqueue when tracing is on.
+ */
+export const jobOriginSchema = z.object({
+  requestId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional(),
+  traceparent: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
+  tracestate: z.string().max(512).optional(),
+});
+
+export type JobOrigin = z.infer<typeof jobOriginSchema>;
+
+/** The origin a job's data carries, or undefined when it has none or one that does not parse. */
+export function jobOriginOf(data: unknown): JobOrigin | undefined {
+  const field = (data as Record<string, unknown> | null | undefined)?.[JOB_ORIGIN_FIELD];
+  if (field === undefined) return undefined;
+  const parsed = jobOriginSchema.safeParse(field);
+  return parsed.success ? parsed.data : undefined;
+}
+
 export interface JobDefinition<Payload, Input, Name extends string> {
   queue: QueueName;
   name: Name;
@@ -98,6 +133,9 @@ export function defineJob<Payload, Input, const Name extends string>(
     removeOnFail: FAILED_JOB_RETENTION,
     ...definition.defaults,
   };
+  if (definition.payload instanceof z.ZodObject && JOB_ORIGIN_FIELD in definition.payload.shape) {
+    throw new Error(`Job "${definition.name}": ${JOB_ORIGIN_FIELD} is the job's origin, not a payload field`);
+  }
   if (definition.deduplicationId && !definition.jobId) {
     // The producer tells an add that found the key taken by the holder's id coming back.
     throw new Error(`Job "${definition.name}": a deduplicating job must derive its job id`);

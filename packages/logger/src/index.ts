@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { currentRequestId, traceLogFields } from '@switchboard/telemetry';
 
 export type { Logger };
 
@@ -18,9 +19,28 @@ const REDACT_PATHS = [
   '*.password',
 ];
 
+/**
+ * What every line says of the work it was written for: the request id (the gateway's request,
+ * or the request that enqueued the worker's job), and the active span's `trace_id` and
+ * `span_id` when tracing is on (docs/decisions.md#request-ids-and-traces-across-the-queue).
+ * A new object each time: pino merges the line's own fields into it.
+ */
+function correlation(): object {
+  const requestId = currentRequestId();
+  const trace = traceLogFields();
+  if (trace) return requestId === undefined ? trace : { requestId, ...trace };
+  return requestId === undefined ? {} : { requestId };
+}
+
 /** One JSON logger per process, named after it. */
 export function createLogger(name: string, level: LoggerOptions['level'] = 'info'): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } });
+  return pino({
+    name,
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { pid: process.pid },
+    mixin: correlation,
+  });
 }
 
 export interface ErrorSummary {

@@ -1,8 +1,15 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import { createBatcher, InFlight } from '@switchboard/batching';
 import type { Redis } from 'ioredis';
-import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
+import {
+  JOB_ORIGIN_FIELD,
+  type AnyJobContract,
+  type JobContract,
+  type JobOrigin,
+  type QueueName,
+} from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
+import { currentRequestId, tracedSend, type TraceCarrier } from '@switchboard/telemetry';
 import { InvalidJobPayloadError, QueueUnavailableError } from './errors.ts';
 import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
@@ -84,14 +91,36 @@ interface PreparedJob {
   options: JobsOptions;
 }
 
-function prepare<Payload, Input>(
-  contract: JobContract<Payload, Input>,
-  payload: Input,
+/**
+ * The request this enqueue runs for (its id) and the enqueue's trace context, when there are:
+ * the job carries them to its worker (docs/decisions.md#request-ids-and-traces-across-the-queue).
+ */
+function originHere(carrier: TraceCarrier | undefined): JobOrigin | undefined {
+  const requestId = currentRequestId();
+  if (requestId === undefined && carrier?.traceparent === undefined) return undefined;
+  return {
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(carrier?.traceparent === undefined ? {} : { traceparent: carrier.traceparent }),
+    ...(carrier?.tracestate ? { tracestate: carrier.tracestate } : {}),
+  };
+}
+
+/** The parsed payload; InvalidJobPayloadError (and nothing is added) when it does not parse. */
+function parsed<Payload, Input>(contract: JobContract<Payload, Input>, payload: Input): Payload {
+  const result = contract.payload.safeParse(payload);
+  if (!result.success) throw new InvalidJobPayloadError(contract.name, result.error);
+  return result.data;
+}
+
+function prepare(
+  contract: AnyJobContract,
+  payload: unknown,
   options: EnqueueOptions,
+  carrier: TraceCarrier | undefined,
 ): PreparedJob {
-  const parsed = contract.payload.safeParse(payload);
-  if (!parsed.success) throw new InvalidJobPayloadError(contract.name, parsed.error);
-  return { contract, data: parsed.data, options: toJobOptions(contract, parsed.data, options) };
+  const origin = originHere(carrier);
+  const data = origin === undefined ? payload : { ...(payload as object), [JOB_ORIGIN_FIELD]: origin };
+  return { contract, data, options: toJobOptions(contract, payload, options) };
 }
 
 /** Jobs one batch holds at most; each is one add script, so a batch stays a few milliseconds of Redis. */
@@ -130,6 +159,15 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     return adder;
   };
 
+  /** Adds one job in a producer span whose context the job carries to its worker. */
+  function send(contract: AnyJobContract, payload: unknown, options: EnqueueOptions): Promise<EnqueuedJob> {
+    return tracedSend(contract.queue, contract.name, async (carrier, sent) => {
+      const enqueued = await add(prepare(contract, payload, options, carrier));
+      sent(enqueued.jobId);
+      return enqueued;
+    });
+  }
+
   async function add(prepared: PreparedJob): Promise<EnqueuedJob> {
     const { contract } = prepared;
     await whenRedisReady(connection).catch((error: unknown) => {
@@ -152,12 +190,12 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     payload: Input,
     { timeoutMs, ...options }: EnqueueOptions & { timeoutMs: number },
   ): Promise<WaitOutcome> {
-    const prepared = prepare(contract, payload, options);
+    const data = parsed(contract, payload);
     // Listening starts before the job exists, so its events cannot be missed.
     const events = await cache.eventsFor(contract.queue).catch((error: unknown) => {
       throw new QueueUnavailableError(contract.queue, error);
     });
-    const { jobId } = await add(prepared);
+    const { jobId } = await send(contract, data, options);
     const wait = waitForJob(cache.queueFor(contract.queue), events, jobId, timeoutMs);
     waits.add(wait);
     try {
@@ -219,7 +257,7 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
     onQueue(queue, (target) => target.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'));
 
   return {
-    enqueue: async (contract, payload, options = {}) => add(prepare(contract, payload, options)),
+    enqueue: async (contract, payload, options = {}) => send(contract, parsed(contract, payload), options),
     failedJobs,
     jobCounts,
     retryFailedJob,

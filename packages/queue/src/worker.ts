@@ -1,8 +1,9 @@
 import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InFlight } from '@switchboard/batching';
-import type { AnyJobContract, QueueName } from '@switchboard/contracts';
+import { jobOriginOf, type AnyJobContract, type QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
+import { tracedProcess, withRequestId } from '@switchboard/telemetry';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
@@ -99,7 +100,18 @@ function guardedObserver(observer: JobObserver | undefined, logger: Logger): Job
   };
 }
 
+/** The request id a job carries (its origin), for the lines logged about it outside its run. */
+function requestIdOf(job: Job | undefined): string | undefined {
+  return job ? jobOriginOf(job.data)?.requestId : undefined;
+}
+
+/**
+ * Runs each job's handler as the work of the request that enqueued it: its log lines carry that
+ * request's id, and with tracing on it runs in a consumer span that continues the request's
+ * trace from the job's enqueue (docs/decisions.md#request-ids-and-traces-across-the-queue).
+ */
 function createProcessor(
+  queue: QueueName,
   registry: Map<string, Registration>,
   active: InFlight<ActiveJob>,
   logger: Logger,
@@ -127,7 +139,10 @@ function createProcessor(
         },
         logger,
       );
-      const result = await registration.handler(parsed.data, context);
+      const origin = jobOriginOf(job.data);
+      const result = await withRequestId(origin?.requestId, () =>
+        tracedProcess(queue, context, origin, () => registration.handler(parsed.data, context)),
+      );
       outcome = 'completed';
       return result;
     } finally {
@@ -152,13 +167,24 @@ function logEvents(
 ): void {
   worker.on('completed', (job) => {
     observer.jobSettled(job.name, 'completed', job.attemptsMade);
-    logger.debug({ jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade }, 'job completed');
+    // Guarded: the origin is parsed for the line only, and the line is usually off.
+    if (!logger.isLevelEnabled('debug')) return;
+    logger.debug(
+      { jobName: job.name, jobId: job.id, attemptsMade: job.attemptsMade, requestId: requestIdOf(job) },
+      'job completed',
+    );
   });
   // Also emitted for a job the stalled-job check failed (killed too often): no handler ran then.
   worker.on('failed', (job, error) => {
     const unrecoverable = error instanceof UnrecoverableError || error.name === 'UnrecoverableError';
     const final = !job || unrecoverable || job.attemptsMade >= (job.opts.attempts ?? 1);
-    const fields = { jobName: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message };
+    const fields = {
+      jobName: job?.name,
+      jobId: job?.id,
+      attemptsMade: job?.attemptsMade,
+      requestId: requestIdOf(job),
+      reason: error.message,
+    };
     if (job) observer.jobSettled(job.name, final ? 'failed' : 'retrying', job.attemptsMade);
     if (!final) return logger.warn(fields, 'job attempt failed, will retry');
     logger.error({ ...fields, unrecoverable }, 'job failed');
@@ -199,7 +225,7 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   // Not a Map: one set and one delete per job churns a hash table (see InFlight).
   const active = new InFlight<ActiveJob>();
   const observer = guardedObserver(options.observer, logger);
-  const worker = new QueueWorker(queue, createProcessor(registry, active, logger, observer), {
+  const worker = new QueueWorker(queue, createProcessor(queue, registry, active, logger, observer), {
     connection,
     prefix: bullPrefix(redisPrefix),
     concurrency,

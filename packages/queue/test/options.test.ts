@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { COMPLETED_JOB_RETENTION, defineJob, FAILED_JOB_RETENTION, QUEUES } from '@switchboard/contracts';
+import {
+  COMPLETED_JOB_RETENTION,
+  defineJob,
+  FAILED_JOB_RETENTION,
+  JOB_ORIGIN_FIELD,
+  QUEUES,
+} from '@switchboard/contracts';
 import { bullPrefix, toJobOptions } from '../src/index.ts';
 
 const payload = z.object({ archiveId: z.string() });
@@ -31,6 +37,11 @@ describe('defineJob', () => {
     expect(() =>
       defineJob({ queue: QUEUES.archiveExports, name: 'a', payload, deduplicationId: ({ archiveId }) => archiveId }),
     ).toThrow(/derive its job id/);
+  });
+
+  it('refuses a payload that declares the field a job’s origin rides in', () => {
+    const claiming = z.object({ archiveId: z.string(), [JOB_ORIGIN_FIELD]: z.string() });
+    expect(() => defineJob({ queue: QUEUES.archiveExports, name: 'a', payload: claiming })).toThrow(/origin/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { defineJob, QUEUES } from '@switchboard/contracts';
+import { defineJob, JOB_ORIGIN_FIELD, QUEUES } from '@switchboard/contracts';
+import { currentRequestId, withRequestId } from '@switchboard/telemetry';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { createRedis } from '@switchboard/redis';
 import { startWorker, type JobHandler, type RunningWorker } from '../src/index.ts';
@@ -75,6 +76,29 @@ describe('worker', () => {
       expect(job?.failedReason).toMatch(/^Malformed payload: value: /);
       expect(job?.stacktrace?.join('\n')).toContain('UnrecoverableError');
       expect(calls).toBe(0);
+    } finally {
+      await tearDown();
+    }
+  });
+
+  it('runs a job under the request id it was enqueued under, which the handler’s payload does not show', async () => {
+    const seen: { requestId: string | undefined; payload: object }[] = [];
+    const { producer, queue, tearDown } = await setUp(async (payload) => {
+      seen.push({ requestId: currentRequestId(), payload });
+    });
+    try {
+      await withRequestId('request-7', () =>
+        producer.enqueueAndWait(task, { id: 'asked', value: 1 }, { timeoutMs: 5000 }),
+      );
+      await producer.enqueueAndWait(task, { id: 'unasked', value: 2 }, { timeoutMs: 5000 });
+      expect(seen).toEqual([
+        { requestId: 'request-7', payload: { id: 'asked', value: 1 } },
+        { requestId: undefined, payload: { id: 'unasked', value: 2 } },
+      ]);
+      expect((await queue.getJob('test-task-asked'))?.data).toMatchObject({
+        [JOB_ORIGIN_FIELD]: { requestId: 'request-7' },
+      });
+      expect((await queue.getJob('test-task-unasked'))?.data).not.toHaveProperty(JOB_ORIGIN_FIELD);
     } finally {
       await tearDown();
     }

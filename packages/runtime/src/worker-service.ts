@@ -21,6 +21,7 @@ import { workerMetrics } from './worker-metrics.ts';
 import { watchCircuitBreakers } from './circuit-metrics.ts';
 import { exportLeaseState, exportReadiness } from './state-metrics.ts';
 import { redisTarget } from '@switchboard/redis';
+import { stopTracing } from '@switchboard/telemetry';
 
 /** Variables of every worker process. */
 export const workerConfigSchema = commonSchema.extend({
@@ -164,7 +165,8 @@ export async function runWorkerService<
     await setup.close?.();
     // Before the resources close: the release goes through their Redis client.
     await settlesWithin(lease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
-    await resources.close();
+    // The spans of the jobs that just finished go out beside the clients' close, in its bound.
+    await Promise.all([resources.close(), settlesWithin(stopTracing(), RESOURCE_CLOSE_TIMEOUT_MS)]);
     await health.close();
   };
   const starting = startWorker({

@@ -55,6 +55,7 @@ export {
   createGuildFixture,
   createPurgeGuildFixture,
 } from './guilds.ts';
+export { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
 export { useTestPool } from './pool.ts';
 export { storageFor, storedObjects } from './storage.ts';
 export { unzip } from './unzip.ts';

@@ -1,8 +1,12 @@
 // The asset-purges worker process: `node services/asset-purge-worker/src/main.ts`.
-import { runWorkerService } from '@switchboard/runtime';
-import { assetPurgeWorkerConfigSchema } from './config.ts';
-import { assetPurgeWorkerSetup, ASSET_PURGE_WORKER_JOBS, ASSET_PURGE_WORKER_QUEUE } from './setup.ts';
+import { startTracing } from '@switchboard/telemetry';
 
+// Before the rest of the worker is imported: tracing patches the modules it uses
+// (docs/decisions.md#request-ids-and-traces-across-the-queue).
+await startTracing('asset-purge-worker');
+const { runWorkerService } = await import('@switchboard/runtime');
+const { assetPurgeWorkerConfigSchema } = await import('./config.ts');
+const { assetPurgeWorkerSetup, ASSET_PURGE_WORKER_JOBS, ASSET_PURGE_WORKER_QUEUE } = await import('./setup.ts');
 await runWorkerService({
   name: 'asset-purge-worker',
   queue: ASSET_PURGE_WORKER_QUEUE,

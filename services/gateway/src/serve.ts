@@ -4,6 +4,7 @@ import { answerClientErrors, createAppServer } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createMetricsRegistry, shareMetricsWithPrimary } from '@switchboard/metrics';
 import { createProducer, settlesWithin } from '@switchboard/queue';
+import { stopTracing } from '@switchboard/telemetry';
 import {
   announceReady,
   exportConnectionMetrics,
@@ -72,8 +73,8 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
 
   /**
    * SIGTERM/SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS,
-   * then close the queues, release the snowflake lease, close pool, Redis and S3, each within a
-   * bound. Exit 0 when everything finished in time, 1 when connections had to be cut.
+   * then close the queues, release the snowflake lease, close pool, Redis and S3 and send the
+   * spans still buffered, each within a bound. Exit 0 when everything finished in time, 1 when connections had to be cut.
    */
   const stop = onStopSignals(
     logger,
@@ -85,7 +86,8 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
       await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
       // After the drain (no request mints ids any more), before `redis` closes.
       await settlesWithin(snowflakeLease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
-      await resources.close();
+      // The spans still buffered go out beside the clients' close, within the same bound.
+      await Promise.all([resources.close(), settlesWithin(stopTracing(), RESOURCE_CLOSE_TIMEOUT_MS)]);
       logger.info({ drained }, 'gateway stopped');
       return drained ? 0 : 1;
     },

@@ -1,8 +1,12 @@
 // The webhook-deliveries worker process: `node services/webhook-worker/src/main.ts`.
-import { runWorkerService } from '@switchboard/runtime';
-import { webhookWorkerConfigSchema } from './config.ts';
-import { createWebhookWorkerSetup, WEBHOOK_WORKER_JOBS, WEBHOOK_WORKER_QUEUE } from './setup.ts';
+import { startTracing } from '@switchboard/telemetry';
 
+// Before the rest of the worker is imported: tracing patches the modules it uses
+// (docs/decisions.md#request-ids-and-traces-across-the-queue).
+await startTracing('webhook-worker');
+const { runWorkerService } = await import('@switchboard/runtime');
+const { webhookWorkerConfigSchema } = await import('./config.ts');
+const { createWebhookWorkerSetup, WEBHOOK_WORKER_JOBS, WEBHOOK_WORKER_QUEUE } = await import('./setup.ts');
 await runWorkerService({
   name: 'webhook-worker',
   queue: WEBHOOK_WORKER_QUEUE,

@@ -8,13 +8,15 @@ import type { Measurement } from '../measure.ts';
 import { spawnService, type RunningService } from '../processes.ts';
 import { startBenchServices } from '../services.ts';
 import { median } from '../rounds.ts';
+import { startOtlpReceiver, type OtlpReceiver } from '@switchboard/testkit';
 import { alternate, type Slice } from './alternate.ts';
 import { GATEWAY_ENTRY_IN_TREE, parseVariant, type Variant } from './variant.ts';
 import { WORKLOADS } from './workloads.ts';
 
 const USAGE = `usage: npm run bench:compare -- <${Object.keys(WORKLOADS).join('|')}> <tree>[@NAME=value,...] <tree>[@...] ... [--rounds <n>] [--slice <s>] [--warmup <s>] [--connections <n>] [--rate <r>]
   tree           a checkout with its own node_modules: . for this one, or a git worktree of another revision after npm ci there
-  @NAME=value    environment the variant's gateway gets on top of the workload's (comma-separated)
+  @NAME=value    environment the variant's gateway gets on top of the workload's (comma-separated);
+                 a value {otlp} is the URL of an OTLP/HTTP receiver in this process (tracing on)
   --rounds       slices of each variant, alternating (default 12)
   --slice        seconds of load per slice (default 3)
   --warmup       seconds of load each gateway gets first, not measured (default 10)
@@ -123,6 +125,27 @@ function report(variants: Variant[], slices: Slice[][]): string {
   return lines.join('\n');
 }
 
+/** Where a variant's environment says `{otlp}`: the receiver's URL. */
+const OTLP_RECEIVER = '{otlp}';
+
+/**
+ * An OTLP/HTTP receiver in this process when a variant traces to it, taking the spans as a
+ * collector would (answered, not kept) without a collector's own CPU on the machine.
+ */
+async function otlpReceiverFor(variants: Variant[]): Promise<OtlpReceiver | undefined> {
+  if (!variants.some((variant) => Object.values(variant.env).includes(OTLP_RECEIVER))) return undefined;
+  const receiver = await startOtlpReceiver({ keepSpans: false });
+  cleanup.defer('OTLP receiver', () => receiver.close());
+  return receiver;
+}
+
+function withReceiver(env: Record<string, string>, receiver: OtlpReceiver | undefined): Record<string, string> {
+  if (!receiver) return env;
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value === OTLP_RECEIVER ? receiver.url : value]),
+  );
+}
+
 /**
  * Gateways from several checkouts or environments, one process each, on one database,
  * driven in turn: short slices of the same load, alternating (alternate.ts), each slice's
@@ -136,6 +159,7 @@ async function main(): Promise<void> {
   const base = services.processEnv();
   log(`preparing ${workloadName}: ${workload.description}`);
   const prepared = await workload.prepare(base['DATABASE_URL']!, log);
+  const receiver = await otlpReceiverFor(variants);
   const gateways: RunningService[] = [];
   for (const [index, variant] of variants.entries()) {
     // Each its own queue prefix: one variant's jobs never land in another's queue.
@@ -143,7 +167,7 @@ async function main(): Promise<void> {
       GATEWAY_PROCESSES: '1',
       ...workload.gatewayEnv,
       REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`,
-      ...variant.env,
+      ...withReceiver(variant.env, receiver),
     });
     const gateway = await spawnService(
       { name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env },
@@ -164,6 +188,7 @@ async function main(): Promise<void> {
   const slices = await alternate(gateways.length, rounds, (index) =>
     measureSlice(gateways[index]!, () => drive(gateways[index]!)),
   );
+  if (receiver) log(`the OTLP receiver took ${receiver.exports()} exports`);
   process.stdout.write(
     `${workloadName}: ${what}, one gateway process each unless its GATEWAY_PROCESSES says otherwise, after ${warmup} s of warm-up\n${report(variants, slices)}\n`,
   );
