@@ -159,7 +159,8 @@ describe('POST /admin/archives/user and /guild', () => {
 
     const job = await exportJob(record.archive_id);
     expect(job?.name).toBe(ARCHIVE_EXPORT_JOB.name);
-    expect(job?.data).toEqual({ archiveId: record.archive_id });
+    // As the worker reads it: the contract strips what the producer adds (the request id, the trace).
+    expect(ARCHIVE_EXPORT_JOB.payload.parse(job?.data)).toEqual({ archiveId: record.archive_id });
 
     const { rows } = await gateway.pool.query(
       `SELECT * FROM audit_logs WHERE target_type = 'archive' AND target_id = $1`,
@@ -184,7 +185,9 @@ describe('POST /admin/archives/user and /guild', () => {
       status: 'queued',
       progress_step: 'Queued',
     });
-    expect((await exportJob(answer.body.archive_id))?.data).toEqual({ archiveId: answer.body.archive_id });
+    expect(ARCHIVE_EXPORT_JOB.payload.parse((await exportJob(answer.body.archive_id))?.data)).toEqual({
+      archiveId: answer.body.archive_id,
+    });
     const { rows } = await gateway.pool.query(`SELECT action, metadata FROM audit_logs WHERE target_id = $1`, [
       answer.body.archive_id,
     ]);

@@ -83,7 +83,9 @@ describe('gateway configuration', () => {
 
   it('refuses the tests-only rate-limit clock in production', () => {
     const clock = { ...REQUIRED, RATE_LIMIT_CLOCK_KEY: 'clock' };
-    expect(parseGatewayConfig({ ...clock, NODE_ENV: 'production' })).toEqual({
+    // Production also needs the key webhook secrets are sealed with: only the clock is wrong here.
+    const sealing = { SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(parseGatewayConfig({ ...clock, ...sealing, NODE_ENV: 'production' })).toEqual({
       ok: false,
       problems: [expect.stringMatching(/^RATE_LIMIT_CLOCK_KEY: /)],
     });
