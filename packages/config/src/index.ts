@@ -55,6 +55,13 @@ function crossVariableProblems(config: Record<string, unknown>): string[] {
       'SECRETS_ENCRYPTION_KEY, SECRETS_ENCRYPTION_KEYS: set one of them (KEYS lists every key, the write key first)',
     ];
   }
+  const waitMs = config['REDIS_WAIT_TIMEOUT_MS'];
+  const commandMs = config['REDIS_COMMAND_TIMEOUT_MS'];
+  if (Number(config['REDIS_WAIT_REPLICAS'] ?? 0) > 0 && Number(waitMs) >= Number(commandMs)) {
+    return [
+      'REDIS_WAIT_TIMEOUT_MS: must be below REDIS_COMMAND_TIMEOUT_MS, or every wait for a replica that is late ends as a timed-out command and a replaced connection',
+    ];
+  }
   const keyId = config['S3_ACCESS_KEY_ID'];
   const secret = config['S3_SECRET_ACCESS_KEY'];
   if ((keyId === undefined) !== (secret === undefined)) {
@@ -153,6 +160,14 @@ export const commonSchema = z.object({
   READY_CHECK_TIMEOUT_MS: env.int(50, 60_000).default(2_000),
   /** Bound on one Redis command on request paths (not on workers' blocking connections). */
   REDIS_COMMAND_TIMEOUT_MS: env.int(50, 600_000).default(2_000),
+  /**
+   * Replicas that must hold an enqueued job before its request is answered (Redis `WAIT`
+   * after each batch of adds). Replication is asynchronous: with 0, a master lost right after
+   * an answer can take accepted jobs with it (docs/decisions.md#replicated-enqueues).
+   */
+  REDIS_WAIT_REPLICAS: env.int(0, 16).default(0),
+  /** How long an enqueue waits for REDIS_WAIT_REPLICAS before it answers 503 (the job may exist). */
+  REDIS_WAIT_TIMEOUT_MS: env.int(10, 60_000).default(500),
   ...snowflakeSchema.shape,
 });
 

@@ -43,9 +43,22 @@ export class QueueUnavailableError extends Error {
    */
   readonly jobMayExist: boolean;
 
-  constructor(queue: string, cause?: unknown, options: { jobMayExist?: boolean } = {}) {
-    super(`Queue "${queue}" is unavailable: Redis is not connected`, { cause });
+  constructor(queue: string, cause?: unknown, options: { jobMayExist?: boolean; reason?: string } = {}) {
+    super(`Queue "${queue}" is unavailable: ${options.reason ?? 'Redis is not connected'}`, { cause });
     this.queue = queue;
     this.jobMayExist = options.jobMayExist ?? false;
+  }
+}
+
+/** Redis added the jobs but fewer replicas than required confirmed them within the bound. */
+export class ReplicationShortfallError extends Error {
+  override readonly name = 'ReplicationShortfallError';
+  readonly required: number;
+  readonly confirmed: number;
+
+  constructor(required: number, confirmed: number) {
+    super(`${confirmed} of ${required} Redis replicas confirmed the enqueue in time`);
+    this.required = required;
+    this.confirmed = confirmed;
   }
 }

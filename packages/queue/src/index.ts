@@ -8,7 +8,12 @@ export {
   DEFAULT_JOB_BACKOFF,
   type EnqueueOptions,
 } from './options.ts';
-export { InvalidJobPayloadError, QueueUnavailableError, type PayloadProblem } from './errors.ts';
+export {
+  InvalidJobPayloadError,
+  QueueUnavailableError,
+  ReplicationShortfallError,
+  type PayloadProblem,
+} from './errors.ts';
 export { settlesWithin } from './shutdown.ts';
 export {
   createProducer,

@@ -10,7 +10,7 @@ import {
 } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { currentRequestId, tracedSend, type TraceCarrier } from '@switchboard/telemetry';
-import { InvalidJobPayloadError, QueueUnavailableError } from './errors.ts';
+import { InvalidJobPayloadError, QueueUnavailableError, ReplicationShortfallError } from './errors.ts';
 import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
 import { isRedisUnavailable, whenRedisReady } from '@switchboard/redis';
@@ -22,6 +22,12 @@ export interface ProducerOptions {
   /** The deployment's REDIS_PREFIX (not the BullMQ prefix, which is derived from it). */
   redisPrefix: string;
   logger?: Logger;
+  /**
+   * Replicas that must hold each batch of adds before its enqueues resolve (REDIS_WAIT_REPLICAS,
+   * REDIS_WAIT_TIMEOUT_MS). `WAIT` counts the writes of the connection it is sent on and holds
+   * that connection while it waits: give such a producer a connection of its own.
+   */
+  replicas?: { count: number; timeoutMs: number };
 }
 
 export interface EnqueuedJob {
@@ -138,7 +144,25 @@ async function addJobs(queue: Queue, jobs: PreparedJob[]): Promise<Job[]> {
   return Promise.all(jobs.map(({ contract, data, options }) => queue.add(contract.name, data, options)));
 }
 
-export function createProducer({ connection, redisPrefix, logger }: ProducerOptions): Producer {
+/**
+ * Adds a batch, then waits until `count` replicas hold it: one WAIT per batch, on the same
+ * connection, so it covers the batch (and every earlier write). Sent only once the adds have
+ * answered: BullMQ sends an add's script after awaits of its own, so a WAIT sent beside them
+ * could go first and cover none of them.
+ */
+async function addJobsReplicated(
+  connection: Redis,
+  queue: Queue,
+  jobs: PreparedJob[],
+  { count, timeoutMs }: { count: number; timeoutMs: number },
+): Promise<Job[]> {
+  const added = await addJobs(queue, jobs);
+  const confirmed = (await connection.call('WAIT', count, timeoutMs)) as number;
+  if (confirmed < count) throw new ReplicationShortfallError(count, confirmed);
+  return added;
+}
+
+export function createProducer({ connection, redisPrefix, logger, replicas }: ProducerOptions): Producer {
   const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
   // Not a Set: one add and one delete per waiting request churns a hash table (see InFlight).
   const waits = new InFlight<WaitHandle>();
@@ -150,7 +174,11 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
   const adderFor = (queue: QueueName) => {
     let adder = adders.get(queue);
     if (!adder) {
-      adder = createBatcher((jobs: PreparedJob[]) => addJobs(cache.queueFor(queue), jobs), {
+      const write =
+        replicas && replicas.count > 0
+          ? (jobs: PreparedJob[]) => addJobsReplicated(connection, cache.queueFor(queue), jobs, replicas)
+          : (jobs: PreparedJob[]) => addJobs(cache.queueFor(queue), jobs);
+      adder = createBatcher(write, {
         maxBatch: MAX_ADDS_PER_BATCH,
         maxInFlight: MAX_ADD_BATCHES_IN_FLIGHT,
       });
@@ -179,6 +207,10 @@ export function createProducer({ connection, redisPrefix, logger }: ProducerOpti
       const { deduplication, jobId } = prepared.options;
       return { jobId: job.id, deduplicated: deduplication !== undefined && job.id !== jobId };
     } catch (error) {
+      if (error instanceof ReplicationShortfallError) {
+        // On the master but maybe on no replica: a failover now could lose it. Not promised.
+        throw new QueueUnavailableError(contract.queue, error, { jobMayExist: true, reason: error.message });
+      }
       if (connection.status === 'ready' && !isRedisUnavailable(error)) throw error;
       // Sent, then the connection dropped or the answer timed out: Redis may have added it.
       throw new QueueUnavailableError(contract.queue, error, { jobMayExist: true });

@@ -36,7 +36,7 @@ export {
   type ServiceProcess,
 } from './processes.ts';
 export { call, type Answer, type CallOptions } from './http.ts';
-export { testSnowflakeWorkerId } from './ids.ts';
+export { reserveFixtureWorkerIds, testSnowflakeWorkerId } from './ids.ts';
 export {
   channelEvents,
   createWebhookFixture,

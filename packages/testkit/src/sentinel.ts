@@ -15,6 +15,8 @@ export interface RunningSentinels {
   masterPort(): Promise<number>;
   /** SIGKILLs the master now (its replica is then promoted). */
   killMaster(): Promise<number>;
+  /** Sends `signal` to every live server that is not the master now (SIGSTOP, SIGCONT: a replica that falls silent). */
+  signalReplicas(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -24,11 +26,11 @@ interface Server {
 }
 
 /**
- * Real Redis HA on loopback: a master, a replica of it and three sentinels (`redis-server
- * --sentinel`) watching it with a quorum of two, quick to decide (1 s down, 5 s failover),
- * in a temporary folder; every process killed by stop().
+ * Real Redis HA on loopback: a master, `replicas` replicas of it (one unless told) and three
+ * sentinels (`redis-server --sentinel`) watching it with a quorum of two, quick to decide (1 s
+ * down, 5 s failover), in a temporary folder; every process killed by stop().
  */
-export async function startSentinels(): Promise<RunningSentinels> {
+export async function startSentinels({ replicas = 1 }: { replicas?: number } = {}): Promise<RunningSentinels> {
   const folder = await mkdtemp(join(tmpdir(), 'sb-sentinel-'));
   const servers: Server[] = [];
   const start = async (args: string[]): Promise<Server> => {
@@ -49,16 +51,21 @@ export async function startSentinels(): Promise<RunningSentinels> {
   try {
     const common = ['--save', '', '--appendonly', 'no'];
     const master = await start([...common, '--dir', folder, '--dbfilename', 'master.rdb']);
-    const replica = await start([
-      ...common,
-      '--dir',
-      folder,
-      '--dbfilename',
-      'replica.rdb',
-      '--replicaof',
-      '127.0.0.1',
-      String(master.port),
-    ]);
+    const copies: Server[] = [];
+    for (let index = 0; index < replicas; index += 1) {
+      copies.push(
+        await start([
+          ...common,
+          '--dir',
+          folder,
+          '--dbfilename',
+          `replica-${index}.rdb`,
+          '--replicaof',
+          '127.0.0.1',
+          String(master.port),
+        ]),
+      );
+    }
     const sentinels: Server[] = [];
     for (let index = 0; index < 3; index += 1) {
       const file = join(folder, `sentinel-${index}.conf`);
@@ -80,6 +87,7 @@ export async function startSentinels(): Promise<RunningSentinels> {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
       });
+      client.on('error', () => {});
       try {
         const [, port] = (await client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER_NAME)) as [
           string,
@@ -90,9 +98,14 @@ export async function startSentinels(): Promise<RunningSentinels> {
         client.disconnect();
       }
     };
-    // The replica has synced and every sentinel knows the others: a failover can happen.
-    await waitFor(async () => (await info(replica.port, 'replication')).includes('master_link_status:up'), 15_000, 100);
-    await waitFor(async () => (await info(sentinels[0]!.port, 'sentinel')).includes('sentinels=3'), 20_000, 100);
+    // The replicas have synced and every sentinel knows them and the others: a failover can happen.
+    for (const copy of copies) {
+      await waitFor(async () => (await info(copy.port, 'replication')).includes('master_link_status:up'), 15_000, 100);
+    }
+    const known = `slaves=${replicas},sentinels=3`;
+    for (const sentinel of sentinels) {
+      await waitFor(async () => (await info(sentinel.port, 'sentinel')).includes(known), 20_000, 100);
+    }
     return {
       sentinels: sentinels.map(({ port }) => ({ host: '127.0.0.1', port })),
       masterPort,
@@ -101,6 +114,10 @@ export async function startSentinels(): Promise<RunningSentinels> {
         const server = servers.find((each) => each.port === port)!;
         server.child.kill('SIGKILL');
         return port;
+      },
+      signalReplicas: async (signal) => {
+        const port = await masterPort();
+        for (const copy of copies) if (copy.port !== port && copy.child.exitCode === null) copy.child.kill(signal);
       },
       stop,
     };
@@ -122,6 +139,8 @@ async function info(port: number, section: string): Promise<string> {
     maxRetriesPerRequest: 1,
     retryStrategy: () => null,
   });
+  // Refused while the server is still starting: the caller polls, and the failure is its answer.
+  client.on('error', () => {});
   try {
     await client.connect();
     return await client.info(section);

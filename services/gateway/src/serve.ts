@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { answerClientErrors, createAppServer } from '@switchboard/http';
 import { createLogger } from '@switchboard/logger';
 import { createMetricsRegistry, shareMetricsWithPrimary } from '@switchboard/metrics';
-import { createProducer, settlesWithin } from '@switchboard/queue';
+import { settlesWithin } from '@switchboard/queue';
 import { stopTracing } from '@switchboard/telemetry';
 import {
   announceReady,
@@ -20,6 +20,7 @@ import {
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { isStopMessage } from './processes.ts';
+import { openGatewayProducer } from './producer.ts';
 import { trackForDrain } from './shutdown.ts';
 
 /**
@@ -46,7 +47,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
     process.exit(1);
   });
   // Owned here so shutdown closes it: its `?wait=true` listener holds a connection of its own.
-  const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
+  const { producer, close: closeProducer } = openGatewayProducer(config, redis, logger);
 
   let draining = false;
   const metrics = createMetricsRegistry('gateway');
@@ -83,7 +84,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
       logger.info({ signal }, 'shutting down');
       const drained = await drain();
       // Queues and the wait listener first: they use `redis`.
-      await settlesWithin(producer.close(), RESOURCE_CLOSE_TIMEOUT_MS);
+      await settlesWithin(closeProducer(), RESOURCE_CLOSE_TIMEOUT_MS);
       // After the drain (no request mints ids any more), before `redis` closes.
       await settlesWithin(snowflakeLease.release(), RESOURCE_CLOSE_TIMEOUT_MS);
       // The spans still buffered go out beside the clients' close, within the same bound.
