@@ -3,9 +3,6 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { isApiError } from '@switchboard/http';
-import { decodeBody } from './decode.ts';
-import { FORMATS } from './formats.ts';
 import type { CheckOutcome, CheckReply, CheckRequest, Refusal } from './body-check.ts';
 
 function refusalOf(error: unknown): Refusal {
@@ -60,6 +57,12 @@ function yieldToEventLoops(): void {
   }
 }
 
+// Lowered once the formats' modules are loaded: at nice 10 beside busy processes of the
+// machine, loading them took long enough to run into WEBHOOK_PARSE_TIMEOUT_MS.
+const { isApiError } = await import('@switchboard/http/errors');
+const { decodeBody } = await import('./decode.ts');
+const { FORMATS } = await import('./formats.ts');
+const { THREAD_READY } = await import('./body-check.ts');
 yieldToEventLoops();
 
 parentPort!.on('message', (request: CheckRequest) => {
@@ -79,3 +82,6 @@ parentPort!.on('message', (request: CheckRequest) => {
     bytes.transfer(0);
   }
 });
+
+// Modules loaded: checks sent from now on start at once.
+parentPort!.postMessage(THREAD_READY);

@@ -19,6 +19,13 @@ export const executeConfigShape = {
    */
   WEBHOOK_PARSE_HERE_MAX_BYTES: env.int(0, 25 * 1024 * KiB).default(64 * KiB),
   /**
+   * Longest a larger body may wait for a parse thread and be parsed there; past it 503 with
+   * Retry-After (the thread's late verdict is dropped), and its bytes leave the body budget.
+   * As long as a body may take to arrive: parsing yields to the event loops, so on a busy
+   * machine a 25 MiB body takes seconds.
+   */
+  WEBHOOK_PARSE_TIMEOUT_MS: env.int(1, 600_000).default(20_000),
+  /**
    * Bytes of execution bodies the gateway holds at once (read, parsed, being stored), split
    * evenly among its processes (GATEWAY_PROCESSES; each at least one 25 MiB body); past its
    * share a request is answered 503 with Retry-After before its body is read, so a flood of 25

@@ -1,5 +1,5 @@
 import type { ValidationErrorItem, WebhookFormat } from '@switchboard/contracts';
-import { ApiError, assertJsonCounts, assertJsonDepth, notJsonError } from '@switchboard/http';
+import { ApiError, assertJsonCounts, assertJsonDepth, notJsonError } from '@switchboard/http/errors';
 import { parseFormEncodedGitHubBody } from '@switchboard/webhook-formats';
 import { parseForm } from './form.ts';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '@switchboard/http';
+import { ApiError } from '@switchboard/http/errors';
 
 /**
  * Fields a form body may hold: Slack's has one (`payload`), GitHub's one, a Discord-style form a

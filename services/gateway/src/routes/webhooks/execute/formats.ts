@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { RateLimitBucketName, WebhookDeliveryInput, WebhookFormat } from '@switchboard/contracts';
 import type { z } from 'zod';
-import { ApiError, issuesToItems } from '@switchboard/http';
+import { ApiError, issuesToItems } from '@switchboard/http/errors';
 import {
   chatAppBodySchema,
   codeHostBodySchema,

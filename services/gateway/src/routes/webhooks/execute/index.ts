@@ -97,7 +97,12 @@ export function executeRouter(deps: GatewayDeps): Router {
   // Small bodies are decoded here; large ones only on a parse thread.
   const bodies = {
     parseHereMaxBytes: config.WEBHOOK_PARSE_HERE_MAX_BYTES,
-    checker: createBodyChecker({ logger }),
+    // Its threads live as long as the app: until the pool ends, as the change feed's connection.
+    checker: createBodyChecker({
+      logger,
+      timeoutMs: config.WEBHOOK_PARSE_TIMEOUT_MS,
+      stopWhen: () => deps.pool.ending,
+    }),
     timeouts: { totalMs: config.WEBHOOK_BODY_TIMEOUT_MS, idleMs: config.WEBHOOK_BODY_IDLE_TIMEOUT_MS },
   };
   // Only plain execute has Fluxer's origin block, and only it honours `?wait=true`.
