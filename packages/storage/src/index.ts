@@ -8,6 +8,7 @@ import { uploadObject, type UploadBody, type UploadOptions, type UploadResult } 
 
 export {
   createS3Client,
+  DEFAULT_STORAGE_BOUNDS,
   isStorageUnavailable,
   storageOptionsFromConfig,
   keyedStoreOptions,

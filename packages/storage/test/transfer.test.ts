@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageFor, useTestEnvironment } from '@switchboard/testkit';
-import { PART_SIZE_BYTES, type Storage } from '../src/index.ts';
+import { DEFAULT_STORAGE_BOUNDS, PART_SIZE_BYTES, type Storage } from '../src/index.ts';
 import { digestResponse, patternStream } from './support/pattern-stream.ts';
 import { recordCommands } from './support/store.ts';
 
@@ -29,7 +29,14 @@ async function expiredLink(key: string): Promise<string> {
 describe('upload and presigned download', () => {
   it('streams 50 MiB up in parts and back down through a presigned link, byte for byte', async () => {
     const size = 50 * MIB; // not a multiple of the part size: the last part is short
-    const uploader = storageFor(environment);
+    // What this tests is the parts and the round trip, not the silence bound (the outage tests
+    // do that). The test store is a Node process on the suite's busy cores: writing four parts
+    // at once, it once left a socket silent past the production bound, and the open circuit
+    // then refused the retry.
+    const uploader = storageFor(environment, environment.s3.bucket, {
+      ...DEFAULT_STORAGE_BOUNDS,
+      socketIdleTimeoutMs: 30_000,
+    });
     const commands = recordCommands(uploader);
     const partsDone = () =>
       commands.filter((command) => command.name === 'UploadPartCommand' && !command.failed).length;
