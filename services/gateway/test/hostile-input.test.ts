@@ -1,4 +1,5 @@
 import { type ClientRequest, request } from 'node:http';
+import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
 import {
@@ -343,10 +344,7 @@ function answerBeforeBody(
     }, 10_000);
     sent.on('error', () => {});
     sent.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
+      void readText(response).then((body) => {
         clearTimeout(timer);
         sent.destroy();
         resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection });
