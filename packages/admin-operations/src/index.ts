@@ -27,3 +27,4 @@ export {
   type JobRowTable,
   type QueuedRowSweep,
 } from './row-sweep.ts';
+export { operationWorkerSetup } from './worker.ts';

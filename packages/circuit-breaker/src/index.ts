@@ -128,3 +128,4 @@ export function createCircuitBreaker({
   if (dependency) breakers.add(new WeakRef(Object.assign(breaker, { dependency })));
   return breaker;
 }
+export { isNetworkFailure } from './network.ts';

@@ -89,3 +89,20 @@ function auditReasonOf(value: unknown): string | undefined {
 
 /** A whole number given as an option string, within bounds. */
 export const intOption = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * The options of a command that takes exactly one of two alternatives (`--guild` or
+ * `--channel`): either both or neither is a usage error naming the two.
+ */
+export function exactlyOneOf<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  first: keyof Shape & string,
+  second: keyof Shape & string,
+) {
+  return z
+    .object(shape)
+    .refine((options: Record<string, unknown>) => (options[first] === undefined) !== (options[second] === undefined), {
+      message: `give --${first} or --${second}`,
+      path: [first],
+    });
+}

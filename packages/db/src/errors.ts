@@ -1,4 +1,4 @@
-import { CircuitOpenError } from '@switchboard/circuit-breaker';
+import { CircuitOpenError, isNetworkFailure } from '@switchboard/circuit-breaker';
 
 /**
  * Errors that belong to the rows of a statement rather than to the database or the
@@ -13,17 +13,6 @@ export function isRowError(error: unknown): boolean {
   return typeof code === 'string' && /^(22|23|40)[0-9A-Z]{3}$/.test(code);
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-
 /** pg's own messages for a connection it lost, could not open or stopped waiting on. */
 const LOST_CONNECTION =
   /Query read timeout|Connection terminated|timeout exceeded when trying to connect|is not queryable|Connection ended unexpectedly/;
@@ -34,9 +23,9 @@ const LOST_CONNECTION =
  * circuit breaker refusing to try while the server is known to be unreachable.
  */
 export function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof CircuitOpenError) return true;
+  if (error instanceof CircuitOpenError || isNetworkFailure(error)) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || /^(08[0-9A-Z]{3}|57P0[1-4])$/.test(code))) return true;
+  if (typeof code === 'string' && /^(08[0-9A-Z]{3}|57P0[1-4])$/.test(code)) return true;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
 }
 

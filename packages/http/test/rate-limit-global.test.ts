@@ -1,42 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import {
-  call,
-  frozenClock,
-  useTestEnvironment,
-  type Answer,
-  type ServedApp,
-  type TestClock,
-} from '@switchboard/testkit';
+import { describe, expect, it } from 'vitest';
+import { call, useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
 import { checkRateLimit, redisKeyClock } from '../src/rate-limit/index.ts';
-import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
-import { startApp } from './start-app.ts';
+import { freshIdentity, header, useLimitedApp } from './rate-limit-helpers.ts';
 
 const env = useTestEnvironment();
-let redis: Redis;
-let app: ServedApp;
-/** The limiter decides by this clock, which only the tests move. */
-let clock: TestClock;
 
 const LARGE_A: RateLimitBucket = { name: 'test:large-a', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
 const LARGE_B: RateLimitBucket = { name: 'test:large-b', limit: 1000, windowMs: 60_000, countsTowardGlobal: true };
 const EXEMPT: RateLimitBucket = { name: 'test:exempt', limit: 70, windowMs: 600_000, countsTowardGlobal: false };
 
-beforeAll(async () => {
-  redis = await readyRedis(env.redisUrl);
-  clock = await frozenClock(redis, `${env.redisPrefix}:test-clock`);
-  const routes = { '/a': LARGE_A, '/b': LARGE_B, '/exempt': EXEMPT };
-  app = await startApp(limitedRoutes(redis, env.redisPrefix, routes, redisKeyClock(redis, clock.key)));
-});
-
-afterAll(async () => {
-  await app?.close();
-  redis?.disconnect();
-});
+const limited = useLimitedApp(env, { '/a': LARGE_A, '/b': LARGE_B, '/exempt': EXEMPT });
 
 const ask = (path: string, identity: string) =>
-  call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } });
+  call('GET', `${limited.app.url}${path}`, { headers: { 'x-identity': identity } });
 
 describe('the global limit (50 per second per identity)', () => {
   it('refuses the request past 50 in a second across different buckets, with global: true', async () => {
@@ -53,7 +30,7 @@ describe('the global limit (50 per second per identity)', () => {
     expect(header(refused, 'x-ratelimit-remaining')).toBe('0');
     expect(header(refused, 'retry-after')).toBe('1');
     // One emission interval (20 ms) later the global bucket admits exactly one more.
-    await clock.advance(GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit);
+    await limited.clock.advance(GLOBAL_RATE_LIMIT.windowMs / GLOBAL_RATE_LIMIT.limit);
     expect((await ask('/a', identity)).status).toBe(200);
     expect((await ask('/b', identity)).status).toBe(429);
   });
@@ -81,10 +58,10 @@ describe('route and global bucket together', () => {
   });
   const check = (identity: string, bucket: RateLimitBucket, globalBucket = global) =>
     checkRateLimit(
-      redis,
+      limited.redis,
       env.redisPrefix,
       { identity, bucketKey: bucket.name, bucket, global: globalBucket },
-      redisKeyClock(redis, clock.key),
+      redisKeyClock(limited.redis, limited.clock.key),
     );
 
   it('does not spend the global budget on a request the route refuses', async () => {
@@ -109,7 +86,7 @@ describe('route and global bucket together', () => {
     const refused = await check(identity, twoPerMinute, shortGlobal);
     expect(refused).toMatchObject({ allowed: false, global: true });
     expect(refused.retryAfterMs).toBe(1500);
-    await clock.advance(refused.retryAfterMs);
+    await limited.clock.advance(refused.retryAfterMs);
     // The route's second slot is still there: the globally refused request did not take it.
     expect(await check(identity, twoPerMinute, shortGlobal)).toMatchObject({ allowed: true, remaining: 0 });
   });

@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import type { Express } from 'express';
 import { Redis, type RedisOptions } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import type { Answer } from '@switchboard/testkit';
-import { rateLimit, type RateLimitClock, type RateLimitOptions } from '../src/rate-limit/index.ts';
+import { frozenClock, type Answer, type ServedApp, type TestClock, type TestEnvironment } from '@switchboard/testkit';
+import { rateLimit, redisKeyClock, type RateLimitClock, type RateLimitOptions } from '../src/rate-limit/index.ts';
+import { startApp } from './start-app.ts';
 
 /** Identity from a test header, so each test gets fresh budgets. */
 export const byHeader: RateLimitOptions['identity'] = (req) => `test:${req.get('x-identity') ?? 'none'}`;
@@ -56,4 +58,32 @@ export async function readyRedis(url: string): Promise<Redis> {
 
 export function header(answer: Answer, name: string): string | null {
   return answer.headers.get(name);
+}
+
+/** What a rate-limit test file shares, set before its first test. */
+export interface LimitedApp {
+  redis: Redis;
+  /** The limiters decide by this clock, which only the tests move: no answer depends on speed. */
+  clock: TestClock;
+  /** Serves `routes`, each behind its bucket's limiter on `clock`. */
+  app: ServedApp;
+}
+
+/**
+ * Call at the top of a test file: from before its first test to after its last, a Redis client,
+ * a frozen clock and an app serving `routes` (see limitedRoutes) that decides by it.
+ */
+export function useLimitedApp(env: TestEnvironment, routes: Record<string, RateLimitBucket>): LimitedApp {
+  const limited = {} as LimitedApp;
+  beforeAll(async () => {
+    limited.redis = await readyRedis(env.redisUrl);
+    limited.clock = await frozenClock(limited.redis, `${env.redisPrefix}:test-clock`);
+    const clock = redisKeyClock(limited.redis, limited.clock.key);
+    limited.app = await startApp(limitedRoutes(limited.redis, env.redisPrefix, routes, clock));
+  });
+  afterAll(async () => {
+    await limited.app?.close();
+    limited.redis?.disconnect();
+  });
+  return limited;
 }

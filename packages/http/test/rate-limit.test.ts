@@ -1,23 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import {
-  call,
-  frozenClock,
-  useTestEnvironment,
-  type Answer,
-  type ServedApp,
-  type TestClock,
-} from '@switchboard/testkit';
+import { call, useTestEnvironment, type Answer, type ServedApp } from '@switchboard/testkit';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { rateLimit, rateLimitKey, redisKeyClock, setRateLimitIdentity } from '../src/rate-limit/index.ts';
-import { freshIdentity, header, limitedRoutes, readyRedis } from './rate-limit-helpers.ts';
+import { freshIdentity, header, limitedRoutes, readyRedis, useLimitedApp } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';
 
 const env = useTestEnvironment();
-let redis: Redis;
-let app: ServedApp;
-/** The limiter decides by this clock, which only the tests move: no answer depends on speed. */
-let clock: TestClock;
 
 function testBucket(name: string, limit: number, windowMs: number): RateLimitBucket {
   return { name, limit, windowMs, countsTowardGlobal: true };
@@ -27,33 +15,22 @@ const FIVE_PER_SECOND = testBucket('test:gcra', 5, 1000);
 const FIVE_PER_MINUTE = testBucket('test:slow', 5, 60_000);
 const SHARED = testBucket('test:shared', 3, 60_000);
 
-beforeAll(async () => {
-  redis = await readyRedis(env.redisUrl);
-  clock = await frozenClock(redis, `${env.redisPrefix}:test-clock`);
-  app = await startApp(
-    limitedRoutes(
-      redis,
-      env.redisPrefix,
-      { '/fast': FIVE_PER_SECOND, '/slow': FIVE_PER_MINUTE, '/shared-a': SHARED, '/shared-b': SHARED },
-      redisKeyClock(redis, clock.key),
-    ),
-  );
-});
-
-afterAll(async () => {
-  await app?.close();
-  redis?.disconnect();
+const limited = useLimitedApp(env, {
+  '/fast': FIVE_PER_SECOND,
+  '/slow': FIVE_PER_MINUTE,
+  '/shared-a': SHARED,
+  '/shared-b': SHARED,
 });
 
 async function burst(path: string, identity: string, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (let i = 0; i < count; i++)
-    answers.push(await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } }));
+    answers.push(await call('GET', `${limited.app.url}${path}`, { headers: { 'x-identity': identity } }));
   return answers;
 }
 
 /** Limiter options of the routes this file builds by hand: the test clock, a patient timeout. */
-const testClock = () => ({ clock: redisKeyClock(redis, clock.key), timeoutMs: 10_000 });
+const testClock = () => ({ clock: redisKeyClock(limited.redis, limited.clock.key), timeoutMs: 10_000 });
 
 const numberHeader = (answer: Answer, name: string) => Number(header(answer, name));
 const statuses = (answers: Answer[]) => answers.map((answer) => answer.status);
@@ -67,24 +44,24 @@ describe('GCRA', () => {
     expect(answers.every((a) => header(a, 'x-ratelimit-limit') === '5')).toBe(true);
 
     // The emission interval is 200 ms: one microsecond short of it nothing is free yet …
-    await clock.advance(199.999);
+    await limited.clock.advance(199.999);
     expect(statuses(await burst('/fast', identity, 1))).toEqual([429]);
     // … and at it exactly one slot is.
-    await clock.advance(0.001);
+    await limited.clock.advance(0.001);
     const [next, after] = await burst('/fast', identity, 2);
     expect(next?.status).toBe(200);
     expect(header(next!, 'x-ratelimit-remaining')).toBe('0');
     expect(after?.status).toBe(429);
     // Two intervals later, two slots.
-    await clock.advance(400);
+    await limited.clock.advance(400);
     expect(statuses(await burst('/fast', identity, 3))).toEqual([200, 200, 429]);
   });
 
   it('reports reset as the Unix second the bucket drains and retry-after consistent with T', async () => {
     const T = 12_000_000; // µs: 60 s / 5
     const identity = freshIdentity();
-    await clock.advance(1);
-    const startedAt = clock.nowMicros();
+    await limited.clock.advance(1);
+    const startedAt = limited.clock.nowMicros();
     const answers = await burst('/slow', identity, 6);
     const resets = answers.map((a) => numberHeader(a, 'x-ratelimit-reset'));
     // The k-th request leaves the TAT at (first arrival) + k·T.
@@ -96,7 +73,7 @@ describe('GCRA', () => {
     expect(numberHeader(refused, 'retry-after')).toBe(12);
     expect((refused.body as { retry_after: number }).retry_after).toBe(12);
     // 4.5 s later, the wait is 7.5 s, rounded up.
-    await clock.advance(4_500);
+    await limited.clock.advance(4_500);
     const later = (await burst('/slow', identity, 1))[0]!;
     expect(later.status).toBe(429);
     expect(numberHeader(later, 'retry-after')).toBe(8);
@@ -109,7 +86,7 @@ describe('GCRA', () => {
     const resets = answers.slice(4).map((a) => header(a, 'x-ratelimit-reset'));
     expect(new Set(resets).size).toBe(1);
     // One interval later exactly one is admitted, as if the refused three had never come.
-    await clock.advance(12_000);
+    await limited.clock.advance(12_000);
     expect(statuses(await burst('/slow', identity, 2))).toEqual([200, 429]);
   });
 });
@@ -119,7 +96,7 @@ describe('the 429 response', () => {
     const identity = freshIdentity();
     const answers = await burst('/slow', identity, 6);
     const refused = answers[5]!;
-    const nowSeconds = clock.nowMicros() / 1e6;
+    const nowSeconds = limited.clock.nowMicros() / 1e6;
     expect(refused.status).toBe(429);
     expect(header(refused, 'content-type')).toMatch(/^application\/json/);
     expect(refused.body).toEqual({
@@ -164,7 +141,7 @@ describe('bucket sharing', () => {
     const identity = freshIdentity();
     const statuses: number[] = [];
     for (const path of ['/shared-a', '/shared-b', '/shared-a', '/shared-b', '/shared-a']) {
-      statuses.push((await call('GET', `${app.url}${path}`, { headers: { 'x-identity': identity } })).status);
+      statuses.push((await call('GET', `${limited.app.url}${path}`, { headers: { 'x-identity': identity } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
@@ -173,7 +150,7 @@ describe('bucket sharing', () => {
     const clients = await Promise.all([readyRedis(env.redisUrl), readyRedis(env.redisUrl)]);
     const instances = await Promise.all(
       clients.map((client) =>
-        startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }, redisKeyClock(client, clock.key))),
+        startApp(limitedRoutes(client, env.redisPrefix, { '/x': SHARED }, redisKeyClock(client, limited.clock.key))),
       ),
     );
     try {
@@ -206,10 +183,16 @@ describe('the default identity and bucket names', () => {
         if (user) setRateLimitIdentity(res, `user:${user}`);
         next();
       });
-      const limiter = rateLimit({ redis, prefix: env.redisPrefix, bucket: TWO, trustedProxyHops: 1, ...testClock() });
+      const limiter = rateLimit({
+        redis: limited.redis,
+        prefix: env.redisPrefix,
+        bucket: TWO,
+        trustedProxyHops: 1,
+        ...testClock(),
+      });
       server.get('/who', limiter, (_req, res) => void res.json({ ok: true }));
       const execute = rateLimit({
-        redis,
+        redis: limited.redis,
         prefix: env.redisPrefix,
         bucket: 'webhook:execute::webhook_id',
         ...testClock(),
@@ -228,7 +211,7 @@ describe('the default identity and bucket names', () => {
       statuses.push((await who({ 'x-user': user, 'x-forwarded-for': forwardedFor })).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
-    expect(await redis.exists(rateLimitKey(env.redisPrefix, `user:${user}`, 'test:ident'))).toBe(1);
+    expect(await limited.redis.exists(rateLimitKey(env.redisPrefix, `user:${user}`, 'test:ident'))).toBe(1);
   });
 
   it('counts anyone else by client address, behind the trusted proxy hops', async () => {
@@ -237,7 +220,7 @@ describe('the default identity and bucket names', () => {
     // The forged leftmost entry is not the identity; the address the proxy saw is.
     expect(await burst2({ 'x-forwarded-for': '7.7.7.7, 192.0.2.10' })).toEqual([429, 429, 429]);
     expect(await burst2({ 'x-forwarded-for': '192.0.2.11' })).toEqual([200, 200, 429]);
-    expect(await redis.exists(rateLimitKey(env.redisPrefix, 'ip:192.0.2.10', 'test:ident'))).toBe(1);
+    expect(await limited.redis.exists(rateLimitKey(env.redisPrefix, 'ip:192.0.2.10', 'test:ident'))).toBe(1);
   });
 
   async function burst2(headers: Record<string, string>): Promise<number[]> {

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { text as readText } from 'node:stream/consumers';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
@@ -101,10 +102,9 @@ describe('reading a body that has all arrived', () => {
         `${app.url}/arrived`,
         { method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } },
         (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ answer: JSON.parse(text) as unknown, port: req.socket!.localPort! }));
+          void readText(res).then((body) =>
+            resolve({ answer: JSON.parse(body) as unknown, port: req.socket!.localPort! }),
+          );
         },
       );
       req.on('error', reject);

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { CircuitOpenError, createCircuitBreaker } from '@switchboard/circuit-breaker';
+import { CircuitOpenError, createCircuitBreaker, isNetworkFailure } from '@switchboard/circuit-breaker';
 import { useContentMd5ForDeleteObjects } from './content-md5.ts';
 
 export interface StorageOptions {
@@ -159,22 +159,10 @@ export async function ensureBucket(client: S3Client, bucket: string): Promise<vo
   }
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-
 /** The store did not answer: a timeout (the bounded handler's TimeoutError), a network failure, an open circuit. */
 function isStoreUnreachable(error: unknown): boolean {
   if (error instanceof CircuitOpenError) return true;
-  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
-  return name === 'TimeoutError' || (typeof code === 'string' && NETWORK_CODES.has(code));
+  return (error as { name?: unknown } | null)?.name === 'TimeoutError' || isNetworkFailure(error);
 }
 
 /**

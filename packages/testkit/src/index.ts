@@ -67,7 +67,7 @@ export {
   type KillMidOperation,
   type OperationStatusRead,
 } from './operations.ts';
-export { useWorker, type RunningWorker } from './use-worker.ts';
+export { useWorker, useWorkersPerTest, type RunningWorker } from './use-worker.ts';
 export {
   deliverAgain,
   enqueueOperation,

@@ -1,4 +1,4 @@
-import { operationJob, queuedRowSweep } from '@switchboard/admin-operations';
+import { operationWorkerSetup } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, ASSET_PURGE_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { AssetPurgeWorkerConfig } from './config.ts';
@@ -14,23 +14,14 @@ export function assetPurgeWorkerSetup({
   ids,
   logger,
 }: WorkerContext<AssetPurgeWorkerConfig>): WorkerSetup<typeof ASSET_PURGE_WORKER_JOBS> {
-  const purge = operationJob(
-    resources.pool,
-    'asset_purges',
-    'The asset purge failed; request it again.',
-    purgeRunner({ ...resources, ids, logger }),
-  );
-  const sweep = queuedRowSweep({
-    ...resources,
+  return operationWorkerSetup({
+    resources,
     config,
-    table: 'asset_purges',
-    contract: ASSET_PURGE_ROW_SWEEP_JOB,
     logger,
+    table: 'asset_purges',
+    publicError: 'The asset purge failed; request it again.',
+    run: purgeRunner({ ...resources, ids, logger }),
+    job: ASSET_PURGE_JOB,
+    sweepJob: ASSET_PURGE_ROW_SWEEP_JOB,
   });
-  return {
-    handlers: { [ASSET_PURGE_JOB.name]: purge.handler, [ASSET_PURGE_ROW_SWEEP_JOB.name]: sweep.handler },
-    onFinalFailure: { [ASSET_PURGE_JOB.name]: purge.onFinalFailure },
-    schedules: [sweep.schedule],
-    close: sweep.close,
-  };
 }

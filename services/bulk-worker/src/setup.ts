@@ -1,4 +1,4 @@
-import { operationJob, queuedRowSweep } from '@switchboard/admin-operations';
+import { operationWorkerSetup } from '@switchboard/admin-operations';
 import { BULK_ADD_GUILD_MEMBERS_JOB, BULK_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { addMembersRunner } from './add-members.ts';
@@ -15,23 +15,14 @@ export function bulkWorkerSetup({
   logger,
 }: WorkerContext<BulkWorkerConfig>): WorkerSetup<typeof BULK_WORKER_JOBS> {
   const run = addMembersRunner({ pool: resources.pool, ids, maxGuildsPerUser: config.BULK_MAX_GUILDS_PER_USER });
-  const addMembers = operationJob(
-    resources.pool,
-    'bulk_operations',
-    'The bulk operation failed; request it again.',
-    run,
-  );
-  const sweep = queuedRowSweep({
-    ...resources,
+  return operationWorkerSetup({
+    resources,
     config,
-    table: 'bulk_operations',
-    contract: BULK_ROW_SWEEP_JOB,
     logger,
+    table: 'bulk_operations',
+    publicError: 'The bulk operation failed; request it again.',
+    run,
+    job: BULK_ADD_GUILD_MEMBERS_JOB,
+    sweepJob: BULK_ROW_SWEEP_JOB,
   });
-  return {
-    handlers: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.handler, [BULK_ROW_SWEEP_JOB.name]: sweep.handler },
-    onFinalFailure: { [BULK_ADD_GUILD_MEMBERS_JOB.name]: addMembers.onFinalFailure },
-    schedules: [sweep.schedule],
-    close: sweep.close,
-  };
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { createPurgeGuildFixture, holdRowLock, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
-import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { createPurgeGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { adminCall, createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -71,14 +71,8 @@ describe('a purge that outlives the request', () => {
       purge_id: expect.stringMatching(/^\d+$/),
       status: expect.stringMatching(/^(queued|running)$/),
     });
-    const done = await waitFor(async () => {
-      const answer = await adminCall(gateway.url, {
-        method: 'GET',
-        path: `/v1/admin/assets/purges/${accepted.body.purge_id}`,
-        key: admin.key,
-      });
-      return answer.body.status !== 'queued' && answer.body.status !== 'running' && answer;
-    }, 20_000);
+    const statusPath = `/v1/admin/assets/purges/${accepted.body.purge_id}`;
+    const done = await finishedOperationAnswer(gateway.url, statusPath, admin.key);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({
       purge_id: accepted.body.purge_id,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
-import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { adminCall, createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -81,16 +81,8 @@ describe('a bulk add that outlives the request', () => {
       operation_id: expect.stringMatching(/^\d+$/),
       status: expect.stringMatching(/^(queued|running)$/),
     });
-    const status = () =>
-      adminCall(gateway.url, {
-        method: 'GET',
-        path: `/v1/admin/bulk/operations/${accepted.body.operation_id}`,
-        key: admin.key,
-      });
-    const done = await waitFor(async () => {
-      const answer = await status();
-      return answer.body.status !== 'queued' && answer.body.status !== 'running' && answer;
-    }, 20_000);
+    const statusPath = `/v1/admin/bulk/operations/${accepted.body.operation_id}`;
+    const done = await finishedOperationAnswer(gateway.url, statusPath, admin.key);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({
       operation_id: accepted.body.operation_id,

@@ -2,7 +2,7 @@ import { createAdminWithKey, generateAdminApiKey, hashCredential } from '@switch
 import { insertAdminApiKey, insertAdminUser, type Pool } from '@switchboard/db';
 import { ADMIN_ROUTES } from '@switchboard/contracts';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call, testSnowflakeWorkerId, type Answer } from '@switchboard/testkit';
+import { call, testSnowflakeWorkerId, waitFor, type Answer } from '@switchboard/testkit';
 import { routeKey, type AdminArea } from '../src/index.ts';
 
 export const fixtureIds = createSnowflakeGenerator(testSnowflakeWorkerId());
@@ -83,6 +83,17 @@ export function adminCall(baseUrl: string, request: AdminCall): Promise<Answer> 
     body: request.body,
     headers: request.headers,
   });
+}
+
+/**
+ * The status route of an operation that outlived its request (`statusPath`), read with `key`
+ * until the operation is neither queued nor running: its last answer.
+ */
+export function finishedOperationAnswer(baseUrl: string, statusPath: string, key: string): Promise<Answer> {
+  return waitFor(async () => {
+    const answer = await adminCall(baseUrl, { method: 'GET', path: statusPath, key });
+    return answer.body.status !== 'queued' && answer.body.status !== 'running' && answer;
+  }, 20_000);
 }
 
 /** Signs `key` in to the queue dashboard; the answer and the `name=value` of its session cookie. */

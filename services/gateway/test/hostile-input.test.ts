@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { type ClientRequest, request } from 'node:http';
+import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
 import {
@@ -195,25 +196,45 @@ async function waitForHeldBytes(gatewayUrl: string, bytes: number): Promise<void
   });
 }
 
+const MiB = 1024 * 1024;
+
+/** A gateway with a 30 MiB budget for bodies in flight, and the execute URL of a webhook on it. */
+async function startBudgetedGateway() {
+  const gateway = await startGateway(environment, {
+    RATE_LIMITS_ENABLED: 'false',
+    WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB),
+  });
+  const hook = await createWebhookFixture(gateway.pool);
+  return { gateway, url: new URL(executeUrl(gateway, hook)) };
+}
+
+/**
+ * A client that declares `bytes` and sends a trickle, so its reservation stays held; returned
+ * once the gateway holds it (its token is looked up before it reserves: a request sent earlier
+ * could be admitted first).
+ */
+async function heldReservation(gatewayUrl: string, url: URL, bytes: number): Promise<ClientRequest> {
+  const slow = request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes) },
+  });
+  slow.on('error', () => {});
+  slow.write('{"content":"');
+  try {
+    await waitForHeldBytes(gatewayUrl, bytes);
+    return slow;
+  } catch (error) {
+    slow.destroy();
+    throw error;
+  }
+}
+
 describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () => {
   it('answers 503 with Retry-After before reading a body that would not fit, and admits again once bodies are done', async () => {
-    const MiB = 1024 * 1024;
-    const gateway = await startGateway(environment, {
-      RATE_LIMITS_ENABLED: 'false',
-      WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB),
-    });
-    const hook = await createWebhookFixture(gateway.pool);
-    const url = new URL(executeUrl(gateway, hook));
-    // A client that declares 20 MiB and sends a trickle: its reservation stays held.
-    const slow = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) },
-    });
-    slow.on('error', () => {});
-    slow.write('{"content":"');
+    const { gateway, url } = await startBudgetedGateway();
+    let slow: ClientRequest | undefined;
     try {
-      // Its token is looked up before it reserves: another request sent now could be admitted first.
-      await waitForHeldBytes(gateway.url, 20 * MiB);
+      slow = await heldReservation(gateway.url, url, 20 * MiB);
       const refused = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -236,27 +257,20 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       // Admitted and read: too long for a message, so the usual 400.
       expect(admitted.status).toBe(400);
     } finally {
-      slow.destroy();
+      slow?.destroy();
       await gateway.close();
     }
   });
 
   it("splits the gateway's budget among its processes, each keeping room for one body of the largest size", () => {
-    const MiB = 1024 * 1024;
     expect(processBudgetBytes(128 * MiB, 1)).toBe(128 * MiB);
     expect(processBudgetBytes(128 * MiB, 2)).toBe(64 * MiB);
     expect(processBudgetBytes(128 * MiB, 8)).toBe(LIMITS.body.inboundWebhookBytes);
   });
 
   it('counts a chunked body by the bytes it sends: small chunked deliveries share the budget, one growing past it is 503', async () => {
-    const MiB = 1024 * 1024;
-    const gateway = await startGateway(environment, {
-      RATE_LIMITS_ENABLED: 'false',
-      WEBHOOK_BODY_BUDGET_BYTES: String(30 * MiB),
-    });
-    const hook = await createWebhookFixture(gateway.pool);
-    const url = new URL(executeUrl(gateway, hook));
-    const held: ReturnType<typeof request>[] = [];
+    const { gateway, url } = await startBudgetedGateway();
+    const held: ClientRequest[] = [];
     try {
       // Each would have reserved the whole 25 MiB limit: only one at a time would have fitted.
       const statuses = await Promise.all(
@@ -265,14 +279,7 @@ describe('bytes of execution bodies in flight (WEBHOOK_BODY_BUDGET_BYTES)', () =
       expect(statuses).toEqual(Array(8).fill(204));
       // Beside a held 20 MiB reservation, 15 MiB sent in 1 MiB chunks: refused once past the
       // 30 MiB budget, never read to the end.
-      const slow = request(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(20 * MiB) },
-      });
-      slow.on('error', () => {});
-      slow.write('{"content":"');
-      held.push(slow);
-      await waitForHeldBytes(gateway.url, 20 * MiB);
+      held.push(await heldReservation(gateway.url, url, 20 * MiB));
       const filler = 'x'.repeat(MiB);
       const chunks = ['{"content":"', ...Array(15).fill(filler), '"}'];
       expect(await postChunked(url, chunks)).toBe(503);
@@ -337,10 +344,7 @@ function answerBeforeBody(
     }, 10_000);
     sent.on('error', () => {});
     sent.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
+      void readText(response).then((body) => {
         clearTimeout(timer);
         sent.destroy();
         resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
 import { createProducer } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
@@ -13,7 +13,6 @@ import {
   waitFor,
   webhookMessages,
   type FaultMode,
-  type ServiceProcess,
   type WebhookFixture,
 } from '@switchboard/testkit';
 import { startGateway, useGateway, type RunningGateway } from './helpers.ts';
@@ -22,30 +21,22 @@ import {
   deliveriesSettled,
   executeUrl,
   messagesOf,
-  spawnWebhookWorker,
+  useWebhookWorkersPerTest,
 } from './webhook-execute-helpers.ts';
 
 const require = createRequire(import.meta.url);
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 let queue: Queue;
-const workers: ServiceProcess[] = [];
+const startWorker = useWebhookWorkersPerTest(environment);
 
 beforeAll(() => {
   queue = deliveriesQueue(gateway);
 });
 
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((running) => running.stop()));
-});
-
 afterAll(async () => {
   await queue?.close();
 });
-
-async function startWorker(): Promise<void> {
-  workers.push(await spawnWebhookWorker(environment));
-}
 
 /** GitHub's own "issues opened" example payload (@octokit/webhooks-examples). */
 function issueOpened(): Record<string, unknown> {
@@ -253,12 +244,7 @@ describe('an enqueue whose answer was lost (the job may or may not exist)', () =
     expect(await bodies()).toHaveLength(2);
     expect(await bodies()).toContain(added.data.body.key);
 
-    workers.push(
-      await spawnWebhookWorker(environment, {
-        WEBHOOK_BODY_ORPHAN_AGE_MS: '1000',
-        WEBHOOK_BODY_SWEEP_INTERVAL_MS: '200',
-      }),
-    );
+    await startWorker({ WEBHOOK_BODY_ORPHAN_AGE_MS: '1000', WEBHOOK_BODY_SWEEP_INTERVAL_MS: '200' });
     const [stored] = await messagesOf(gateway.pool, hook.webhookId);
     expect(stored!.id).toBe(added.data.messageId);
     await waitFor(async () => (await queue.getJobState(added.id!)) === 'completed', 10_000);

@@ -8,11 +8,14 @@ import {
   type ServiceProcess,
   type TestEnvironment,
   type WebhookFixture,
+  useWorkersPerTest,
 } from '@switchboard/testkit';
 import { startGateway, type RunningGateway } from './helpers.ts';
 
 /** Ids for what a test makes up beyond its fixtures (an unknown webhook, a claim's message). */
 export const fixtureIds = createSnowflakeGenerator(testSnowflakeWorkerId());
+
+const WEBHOOK_WORKER_ENV = { LOG_LEVEL: 'info' };
 
 /**
  * `node services/webhook-worker/src/main.ts` on this file's stores, once it takes jobs. It logs
@@ -22,7 +25,12 @@ export function spawnWebhookWorker(
   environment: TestEnvironment,
   extra: Record<string, string> = {},
 ): Promise<ServiceProcess> {
-  return spawnService('webhook-worker', environment.processEnv({ LOG_LEVEL: 'info', ...extra }));
+  return spawnService('webhook-worker', environment.processEnv({ ...WEBHOOK_WORKER_ENV, ...extra }));
+}
+
+/** As spawnWebhookWorker, for workers a test starts: each is stopped after it, with `signal`. */
+export function useWebhookWorkersPerTest(environment: TestEnvironment, signal?: NodeJS.Signals) {
+  return useWorkersPerTest(environment, 'webhook-worker', { env: WEBHOOK_WORKER_ENV, signal });
 }
 
 export function executeUrl(

@@ -1,38 +1,22 @@
 import type { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createWebhookFixture,
-  useTestEnvironment,
-  webhookMessages,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createWebhookFixture, useTestEnvironment, webhookMessages } from '@switchboard/testkit';
 import { useGateway } from './helpers.ts';
 import {
   deliveriesQueue,
   deliveriesSettled,
   executeUrl,
   messagesOf,
-  spawnWebhookWorker,
+  useWebhookWorkersPerTest,
 } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', WEBHOOK_WAIT_TIMEOUT_MS: '300' });
 let queue: Queue;
-const workers: ServiceProcess[] = [];
-
-async function worker(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  const started = await spawnWebhookWorker(environment, extra);
-  workers.push(started);
-  return started;
-}
+const worker = useWebhookWorkersPerTest(environment, 'SIGKILL');
 
 beforeAll(() => {
   queue = deliveriesQueue(gateway);
-});
-
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((running) => running.stop('SIGKILL')));
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { call, useTestEnvironment } from '@switchboard/testkit';
 import { executeUrl, useExecuteStack } from './webhook-execute-helpers.ts';
@@ -34,14 +35,9 @@ function unfinishedPost(url: string): Promise<{ status: number; code?: string }>
       headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) },
     });
     sent.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () => {
+      void readText(response).then((body) => {
         sent.destroy();
-        resolve({ status: response.statusCode ?? 0, code: (JSON.parse(text) as { code?: string }).code });
+        resolve({ status: response.statusCode ?? 0, code: (JSON.parse(body) as { code?: string }).code });
       });
     });
     sent.on('error', () => resolve({ status: 0 }));

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryPayloadSchema, type WebhookDeliveryInput } from '@switchboard/contracts';
 import {
   channelEvents,
@@ -10,9 +10,9 @@ import {
   metricValue,
   QUICK_TAKEOVER,
   scrapeMetrics,
-  spawnService,
   useJobStores,
   useTestEnvironment,
+  useWorkersPerTest,
   waitFor,
   webhookDeliveriesQueue,
   webhookMessages,
@@ -25,14 +25,9 @@ import { ids, plainDelivery } from './support.ts';
 const environment = useTestEnvironment();
 const stores = useJobStores(environment, { poolMax: 2 });
 let queue: Queue;
-const workers: ServiceProcess[] = [];
 
 /** A worker process on the file's stores, with quick takeover of a killed worker's jobs. */
-async function worker(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  const started = await spawnService('webhook-worker', environment.processEnv({ ...QUICK_TAKEOVER, ...extra }));
-  workers.push(started);
-  return started;
-}
+const worker = useWorkersPerTest(environment, 'webhook-worker', { env: QUICK_TAKEOVER, signal: 'SIGKILL' });
 
 /** A worker that pauses every delivery for a long time at `at`, to be killed there. */
 function stuckWorker(at: 'before-store' | 'after-store'): Promise<ServiceProcess> {
@@ -43,10 +38,6 @@ const deliver = (payload: WebhookDeliveryInput) => stores.producer.enqueue(WEBHO
 
 beforeAll(() => {
   queue = webhookDeliveriesQueue(stores.redis, environment.redisPrefix);
-});
-
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((running) => running.stop('SIGKILL')));
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { z } from '@switchboard/config';
 import { ACL, LIMITS } from '@switchboard/contracts';
 import { intOption } from '../args.ts';
 import { defineCommand } from '../command.ts';
+import { withDatabasePool } from '../database.ts';
 
 // The same bounds as POST /admin/api-keys (docs/decisions.md#fluxer-admin-key-routes).
 const MAX_ACLS = 100;
@@ -48,18 +49,11 @@ export const adminCreateCommand = defineCommand({
       );
     }
     // Loaded here, not at start: every other command (and --help) starts without them.
-    const [{ createAdminWithKey }, { createPool, poolModeOptions }, { withLeasedIds }] = await Promise.all([
+    const [{ createAdminWithKey }, { withLeasedIds }] = await Promise.all([
       import('@switchboard/auth'),
-      import('@switchboard/db'),
       import('../leased-ids.ts'),
     ]);
-    const pool = createPool({
-      connectionString: config.DATABASE_URL,
-      max: 1,
-      applicationName: 'switchboard-cli',
-      ...poolModeOptions(config),
-    });
-    try {
+    return withDatabasePool(config, 'switchboard-cli', async (pool) => {
       const result = await withLeasedIds(config, (ids) => createAdminWithKey(pool, ids, options));
       return {
         admin_user_id: result.admin.id,
@@ -73,8 +67,6 @@ export const adminCreateCommand = defineCommand({
         created_at: result.record.createdAt.toISOString(),
         expires_at: result.record.expiresAt?.toISOString() ?? null,
       };
-    } finally {
-      await pool.end();
-    }
+    });
   },
 });

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@switchboard/config';
 import { snowflakeSchema } from '@switchboard/contracts';
 import { ApiUnreachableError, type ApiClient } from '../api.ts';
-import { intOption } from '../args.ts';
+import { exactlyOneOf, intOption } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { CliError, EXIT } from '../output.ts';
 import { progressView, type ProgressView } from '../progress.ts';
@@ -66,12 +66,7 @@ export const archivesTriggerCommand = defineCommand({
     guild: { type: 'string', value: 'ID', description: "the guild's archive" },
     user: { type: 'string', value: 'ID', description: "the user's archive" },
   },
-  schema: z
-    .object({ guild: snowflakeSchema.optional(), user: snowflakeSchema.optional() })
-    .refine((o) => (o.guild === undefined) !== (o.user === undefined), {
-      message: 'give --guild or --user',
-      path: ['guild'],
-    }),
+  schema: exactlyOneOf({ guild: snowflakeSchema.optional(), user: snowflakeSchema.optional() }, 'guild', 'user'),
   run: (options, api) =>
     options.guild
       ? api.request<Archive>('POST', '/v1/admin/archives/guild', { body: { guild_id: options.guild } })

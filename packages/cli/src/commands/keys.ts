@@ -1,6 +1,7 @@
 import { z } from '@switchboard/config';
-import { LIMITS, snowflakeSchema } from '@switchboard/contracts';
+import { LIMITS } from '@switchboard/contracts';
 import { intOption } from '../args.ts';
+import { deleteByIdCommand } from '../by-id-commands.ts';
 import { defineCommand } from '../command.ts';
 import { record, table } from '../render.ts';
 
@@ -49,15 +50,10 @@ export const keysListCommand = defineCommand({
     ),
 });
 
-export const keysRevokeCommand = defineCommand({
+export const keysRevokeCommand = deleteByIdCommand({
   name: 'keys revoke',
   summary: "revoke one of the calling admin's keys; it stops working on every gateway at once",
-  uses: 'api',
-  audited: true,
-  positionals: [{ name: 'key-id', description: "the key's id (key_id in keys list)" }],
-  schema: z.object({ 'key-id': snowflakeSchema }),
-  run: async (options, api) => {
-    await api.request('DELETE', `/v1/admin/api-keys/${options['key-id']}`);
-    return { revoked: options['key-id'] };
-  },
+  id: { name: 'key-id', description: "the key's id (key_id in keys list)" },
+  path: (id) => `/v1/admin/api-keys/${id}`,
+  done: 'revoked',
 });

@@ -1,5 +1,6 @@
 import { secretKeysOf, z } from '@switchboard/config';
 import { defineCommand } from '../command.ts';
+import { withDatabasePool } from '../database.ts';
 import { record, table } from '../render.ts';
 
 export const migrateCommand = defineCommand({
@@ -10,24 +11,17 @@ export const migrateCommand = defineCommand({
   uses: 'database',
   schema: z.object({}),
   run: async (_options, config) => {
-    const { createPool, migrate, poolModeOptions, resealWebhookSecrets, secretKeyring } = await import(
-      '@switchboard/db'
-    );
+    const { migrate, resealWebhookSecrets, secretKeyring } = await import('@switchboard/db');
     // A session lock: PostgreSQL itself, never a transaction pooler.
     const { applied } = await migrate(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
     const keyring = secretKeyring(secretKeysOf(config));
-    if (keyring.writeKeyId === null) return { applied };
-    const pool = createPool({
-      connectionString: config.DATABASE_URL,
-      max: 1,
-      applicationName: 'switchboard-migrate',
-      ...poolModeOptions(config),
-    });
-    try {
-      return { applied, secrets_resealed: await resealWebhookSecrets(pool, keyring), write_key_id: keyring.writeKeyId };
-    } finally {
-      await pool.end();
-    }
+    const writeKeyId = keyring.writeKeyId;
+    if (writeKeyId === null) return { applied };
+    return withDatabasePool(config, 'switchboard-migrate', async (pool) => ({
+      applied,
+      secrets_resealed: await resealWebhookSecrets(pool, keyring),
+      write_key_id: writeKeyId,
+    }));
   },
   render: (result) => ({
     kind: 'sections',

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from '@switchboard/config';
 import { snowflakeSchema } from '@switchboard/contracts';
 import type { ApiClient } from '../api.ts';
-import { intOption } from '../args.ts';
+import { exactlyOneOf, intOption } from '../args.ts';
+import { getByIdCommand } from '../by-id-commands.ts';
 import { defineCommand, type OptionSpec } from '../command.ts';
 import { CliError, EXIT } from '../output.ts';
 import { record, table, type Rendered } from '../render.ts';
@@ -17,28 +18,49 @@ const WAIT_OPTIONS: Record<string, OptionSpec> = {
 };
 const waitShape = { wait: z.boolean().optional(), 'timeout-seconds': intOption(1, 7 * 24 * 3600).default(3_600) };
 
+/** An operation the API may finish after its request: where its id is, and its status route. */
+interface OperationKind {
+  idField: string;
+  statusPath: (id: string) => string;
+  /** The `get` command's word for the id, and what `--help` says of it. */
+  idWord: { name: string; description: string };
+}
+
+const ASSET_PURGE: OperationKind = {
+  idField: 'purge_id',
+  statusPath: (id) => `/v1/admin/assets/purges/${id}`,
+  idWord: { name: 'purge-id', description: 'purge_id of a purge that outlived its request' },
+};
+
+const BULK_OPERATION: OperationKind = {
+  idField: 'operation_id',
+  statusPath: (id) => `/v1/admin/bulk/operations/${id}`,
+  idWord: { name: 'operation-id', description: 'operation_id of an operation that outlived its request' },
+};
+
 /**
  * POSTs the operation; with `wait`, a 202's status route is polled (every second) until the
  * operation completed or failed. A failed operation exits 1 with OPERATION_FAILED.
  */
 async function runOperation(
   api: ApiClient,
-  start: { path: string; body: unknown; idField: string; statusPath: (id: string) => string },
+  start: { kind: OperationKind; path: string; body: unknown },
   wait: { wait?: boolean | undefined; 'timeout-seconds': number },
 ): Promise<OperationAnswer> {
+  const { idField, statusPath } = start.kind;
   let answer = await api.request<OperationAnswer>('POST', start.path, { body: start.body });
-  const id = answer[start.idField];
+  const id = answer[idField];
   if (!wait.wait || typeof id !== 'string') return answer;
   const deadline = Date.now() + wait['timeout-seconds'] * 1000;
   while (answer.status === 'queued' || answer.status === 'running') {
     if (Date.now() + 1000 > deadline) {
       throw new CliError('WAIT_TIMEOUT', `${id} is still ${answer.status} after ${wait['timeout-seconds']} s.`, {
         exitCode: EXIT.timeout,
-        details: { [start.idField]: id, status: answer.status },
+        details: { [idField]: id, status: answer.status },
       });
     }
     await sleep(1000);
-    answer = await api.request<OperationAnswer>('GET', start.statusPath(id));
+    answer = await api.request<OperationAnswer>('GET', statusPath(id));
   }
   if (answer.status === 'failed') {
     throw new CliError('OPERATION_FAILED', `${id} failed: ${String(answer['error'] ?? 'no reason recorded')}.`, {
@@ -79,35 +101,36 @@ export const purgesStartCommand = defineCommand({
     asset: { type: 'string', multiple: true, value: 'ID', description: 'an emoji or sticker id (repeat for more)' },
     ...WAIT_OPTIONS,
   },
-  schema: z
-    .object({ guild: snowflakeSchema.optional(), asset: z.array(z.string().min(1)).optional(), ...waitShape })
-    .refine((o) => (o.guild === undefined) !== (o.asset === undefined), {
-      message: 'give --guild or --asset',
-      path: ['guild'],
-    }),
+  schema: exactlyOneOf(
+    { guild: snowflakeSchema.optional(), asset: z.array(z.string().min(1)).optional(), ...waitShape },
+    'guild',
+    'asset',
+  ),
   run: (options, api) =>
     runOperation(
       api,
       {
+        kind: ASSET_PURGE,
         path: '/v1/admin/assets/purge',
         body: options.guild ? { guild_id: options.guild } : { ids: options.asset },
-        idField: 'purge_id',
-        statusPath: (id) => `/v1/admin/assets/purges/${id}`,
       },
       options,
     ),
   render: renderOutcome,
 });
 
-export const purgesGetCommand = defineCommand({
-  name: 'purges get',
-  summary: "an asset purge's status, and its outcome once it completed",
-  uses: 'api',
-  positionals: [{ name: 'purge-id', description: 'purge_id of a purge that outlived its request' }],
-  schema: z.object({ 'purge-id': snowflakeSchema }),
-  run: (options, api) => api.request<OperationAnswer>('GET', `/v1/admin/assets/purges/${options['purge-id']}`),
-  render: renderOutcome,
-});
+/** `<things> get <id>`: an operation's status, and its outcome once it completed. */
+function operationGetCommand(name: string, operation: string, kind: OperationKind) {
+  return getByIdCommand({
+    name,
+    summary: `${operation}'s status, and its outcome once it completed`,
+    id: kind.idWord,
+    path: kind.statusPath,
+    render: renderOutcome,
+  });
+}
+
+export const purgesGetCommand = operationGetCommand('purges get', 'an asset purge', ASSET_PURGE);
 
 /** User ids from `--user` and from a file of them (one per line, or separated by spaces or commas). */
 async function userIds(options: { user?: string[] | undefined; 'users-file'?: string | undefined }): Promise<string[]> {
@@ -148,22 +171,13 @@ export const bulkAddMembersCommand = defineCommand({
     runOperation(
       api,
       {
+        kind: BULK_OPERATION,
         path: '/v1/admin/bulk/add-guild-members',
         body: { guild_id: options.guild, user_ids: await userIds(options) },
-        idField: 'operation_id',
-        statusPath: (id) => `/v1/admin/bulk/operations/${id}`,
       },
       options,
     ),
   render: renderOutcome,
 });
 
-export const bulkGetCommand = defineCommand({
-  name: 'bulk get',
-  summary: "a bulk operation's status, and its outcome once it completed",
-  uses: 'api',
-  positionals: [{ name: 'operation-id', description: 'operation_id of an operation that outlived its request' }],
-  schema: z.object({ 'operation-id': snowflakeSchema }),
-  run: (options, api) => api.request<OperationAnswer>('GET', `/v1/admin/bulk/operations/${options['operation-id']}`),
-  render: renderOutcome,
-});
+export const bulkGetCommand = operationGetCommand('bulk get', 'a bulk operation', BULK_OPERATION);

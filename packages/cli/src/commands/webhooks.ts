@@ -1,5 +1,6 @@
-import { z } from '@switchboard/config';
 import { snowflakeSchema } from '@switchboard/contracts';
+import { exactlyOneOf } from '../args.ts';
+import { deleteByIdCommand, getByIdCommand } from '../by-id-commands.ts';
 import { defineCommand } from '../command.ts';
 import { table } from '../render.ts';
 
@@ -13,12 +14,7 @@ export const webhooksListCommand = defineCommand({
     guild: { type: 'string', value: 'ID', description: "the guild's webhooks" },
     channel: { type: 'string', value: 'ID', description: "the channel's webhooks" },
   },
-  schema: z
-    .object({ guild: snowflakeSchema.optional(), channel: snowflakeSchema.optional() })
-    .refine((o) => (o.guild === undefined) !== (o.channel === undefined), {
-      message: 'give --guild or --channel',
-      path: ['guild'],
-    }),
+  schema: exactlyOneOf({ guild: snowflakeSchema.optional(), channel: snowflakeSchema.optional() }, 'guild', 'channel'),
   run: (options, api) =>
     api.request<{ webhooks: Array<Record<string, unknown>> }>('POST', '/v1/admin/webhooks/list', {
       body: options.guild ? { guild_id: options.guild } : { channel_id: options.channel },
@@ -26,24 +22,20 @@ export const webhooksListCommand = defineCommand({
   render: (result) => table(result.webhooks, WEBHOOK_COLUMNS, '(no webhooks)'),
 });
 
-export const webhooksGetCommand = defineCommand({
+const webhookId = { name: 'webhook-id', description: "the webhook's id" };
+const webhookPath = (id: string) => `/v1/admin/webhooks/${id}`;
+
+export const webhooksGetCommand = getByIdCommand({
   name: 'webhooks get',
   summary: 'one webhook (never its token or secret)',
-  uses: 'api',
-  positionals: [{ name: 'webhook-id', description: "the webhook's id" }],
-  schema: z.object({ 'webhook-id': snowflakeSchema }),
-  run: (options, api) => api.request<Record<string, unknown>>('GET', `/v1/admin/webhooks/${options['webhook-id']}`),
+  id: webhookId,
+  path: webhookPath,
 });
 
-export const webhooksDeleteCommand = defineCommand({
+export const webhooksDeleteCommand = deleteByIdCommand({
   name: 'webhooks delete',
   summary: 'delete a webhook; its token stops working on every gateway at once',
-  uses: 'api',
-  audited: true,
-  positionals: [{ name: 'webhook-id', description: "the webhook's id" }],
-  schema: z.object({ 'webhook-id': snowflakeSchema }),
-  run: async (options, api) => {
-    await api.request('DELETE', `/v1/admin/webhooks/${options['webhook-id']}`);
-    return { deleted: options['webhook-id'] };
-  },
+  id: webhookId,
+  path: webhookPath,
+  done: 'deleted',
 });

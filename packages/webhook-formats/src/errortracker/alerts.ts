@@ -16,16 +16,12 @@ export const eventAlertPayloadSchema = z.object({ data: z.object({ event: eventS
 
 export const errorPayloadSchema = z.object({ data: z.object({ error: eventSchema }) });
 
-/** Resource `event_alert`, action `triggered`: an issue alert rule fired for an event. */
-export function renderEventAlert(action: string, payload: unknown): InboundOutcome {
-  if (action !== 'triggered') return ignored(`event_alert action ${action.slice(0, 64)} is not announced`);
-  const parsed = eventAlertPayloadSchema.safeParse(payload);
-  if (!parsed.success) return ignored('event_alert payload lacks data.event with a title');
-  const { event, triggered_rule: rule } = parsed.data.data;
+/** One event as both announce it: where it happened, how bad, in which environment; `description` says why. */
+function eventMessage(event: z.output<typeof eventSchema>, description?: string): InboundOutcome {
   return errorTrackerMessage({
     title: event.title,
     url: event.web_url,
-    description: rule ? `Alert rule **${rule}** triggered` : undefined,
+    description,
     color: levelColor(event.level),
     fields: [
       field('Culprit', event.culprit, false),
@@ -36,23 +32,22 @@ export function renderEventAlert(action: string, payload: unknown): InboundOutco
   });
 }
 
+/** Resource `event_alert`, action `triggered`: an issue alert rule fired for an event. */
+export function renderEventAlert(action: string, payload: unknown): InboundOutcome {
+  if (action !== 'triggered') return ignored(`event_alert action ${action.slice(0, 64)} is not announced`);
+  const parsed = eventAlertPayloadSchema.safeParse(payload);
+  if (!parsed.success) return ignored('event_alert payload lacks data.event with a title');
+  const { event, triggered_rule: rule } = parsed.data.data;
+  return eventMessage(event, rule ? `Alert rule **${rule}** triggered` : undefined);
+}
+
 /** Resource `error`, action `created`: one new error event (business plans). */
 export function renderError(action: string, payload: unknown): InboundOutcome {
   if (action !== 'created') return ignored(`error action ${action.slice(0, 64)} is not announced`);
   const parsed = errorPayloadSchema.safeParse(payload);
   if (!parsed.success) return ignored('error payload lacks data.error with a title');
   const { error } = parsed.data.data;
-  return errorTrackerMessage({
-    title: error.title,
-    url: error.web_url,
-    color: levelColor(error.level),
-    fields: [
-      field('Culprit', error.culprit, false),
-      field('Level', error.level?.toUpperCase()),
-      field('Environment', error.environment),
-    ],
-    timestamp: error.datetime,
-  });
+  return eventMessage(error);
 }
 
 const METRIC_COLORS: Record<string, number> = {

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { AdminApiKeyWithOwner } from '@switchboard/db';
 import { responseLocal } from '@switchboard/http';
 
 /** The authenticated caller of an admin route: an API key and the admin owning it. */
@@ -18,7 +19,18 @@ const principalSlot = responseLocal<AdminPrincipal>(
   'adminPrincipal() called outside an authenticated admin route',
 );
 
-export const setAdminPrincipal = principalSlot.set;
+const setAdminPrincipal = principalSlot.set;
+
+/** Sets the caller to `found`: an admin's key, found and checked with its owner. */
+export function setKeyPrincipal(res: Response, found: AdminApiKeyWithOwner): void {
+  setAdminPrincipal(res, {
+    adminUserId: found.owner.id,
+    keyId: found.key.id,
+    ownerAcls: found.owner.acls,
+    keyAcls: found.key.acls,
+    keyExpiresAt: found.key.expiresAt,
+  });
+}
 
 /** The principal, or undefined before/without authentication. */
 export const findAdminPrincipal = principalSlot.find;

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { findAdminApiKeyWithOwner, type Pool } from '@switchboard/db';
 import { ApiError } from '@switchboard/http';
-import { setAdminPrincipal } from '../admin-auth/index.ts';
+import { setKeyPrincipal } from '../admin-auth/index.ts';
 import { sessionTokenFrom } from './cookie.ts';
 import type { DashboardSessions } from './sessions.ts';
 
@@ -43,13 +43,7 @@ export function dashboardAuthentication(options: {
         }),
       );
     }
-    setAdminPrincipal(res, {
-      adminUserId: found.owner.id,
-      keyId: found.key.id,
-      ownerAcls: found.owner.acls,
-      keyAcls: found.key.acls,
-      keyExpiresAt: found.key.expiresAt,
-    });
+    setKeyPrincipal(res, found);
     next();
   };
 }

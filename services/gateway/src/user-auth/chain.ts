@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
+import type { GatewayConfig } from '../config.ts';
 import { requireUser, resolveUser } from './principal.ts';
 import { tokenUseRecorder } from './token-use.ts';
 
@@ -12,15 +13,20 @@ export interface UserAuth {
   require: RequestHandler;
 }
 
-/** The two halves of user-token authentication that a route chain puts around its rate limiter. */
-export function userAuth(options: {
+/**
+ * The two halves of user-token authentication that a route chain puts around its rate limiter;
+ * a router passes its deps as they are.
+ */
+export function userAuth(deps: {
+  config: Pick<GatewayConfig, 'REDIS_PREFIX' | 'TRUSTED_PROXY_HOPS'>;
   pool: Pool;
   redis: Redis;
-  prefix: string;
-  trustedProxyHops: number;
   logger: Logger;
 }): UserAuth {
-  const { pool, redis, prefix, trustedProxyHops, logger } = options;
-  const recordUse = tokenUseRecorder({ pool, redis, prefix, logger });
-  return { resolve: resolveUser({ pool, recordUse, trustedProxyHops }), require: requireUser() };
+  const { config, pool, redis, logger } = deps;
+  const recordUse = tokenUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger });
+  return {
+    resolve: resolveUser({ pool, recordUse, trustedProxyHops: config.TRUSTED_PROXY_HOPS }),
+    require: requireUser(),
+  };
 }

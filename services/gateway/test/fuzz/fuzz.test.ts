@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { text as readText } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -254,13 +255,10 @@ function sendPiecewise(request: FuzzRequest, body: PiecewiseBody): Promise<Outco
     const timer = setTimeout(() => sent.destroy(new Error('no answer within the bound')), ANSWER_BOUND_MS + 5_000);
     sent.on('response', (response) => {
       answered = true;
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
+      void readText(response).then((body) => {
         clearTimeout(timer);
         sent.destroy();
-        resolve({ status: response.statusCode ?? 0, body: text, elapsedMs: performance.now() - started });
+        resolve({ status: response.statusCode ?? 0, body, elapsedMs: performance.now() - started });
       });
     });
     sent.on('error', (error) => {

@@ -3,7 +3,7 @@ import { createPool } from '@switchboard/db';
 import { deliveryLedger, deliveryProblems, ledgerProblems, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses, type SupervisedWorker } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { judgeOutage } from '../outage/judge.ts';
+import { judgeOutage, judgementFigures, msOrNever } from '../outage/judge.ts';
 import { INLINE_BODY_MAX_BYTES, seedMixedTargets } from '../outage/mixed.ts';
 import { startTraffic } from '../outage/traffic.ts';
 import { runSchedule, type FaultRecord } from './faults.ts';
@@ -122,14 +122,9 @@ async function runChaos(context: ScenarioContext, options: ChaosOptions): Promis
       load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,
       fault: `seed ${options.seed}: ${faultCounts(schedule)} over ${options.durationMs / 1000} s`,
       figures: [
-        ['requests', samples.length],
-        ['answers', judgement.outageStatuses],
-        ['max latency', `${Math.round(judgement.maxLatencyMs)} ms`],
-        ['over bound', judgement.late],
+        ...judgementFigures(samples.length, judgement, 'answers'),
         ['dropped', judgement.dropped],
-        ['5xx not 503', judgement.serverErrors],
-        ['recovery', judgement.recoveryMs === null ? 'never' : `${Math.round(judgement.recoveryMs)} ms`],
-        ['ready', readyMs === null ? 'never' : `${Math.round(readyMs)} ms`],
+        ['ready', msOrNever(readyMs)],
         ['accepted', ledger.accepted],
         ['lost', ledger.lost],
         ['duplicated', ledger.duplicated],

@@ -1,29 +1,18 @@
-import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
 import { killMidOperation } from '@switchboard/testkit';
-import { adminRequest, auditEntries, check, type CaseContext, type JobKillCase } from './case.ts';
+import { seedBulkAddGuild } from '../bulk-add-guild.ts';
+import { adminRequest, auditEntries, check, type JobKillCase } from './case.ts';
 
 const USERS = 20;
-
-async function seed({ pool, ids }: CaseContext) {
-  const [ownerId, guildId] = [ids.next(), ids.next()];
-  const userIds = Array.from({ length: USERS }, () => ids.next());
-  await withTransaction(pool, async (db) => {
-    await insertUsers(
-      db,
-      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
-    );
-    await insertGuild(db, { id: guildId, name: 'fault bulk', ownerId });
-    await insertMembers(db, guildId, [{ userId: ownerId }]);
-  });
-  return { guildId, userIds };
-}
 
 /** A bulk add of 20 users, killed while it waits for the guild row inside its transaction. */
 export const bulkCase: JobKillCase = {
   name: 'bulk',
   worker: 'bulk-worker',
   async run(context) {
-    const { guildId, userIds } = await seed(context);
+    const { guildId, userIds } = await seedBulkAddGuild(context.pool, context.ids, {
+      name: 'fault bulk',
+      users: USERS,
+    });
     const { done } = await killMidOperation({
       pool: context.pool,
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },

@@ -4,7 +4,7 @@ import { QUICK_TAKEOVER, type FaultMode } from '@switchboard/testkit';
 import { deliveryLedger, deliveryProblems, ledgerProblems, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
-import { judgeOutage, type OutageBounds } from './judge.ts';
+import { judgeOutage, judgementFigures, type OutageBounds } from './judge.ts';
 import { INLINE_BODY_MAX_BYTES, mixedTraffic, seedMixedTargets } from './mixed.ts';
 import { ownedStoreFault, type StoreFault } from './owned.ts';
 import { proxiedFault, type Dependency, type FaultSetup } from './proxied.ts';
@@ -118,12 +118,7 @@ async function runOutage(context: ScenarioContext, options: OutageOptions): Prom
       load: `${kinds.map((kind) => kind.name).join(', ')}; ${TRAFFIC.clients} clients`,
       fault: fault.describe(options.outageMs),
       figures: [
-        ['requests', samples.length],
-        ['during outage', judgement.outageStatuses],
-        ['max latency', `${Math.round(judgement.maxLatencyMs)} ms`],
-        ['over bound', judgement.late],
-        ['5xx not 503', judgement.serverErrors],
-        ['recovery', judgement.recoveryMs === null ? 'never' : `${Math.round(judgement.recoveryMs)} ms`],
+        ...judgementFigures(samples.length, judgement, 'during outage'),
         ['executes lost', ledger.lost],
         ['duplicated', ledger.duplicated],
       ],

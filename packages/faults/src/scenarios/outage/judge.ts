@@ -1,3 +1,4 @@
+import type { ScenarioResult } from '../../types.ts';
 import type { Sample } from './traffic.ts';
 
 /** When the dependency was failing, on the traffic's clock (ms). */
@@ -124,4 +125,23 @@ export function judgeOutage(
     recoveryMs,
     problems,
   };
+}
+
+/** A duration for the report, or `never` for one that did not end. */
+export const msOrNever = (ms: number | null): string => (ms === null ? 'never' : `${Math.round(ms)} ms`);
+
+/** The judgement's figures in report order; `statusesAs` names the row of answers while faulted. */
+export function judgementFigures(
+  requests: number,
+  judgement: OutageJudgement,
+  statusesAs: string,
+): ScenarioResult['figures'] {
+  return [
+    ['requests', requests],
+    [statusesAs, judgement.outageStatuses],
+    ['max latency', `${Math.round(judgement.maxLatencyMs)} ms`],
+    ['over bound', judgement.late],
+    ['5xx not 503', judgement.serverErrors],
+    ['recovery', msOrNever(judgement.recoveryMs)],
+  ];
 }

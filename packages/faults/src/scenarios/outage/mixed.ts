@@ -1,6 +1,6 @@
 import { createAdminWithKey } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
-import { insertGuild, insertMembers, insertUsers, withTransaction, type Pool } from '@switchboard/db';
+import type { Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import {
   call,
@@ -9,6 +9,7 @@ import {
   type Answer,
   type WebhookFixture,
 } from '@switchboard/testkit';
+import { seedBulkAddGuild } from '../bulk-add-guild.ts';
 import type { Reply, RequestKind } from './traffic.ts';
 
 /** Bodies above this go to S3 (claim check): the gateway is started with it, and `execute-s3` sends more. */
@@ -26,19 +27,9 @@ export const ADMIN_ACLS = [
 ];
 
 /** A guild with an owner and three users to bulk add, for the job traffic. */
-export async function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string[] }> {
+export function seedGuild(pool: Pool): Promise<{ guildId: string; userIds: string[] }> {
   const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
-  const [ownerId, guildId] = [ids.next(), ids.next()];
-  const userIds = [ids.next(), ids.next(), ids.next()];
-  await withTransaction(pool, async (db) => {
-    await insertUsers(
-      db,
-      [ownerId, ...userIds].map((id) => ({ id, username: `u${id.slice(-8)}` })),
-    );
-    await insertGuild(db, { id: guildId, name: 'fault outage', ownerId });
-    await insertMembers(db, guildId, [{ userId: ownerId }]);
-  });
-  return { guildId, userIds };
+  return seedBulkAddGuild(pool, ids, { name: 'fault outage', users: 3 });
 }
 
 /** What the mixed traffic needs in the scenario's database: a webhook, an admin key and a guild. */

@@ -34,26 +34,23 @@ export const USER_PARTIAL = {
   flags: 0,
 };
 
-export const WEBHOOK_BY_TOKEN = {
+/** What every view of the example webhook shows. */
+const WEBHOOK_FIELDS = {
   id: IDS.webhook,
   type: 1,
   guild_id: IDS.guild,
   channel_id: IDS.channel,
   name: 'Deploys',
   avatar: null,
-  token: WEBHOOK_TOKEN,
 };
+
+export const WEBHOOK_BY_TOKEN = { ...WEBHOOK_FIELDS, token: WEBHOOK_TOKEN };
 
 export const WEBHOOK = { ...WEBHOOK_BY_TOKEN, user: USER_PARTIAL };
 
 /** What an operator sees of a webhook: no token, no secret. */
 export const ADMIN_WEBHOOK = {
-  id: IDS.webhook,
-  type: 1,
-  guild_id: IDS.guild,
-  channel_id: IDS.channel,
-  name: 'Deploys',
-  avatar: null,
+  ...WEBHOOK_FIELDS,
   creator_id: IDS.user,
   signed: false,
   created_at: AT,

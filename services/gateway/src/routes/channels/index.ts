@@ -16,14 +16,8 @@ const MESSAGES_PATH = '/v1/channels/:channel_id/messages';
  * MISSING_PERMISSIONS).
  */
 export function channelsRouter(deps: GatewayDeps): Router {
-  const { config, logger, pool, redis } = deps;
-  const auth = userAuth({
-    pool,
-    redis,
-    prefix: config.REDIS_PREFIX,
-    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    logger,
-  });
+  const { pool } = deps;
+  const auth = userAuth(deps);
   const limiter = routeLimiter(deps)('channel:messages:read::channel_id');
   const reader = requireGuildPermission(pool, {
     subject: 'channel',

@@ -30,14 +30,8 @@ const PATHS = {
  * format suffixes) lives in ./execute/.
  */
 export function webhooksRouter(deps: GatewayDeps): Router {
-  const { config, logger, pool, redis } = deps;
-  const auth = userAuth({
-    pool,
-    redis,
-    prefix: config.REDIS_PREFIX,
-    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    logger,
-  });
+  const { pool } = deps;
+  const auth = userAuth(deps);
   const limit = routeLimiter(deps);
   const managing = (bucket: RateLimitBucketName, subject: AccessSubject, param: string): RequestHandler[] => [
     auth.resolve,
