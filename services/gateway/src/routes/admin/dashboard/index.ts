@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { dashboardSessionResponseSchema } from '@switchboard/contracts';
 import { findAdminApiKeyById } from '@switchboard/db';
 import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
-import { DASHBOARD_PATH, dashboardSessions, sessionCookie } from '../../../dashboard/index.ts';
+import { adminSessions, sessionCookie } from '../../../admin-session/index.ts';
+import { DASHBOARD_PATH, dashboardCookie } from '../../../dashboard/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
 
@@ -19,7 +20,8 @@ function sessionSeconds(ttlSeconds: number, keyExpiresAt: Date | null, now: numb
  * every dashboard request re-checks that key; it is audited like any sign-in of a privileged tool.
  */
 function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandler {
-  const sessions = dashboardSessions(redis, config.REDIS_PREFIX);
+  const sessions = adminSessions(redis, config.REDIS_PREFIX, 'dashboard');
+  const cookie = dashboardCookie(config);
   return async (req, res) => {
     const { adminUserId, keyId } = adminPrincipal(res);
     const key = await findAdminApiKeyById(pool, keyId);
@@ -35,7 +37,7 @@ function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandle
       reason: auditReason(req),
       metadata: { expires_in_seconds: String(seconds) },
     });
-    res.setHeader('Set-Cookie', sessionCookie(config, token, seconds));
+    res.setHeader('Set-Cookie', sessionCookie(config, cookie, token, seconds));
     res.setHeader('Cache-Control', 'no-store');
     const body: z.output<typeof dashboardSessionResponseSchema> = {
       dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`,
