@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { findAdminApiKeyWithOwner, type Pool } from '@switchboard/db';
 import { setAdminPrincipal } from '../admin-auth/index.ts';
 import { sessionTokenFrom, type SessionCookie } from './cookie.ts';
@@ -17,8 +17,8 @@ export function sessionAuthentication<S extends AdminSession>(options: {
   sessions: AdminSessions<S>;
   cookie: SessionCookie;
   refuse: RequestHandler;
-  /** Called with the session once it proved usable, e.g. to keep it on the response. */
-  found?: (session: S, res: Parameters<RequestHandler>[1]) => void;
+  /** Called with the session and its token once it proved usable, e.g. to keep it on the response. */
+  found?: (session: S, token: string, res: Response) => void;
 }): RequestHandler {
   const { pool, sessions, cookie, refuse, found: onFound } = options;
   return async (req, res, next) => {
@@ -27,6 +27,7 @@ export function sessionAuthentication<S extends AdminSession>(options: {
     const found = session === null ? null : await findAdminApiKeyWithOwner(pool, session.keyId);
     const usable =
       found !== null &&
+      token !== null &&
       session !== null &&
       found.key.adminUserId === session.adminUserId &&
       (found.key.expiresAt === null || found.key.expiresAt.getTime() > Date.now());
@@ -41,7 +42,7 @@ export function sessionAuthentication<S extends AdminSession>(options: {
       keyAcls: found.key.acls,
       keyExpiresAt: found.key.expiresAt,
     });
-    onFound?.(session, res);
+    onFound?.(session, token, res);
     next();
   };
 }

@@ -5,4 +5,4 @@
 export { sessionAuthentication } from './authenticate.ts';
 export { publicPath, sessionCookie, sessionTokenFrom, type SessionCookie } from './cookie.ts';
 export { isSafeMethod, sameOriginChanges } from './same-origin.ts';
-export { adminSessions, type AdminSession, type AdminSessions } from './sessions.ts';
+export { adminSessions, sessionSeconds, type AdminSession, type AdminSessions } from './sessions.ts';

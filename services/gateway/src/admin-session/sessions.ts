@@ -52,3 +52,9 @@ export function adminSessions<S extends AdminSession = AdminSession>(
     },
   };
 }
+
+/** A session lives `ttlSeconds`, or less when its key expires sooner (at least 1 s). */
+export function sessionSeconds(ttlSeconds: number, keyExpiresAt: Date | null, now: number): number {
+  if (keyExpiresAt === null) return ttlSeconds;
+  return Math.max(1, Math.min(ttlSeconds, Math.floor((keyExpiresAt.getTime() - now) / 1000)));
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { hashCredential } from '@switchboard/auth';
+import { ACL } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { adminCall, createAdmin } from './admin-helpers.ts';
+import { consoleRequest, signInToConsole } from './console-helpers.ts';
+import { useGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+
+async function auditEntries(
+  adminId: string,
+  action: string,
+): Promise<Array<{ target_id: string; reason: string | null }>> {
+  const { rows } = await gateway.pool.query<{ target_id: string; reason: string | null }>(
+    `SELECT target_id, audit_log_reason AS reason FROM audit_logs WHERE admin_user_id = $1 AND action = $2 ORDER BY id`,
+    [adminId, action],
+  );
+  return rows;
+}
+
+describe('console sign-in and headers', () => {
+  it('serves the sign-in page under a strict CSP with no inline script or style', async () => {
+    const answer = await consoleRequest(gateway.url, 'GET', '/sign-in');
+    expect(answer.status).toBe(200);
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const page = answer.body as string;
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(page).not.toMatch(/<style|\sstyle=|\son[a-z]+=/);
+    const script = /<script src="([^"]+)"/.exec(page)![1]!;
+    const asset = await fetch(`${gateway.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+  });
+
+  it('exchanges a key for an HttpOnly, SameSite=Strict session scoped to the console, audited', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const answer = await consoleRequest(gateway.url, 'POST', '/sign-in', { form: { key: admin.key } });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/console/');
+    const cookie = answer.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^sb_console_session=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/console');
+    expect(cookie).toMatch(/Max-Age=\d+/);
+    // Redis holds the session under the token's hash, and never the key in clear.
+    const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+    const stored = await gateway.redis.get(
+      `${gateway.config.REDIS_PREFIX}:console-session:${hashCredential(token).toString('hex')}`,
+    );
+    expect(stored).not.toBeNull();
+    expect(stored).not.toContain(admin.key);
+    expect(await auditEntries(admin.adminId, 'create_console_session')).toHaveLength(1);
+  });
+
+  it('refuses a wrong key on the sign-in page, and a sign-in from another origin', async () => {
+    const wrong = await consoleRequest(gateway.url, 'POST', '/sign-in', { form: { key: 'not-a-key' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    expect(wrong.body).toContain('role="alert"');
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate]);
+    const crossSite = await consoleRequest(gateway.url, 'POST', '/sign-in', {
+      form: { key: admin.key },
+      origin: 'https://evil.example',
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('sends a browser without a session to sign in, and signs out for good', async () => {
+    const noSession = await consoleRequest(gateway.url, 'GET', '/');
+    expect(noSession.status).toBe(303);
+    expect(noSession.headers.get('location')).toBe('/console/sign-in');
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).status).toBe(200);
+    const signOut = await client.post('/sign-out', {});
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.get('set-cookie')).toContain('Max-Age=0');
+    expect((await client.get('/')).headers.get('location')).toBe('/console/sign-in');
+  });
+
+  it('refuses a change whose Origin is not the console', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.banIpAdd, ACL.banIpCheck]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const forged = await consoleRequest(gateway.url, 'POST', '/bans/ip/add', {
+      cookie: client.cookie,
+      origin: 'https://evil.example',
+      form: { values: '198.51.100.7', reason: 'csrf', expires: 'never', confirm: 'ban' },
+    });
+    expect(forged.status).toBe(403);
+    const check = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/bans/ip/check',
+      key: admin.key,
+      body: { ip: '198.51.100.7' },
+    });
+    expect(check.body).toEqual({ banned: false });
+  });
+});
