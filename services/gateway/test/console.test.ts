@@ -3,7 +3,7 @@ import { hashCredential } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin } from './admin-helpers.ts';
-import { consoleRequest, signInToConsole } from './console-helpers.ts';
+import { consoleRequest, inputValue, signInToConsole } from './console-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -77,16 +77,16 @@ describe('console sign-in and headers', () => {
   });
 
   it('sends a browser without a session to sign in, and signs out for good', async () => {
-    const noSession = await consoleRequest(gateway.url, 'GET', '/');
+    const noSession = await consoleRequest(gateway.url, 'GET', '/keys');
     expect(noSession.status).toBe(303);
     expect(noSession.headers.get('location')).toBe('/console/sign-in');
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
     const client = await signInToConsole(gateway.url, admin.key);
-    expect((await client.get('/')).status).toBe(200);
+    expect((await client.get('/keys')).status).toBe(200);
     const signOut = await client.post('/sign-out', {});
     expect(signOut.status).toBe(303);
     expect(signOut.headers.get('set-cookie')).toContain('Max-Age=0');
-    expect((await client.get('/')).headers.get('location')).toBe('/console/sign-in');
+    expect((await client.get('/keys')).headers.get('location')).toBe('/console/sign-in');
   });
 
   it('refuses a change whose Origin is not the console', async () => {
@@ -105,5 +105,89 @@ describe('console sign-in and headers', () => {
       body: { ip: '198.51.100.7' },
     });
     expect(check.body).toEqual({ banned: false });
+  });
+});
+
+describe('console API keys', () => {
+  it('creates a key with the ticked ACLs and an expiry, and shows its secret exactly once', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage, ACL.banIpCheck]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const created = await client.post('/keys/new', {
+      name: 'ops <laptop>',
+      expires: '7',
+      acls: [ACL.authenticate, ACL.banIpCheck],
+      reason: 'on-call rotation',
+    });
+    expect(created.status).toBe(303);
+    const shownAt = created.headers.get('location')!;
+    expect(shownAt).toMatch(/^\/console\/keys\/created\//);
+
+    const shown = await client.get(shownAt.slice('/console'.length));
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain('ops &lt;laptop&gt;');
+    const secret = inputValue(shown.body as string, 'secret')!;
+    const check = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/bans/ip/check',
+      key: secret,
+      body: { ip: '192.0.2.1' },
+    });
+    expect(check.status).toBe(200);
+
+    const again = await client.get(shownAt.slice('/console'.length));
+    expect(again.status).toBe(410);
+    expect(again.body).not.toContain(secret);
+
+    const list = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key });
+    const key = (list.body as Array<{ name: string; acls: string[]; expires_at: string | null }>).find(
+      (k) => k.name === 'ops <laptop>',
+    )!;
+    expect(key.acls.sort()).toEqual([ACL.authenticate, ACL.banIpCheck].sort());
+    const days = (new Date(key.expires_at!).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    expect((await auditEntries(admin.adminId, 'create_admin_api_key')).map((e) => e.reason)).toEqual([
+      'on-call rotation',
+    ]);
+  });
+
+  it('refuses an ACL the operator does not hold, through the API', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const refused = await client.post('/keys/new', { name: 'too much', expires: '7', acls: [ACL.banIpAdd] });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('Missing ACL: ban:ip:add.');
+  });
+
+  it('revokes a key only after the confirmation step, with the reason audited', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const created = await client.post('/keys/new', { name: 'short-lived', expires: '1', acls: [ACL.authenticate] });
+    await client.get(created.headers.get('location')!.slice('/console'.length));
+    const list = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key });
+    const keyId = (list.body as Array<{ key_id: string; name: string }>).find((k) => k.name === 'short-lived')!.key_id;
+
+    const keysPage = (await client.get('/keys')).body as string;
+    expect(keysPage).toContain(`/console/keys/${keyId}/revoke`);
+
+    // A post without the confirmation page's field is sent to that page; the key lives on.
+    const unconfirmed = await client.post(`/keys/${keyId}/revoke`, {});
+    expect(unconfirmed.status).toBe(303);
+    expect(unconfirmed.headers.get('location')).toBe(`/console/keys/${keyId}/revoke`);
+    const confirmPage = await client.get(`/keys/${keyId}/revoke`);
+    expect(confirmPage.status).toBe(200);
+    expect(confirmPage.body).toContain('Revoke the key');
+    const stillThere = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key });
+    expect((stillThere.body as Array<{ key_id: string }>).map((k) => k.key_id)).toContain(keyId);
+
+    const revoked = await client.post(`/keys/${keyId}/revoke`, { confirm: 'revoke', reason: 'laptop lost' });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe('/console/keys?done=key-revoked');
+    const after = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: admin.key });
+    expect((after.body as Array<{ key_id: string }>).map((k) => k.key_id)).not.toContain(keyId);
+    expect(await auditEntries(admin.adminId, 'delete_admin_api_key')).toEqual([
+      { target_id: keyId, reason: 'laptop lost' },
+    ]);
+    expect((await client.get('/keys?done=key-revoked')).body).toContain('role="status"');
   });
 });

@@ -20,12 +20,13 @@ import {
 import type { GatewayDeps } from '../deps.ts';
 import { routeLimiter } from '../route-limiter.ts';
 import type { AdminKeyAuthentication } from '../routes/admin/index.ts';
-import { setConsoleSession, type AdminApi } from './admin-api.ts';
+import { consoleAdminApi, setConsoleSession, type AdminApi } from './admin-api.ts';
 import { serveConsoleAsset } from './assets.ts';
 import { consoleHeaders, privatePages } from './headers.ts';
 import { html } from './html.ts';
 import { page, screensFor } from './layout.ts';
 import { formBody } from './form.ts';
+import { keyScreens } from './keys.ts';
 import { noticeOf } from './notices.ts';
 import { consoleCookie, publicConsolePath } from './paths.ts';
 import { openWithToken } from './token-seal.ts';
@@ -50,6 +51,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   const base = publicConsolePath(config);
   const cookie = consoleCookie(config);
   const sessions = adminSessions<ConsoleSession>(redis, config.REDIS_PREFIX, 'console');
+  const context: ConsoleContext = { base, api: consoleAdminApi(config), deps };
   const sameOrigin = sameOriginChanges(config, 'console');
 
   const router = Router();
@@ -90,6 +92,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
     formBody,
   );
   router.get('/', home(base));
+  router.use(keyScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

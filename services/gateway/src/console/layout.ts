@@ -1,4 +1,4 @@
-import type { AclName } from '@switchboard/contracts';
+import { ACL, type AclName } from '@switchboard/contracts';
 import { grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
 import { CONSOLE_ASSETS } from './assets.ts';
 import { html, type Html } from './html.ts';
@@ -10,8 +10,8 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. */
-export const SCREENS: readonly Screen[] = [];
+/** The screens in navigation order. Later increments add audit, archives, purges and bulk adds. */
+export const SCREENS: readonly Screen[] = [{ path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] }];
 
 /** The screens a principal may open (the admin API still decides every call). */
 export function screensFor(principal: AdminPrincipal): Screen[] {
