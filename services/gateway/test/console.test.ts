@@ -9,6 +9,15 @@ import { useGateway } from './helpers.ts';
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
 
+const ALL_BANS = [
+  ACL.banIpAdd,
+  ACL.banIpCheck,
+  ACL.banIpRemove,
+  ACL.banEmailAdd,
+  ACL.banEmailCheck,
+  ACL.banEmailRemove,
+];
+
 async function auditEntries(
   adminId: string,
   action: string,
@@ -108,6 +117,43 @@ describe('console sign-in and headers', () => {
   });
 });
 
+describe('console ACLs', () => {
+  it('shows an operator only the screens and ACLs it holds, and the API refuses the rest', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage, ACL.banIpCheck]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const home = (await client.get('/')).body as string;
+    expect(home).toContain('API keys');
+    expect(home).toContain('IP bans');
+    expect(home).not.toContain('Email bans');
+
+    const form = (await client.get('/keys/new')).body as string;
+    expect(form).toContain('value="ban:ip:check"');
+    expect(form).toContain('value="admin_api_key:manage"');
+    expect(form).not.toContain('value="ban:ip:add"');
+    expect(form).not.toContain('value="*"');
+    expect(form).not.toMatch(/type="checkbox"[^>]*checked/);
+
+    // IP list: no add form without ban:ip:add, no remove links without ban:ip:remove.
+    const ipPage = (await client.get('/bans/ip')).body as string;
+    expect(ipPage).not.toContain('Add a ban');
+    expect(ipPage).not.toContain('/bans/ip/remove');
+
+    const emailPage = await client.get('/bans/email');
+    expect(emailPage.status).toBe(403);
+    expect(emailPage.body).toContain('Missing ACL: ban:email:check.');
+
+    const add = await client.post('/bans/ip/add', {
+      values: '192.0.2.99',
+      reason: 'not allowed',
+      expires: 'never',
+      confirm: 'ban',
+    });
+    expect(add.status).toBe(403);
+    expect(add.body).toContain('Missing ACL: ban:ip:add.');
+    expect(await auditEntries(admin.adminId, 'ban_ip')).toEqual([]);
+  });
+});
+
 describe('console API keys', () => {
   it('creates a key with the ticked ACLs and an expiry, and shows its secret exactly once', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage, ACL.banIpCheck]);
@@ -189,5 +235,106 @@ describe('console API keys', () => {
       { target_id: keyId, reason: 'laptop lost' },
     ]);
     expect((await client.get('/keys?done=key-revoked')).body).toContain('role="status"');
+  });
+});
+
+describe('console bans', () => {
+  it('adds an IP ban after review, checks it, pages through all and removes it, with reasons audited', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const reason = 'abuse <script>alert(1)</script>';
+
+    const review = await client.post('/bans/ip/add', { values: '203.0.113.7', reason, expires: '86400' });
+    expect(review.status).toBe(200);
+    expect(review.body).toContain('name="confirm" value="ban"');
+    expect(review.body).not.toContain('<script>alert(1)</script>');
+    expect(review.body).toContain('abuse &lt;script&gt;');
+    expect(await auditEntries(admin.adminId, 'ban_ip')).toEqual([]);
+
+    const added = await client.post('/bans/ip/add', {
+      values: '203.0.113.7',
+      reason,
+      expires: '86400',
+      confirm: 'ban',
+    });
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe('/console/bans/ip?done=ban-added');
+    expect(await auditEntries(admin.adminId, 'ban_ip')).toEqual([{ target_id: '203.0.113.7', reason }]);
+
+    const checked = (await client.get('/bans/ip?check=203.0.113.7')).body as string;
+    expect(checked).toContain('Banned: <code>203.0.113.7</code>');
+    const range = (await client.get(`/bans/ip?check=${encodeURIComponent('203.0.113.0/24')}`)).body as string;
+    expect(range).toContain('Not banned');
+
+    // Three more, then page through two at a time: every ban is reached by "Next page".
+    await client.post('/bans/ip/add', {
+      values: '203.0.113.8\n203.0.113.9\n203.0.113.10',
+      reason: 'batch',
+      expires: 'never',
+      confirm: 'ban',
+    });
+    const seen = new Set<string>();
+    let path: string | null = '/bans/ip?limit=2';
+    let pages = 0;
+    while (path !== null && pages < 10) {
+      const body = (await client.get(path)).body as string;
+      for (const match of body.matchAll(/<td><code>(203\.0\.113\.\d+)<\/code><\/td>/g)) seen.add(match[1]!);
+      const next = /<a href="\/console(\/bans\/ip\?[^"]+)" rel="next">/.exec(body);
+      path = next ? next[1]!.replace(/&amp;/g, '&') : null;
+      pages++;
+    }
+    expect(pages).toBe(2);
+    expect([...seen].sort()).toEqual(['203.0.113.10', '203.0.113.7', '203.0.113.8', '203.0.113.9']);
+
+    const confirmPage = await client.get('/bans/ip/remove?value=203.0.113.7');
+    expect(confirmPage.body).toContain('name="value" value="203.0.113.7"');
+    const unconfirmed = await client.post('/bans/ip/remove', { value: '203.0.113.7' });
+    expect(unconfirmed.status).toBe(200);
+    expect(unconfirmed.body).toContain('Remove the ban');
+    expect(await auditEntries(admin.adminId, 'unban_ip')).toEqual([]);
+
+    const removed = await client.post('/bans/ip/remove', {
+      value: '203.0.113.7',
+      reason: 'appeal granted',
+      confirm: 'remove',
+    });
+    expect(removed.status).toBe(303);
+    expect(removed.headers.get('location')).toBe('/console/bans/ip?done=ban-removed');
+    expect(await auditEntries(admin.adminId, 'unban_ip')).toEqual([
+      { target_id: '203.0.113.7', reason: 'appeal granted' },
+    ]);
+    expect((await client.get('/bans/ip?check=203.0.113.7')).body).toContain('Not banned');
+  });
+
+  it('adds and removes an email ban the same way, and shows the API refusing a bad value', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const bad = await client.post('/bans/email/add', {
+      values: 'not an email',
+      reason: 'spam',
+      expires: 'never',
+      confirm: 'ban',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('role="alert"');
+    const added = await client.post('/bans/email/add', {
+      values: 'spammer@example.com',
+      reason: 'spam',
+      expires: 'never',
+      confirm: 'ban',
+    });
+    expect(added.status).toBe(303);
+    const list = (await client.get('/bans/email')).body as string;
+    expect(list).toContain('<code>spammer@example.com</code>');
+    expect(list).toContain('Never expires');
+    const removed = await client.post('/bans/email/remove', {
+      value: 'spammer@example.com',
+      reason: 'mistake',
+      confirm: 'remove',
+    });
+    expect(removed.status).toBe(303);
+    expect(await auditEntries(admin.adminId, 'unban_email')).toEqual([
+      { target_id: 'spammer@example.com', reason: 'mistake' },
+    ]);
   });
 });

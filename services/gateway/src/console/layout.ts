@@ -11,7 +11,12 @@ interface Screen {
 }
 
 /** The screens in navigation order. Later increments add audit, archives, purges and bulk adds. */
-export const SCREENS: readonly Screen[] = [{ path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] }];
+export const SCREENS: readonly Screen[] = [
+  { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
+  { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
+  { path: '/bans/ip', name: 'IP bans', anyOf: [ACL.banIpCheck] },
+  { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
+];
 
 /** The screens a principal may open (the admin API still decides every call). */
 export function screensFor(principal: AdminPrincipal): Screen[] {

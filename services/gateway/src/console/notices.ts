@@ -5,6 +5,8 @@
 const NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
   'key-revoked': 'The key is revoked: it no longer works anywhere.',
+  'ban-added': 'The ban is in force.',
+  'ban-removed': 'The ban is removed.',
 };
 
 export function noticeOf(query: unknown): string | null {
