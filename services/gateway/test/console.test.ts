@@ -40,6 +40,8 @@ describe('console sign-in and headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(answer.headers.get('cache-control')).toBe('no-store');
+    // no-referrer would make browsers post `Origin: null`, which the CSRF check refuses.
+    expect(answer.headers.get('referrer-policy')).toBe('same-origin');
     const page = answer.body as string;
     expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(page).not.toMatch(/<style|\sstyle=|\son[a-z]+=/);

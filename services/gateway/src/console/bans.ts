@@ -133,7 +133,7 @@ ${name === 'ip' ? html`<td>${ban.reverse_dns ?? 'No name'}</td>` : ''}
 <td>${ban.reason ?? 'No reason given'}</td>
 <td>${timeCell(ban.created_at, '')}</td>
 <td>${timeCell(ban.expires_at, 'Never expires')}</td>
-${canRemove ? html`<td><a href="${remove}">Remove<span class="skip"> ${value}</span>…</a></td>` : ''}
+${canRemove ? html`<td><a href="${remove}" aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
 </tr>`;
   });
   return html`<table><caption>Bans in force, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;

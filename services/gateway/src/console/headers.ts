@@ -20,7 +20,8 @@ export const consoleHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', CONSOLE_CSP);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // Not no-referrer: under it browsers send `Origin: null` on form posts, which the CSRF check refuses.
+  res.setHeader('Referrer-Policy', 'same-origin');
   next();
 };
 
