@@ -241,7 +241,7 @@ describe('console API keys', () => {
 });
 
 describe('console bans', () => {
-  it('adds an IP ban after review, checks it, pages through all and removes it, with reasons audited', async () => {
+  it('adds an IP ban after review, checks, pages, searches and removes it, with reasons audited', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ...ALL_BANS]);
     const client = await signInToConsole(gateway.url, admin.key);
     const reason = 'abuse <script>alert(1)</script>';
@@ -287,6 +287,15 @@ describe('console bans', () => {
     }
     expect(pages).toBe(2);
     expect([...seen].sort()).toEqual(['203.0.113.10', '203.0.113.7', '203.0.113.8', '203.0.113.9']);
+
+    // Search: the list route's `contains`, kept by the pager.
+    const searched = (await client.get('/bans/ip?q=113.1&limit=1')).body as string;
+    expect(searched).toContain('Bans containing “113.1”');
+    expect(searched).toContain('<td><code>203.0.113.10</code></td>');
+    expect(searched).not.toContain('<td><code>203.0.113.8</code></td>');
+    expect(searched).toContain('Last page.');
+    const none = (await client.get('/bans/ip?q=no-such-ban')).body as string;
+    expect(none).toContain('No ban contains “no-such-ban”.');
 
     const confirmPage = await client.get('/bans/ip/remove?value=203.0.113.7');
     expect(confirmPage.body).toContain('name="value" value="203.0.113.7"');

@@ -67,7 +67,15 @@ const listQuery = z.object({
   cursor: z.string().max(512).optional(),
   limit: z.coerce.number().int().min(LIMITS.bans.list.min).max(LIMITS.bans.list.max).catch(PAGE_SIZE),
   check: z.string().max(512).optional(),
+  /** Search: the list route's `contains`. */
+  q: z
+    .string()
+    .max(LIMITS.bans.containsMaxLength)
+    .transform((text) => text.trim() || undefined)
+    .optional()
+    .catch(undefined),
 });
+type ListQuery = z.output<typeof listQuery>;
 
 const addForm = z.object({
   values: z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().max(64 * 1024)),
@@ -121,9 +129,10 @@ ${ipOptions}
 </form>`;
 }
 
-function banTable(ctx: ConsoleContext, name: KindName, bans: ListedBan[], canRemove: boolean): Html {
+function banTable(ctx: ConsoleContext, name: KindName, bans: ListedBan[], canRemove: boolean, search?: string): Html {
   const kind: BanKind = KINDS[name];
-  if (bans.length === 0) return html`<p>No bans on this page.</p>`;
+  if (bans.length === 0)
+    return html`<p>${search === undefined ? 'No bans on this page.' : `No ban contains “${search}”.`}</p>`;
   const rows = bans.map((ban) => {
     const value = String(ban[kind.single]);
     const remove = `${ctx.base}/bans/${name}/remove?value=${encodeURIComponent(value)}`;
@@ -136,7 +145,31 @@ ${name === 'ip' ? html`<td>${ban.reverse_dns ?? 'No name'}</td>` : ''}
 ${canRemove ? html`<td><a href="${remove}" aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
 </tr>`;
   });
-  return html`<table><caption>Bans in force, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table><caption>${search === undefined ? 'Bans in force' : `Bans containing “${search}”`}, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** First page and Next page, keeping the page size and the search. */
+function pager(screen: string, query: ListQuery, nextCursor: string | null): Html {
+  const link = (cursor: string | null) => {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.q !== undefined) params.set('q', query.q);
+    if (cursor !== null) params.set('cursor', cursor);
+    return `${screen}?${params}`;
+  };
+  const first = query.cursor === undefined ? '' : html`<a href="${link(null)}">First page</a>`;
+  const next =
+    nextCursor === null ? html`<span>Last page.</span>` : html`<a href="${link(nextCursor)}" rel="next">Next page</a>`;
+  return html`<nav class="pager" aria-label="Pages">${first}${next}</nav>`;
+}
+
+function searchForm(screen: string, query: ListQuery): Html {
+  return html`<form method="get" action="${screen}" role="search">
+<label for="q">Search the list (any part of the value)</label>
+<input type="text" id="q" name="q" value="${query.q ?? ''}">
+<input type="hidden" name="limit" value="${query.limit}">
+<button type="submit">Search</button>
+${query.q === undefined ? '' : html` <a href="${screen}">Show all bans</a>`}
+</form>`;
 }
 
 function checkResult(value: string, status: number, body: unknown): Html {
@@ -164,7 +197,11 @@ async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: 
   const answer = await ctx.api(req, res, {
     method: 'POST',
     path: `/v1/admin/bans/${name}/list`,
-    body: { limit: query.limit, ...(query.cursor === undefined ? {} : { cursor: query.cursor }) },
+    body: {
+      limit: query.limit,
+      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      ...(query.q === undefined ? {} : { contains: query.q }),
+    },
   });
   const title = kind.title;
   const common = { base: ctx.base, title, principal, current: `/bans/${name}`, notice: noticeOf(req.query) };
@@ -176,9 +213,6 @@ async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: 
     return;
   }
   const list = answer.body as { bans: ListedBan[]; next_cursor: string | null };
-  const pageLink = (cursor: string | null) =>
-    `${screen}?limit=${query.limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-  const pager = html`<nav class="pager" aria-label="Pages">${query.cursor === undefined ? '' : html`<a href="${pageLink(null)}">First page</a>`}${list.next_cursor === null ? html`<span>Last page.</span>` : html`<a href="${pageLink(list.next_cursor)}" rel="next">Next page</a>`}</nav>`;
   const canAdd = grantedAcl(principal, [kind.acls.add]) !== null;
   const canRemove = grantedAcl(principal, [kind.acls.remove]) !== null;
   res.type('html').send(
@@ -191,7 +225,8 @@ async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: 
 <button type="submit">Check</button>
 </form>${checked}</section>
 ${canAdd ? html`<section aria-labelledby="add-heading"><h2 id="add-heading">Add a ban</h2>${addFormHtml(ctx, name, {})}</section>` : ''}
-<section aria-labelledby="list-heading"><h2 id="list-heading">Bans</h2>${banTable(ctx, name, list.bans, canRemove)}${pager}</section>`,
+<section aria-labelledby="list-heading"><h2 id="list-heading">Bans</h2>
+${searchForm(screen, query)}${banTable(ctx, name, list.bans, canRemove, query.q)}${pager(screen, query, list.next_cursor)}</section>`,
     ),
   );
 }
