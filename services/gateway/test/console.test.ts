@@ -3,7 +3,7 @@ import { hashCredential } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin } from './admin-helpers.ts';
-import { consoleRequest, inputValue, signInToConsole } from './console-helpers.ts';
+import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -27,6 +27,11 @@ async function auditEntries(
     [adminId, action],
   );
   return rows;
+}
+
+/** The add form's confirmed second step, for a ban that never expires. */
+function confirmedBan(client: ConsoleClient, kind: string, values: string, reason: string) {
+  return client.post(`/bans/${kind}/add`, { values, reason, expires: 'never', confirm: 'ban' });
 }
 
 describe('console sign-in and headers', () => {
@@ -144,12 +149,7 @@ describe('console ACLs', () => {
     expect(emailPage.status).toBe(403);
     expect(emailPage.body).toContain('Missing ACL: ban:email:check.');
 
-    const add = await client.post('/bans/ip/add', {
-      values: '192.0.2.99',
-      reason: 'not allowed',
-      expires: 'never',
-      confirm: 'ban',
-    });
+    const add = await confirmedBan(client, 'ip', '192.0.2.99', 'not allowed');
     expect(add.status).toBe(403);
     expect(add.body).toContain('Missing ACL: ban:ip:add.');
     expect(await auditEntries(admin.adminId, 'ban_ip')).toEqual([]);
@@ -269,12 +269,7 @@ describe('console bans', () => {
     expect(range).toContain('Not banned');
 
     // Three more, then page through two at a time: every ban is reached by "Next page".
-    await client.post('/bans/ip/add', {
-      values: '203.0.113.8\n203.0.113.9\n203.0.113.10',
-      reason: 'batch',
-      expires: 'never',
-      confirm: 'ban',
-    });
+    await confirmedBan(client, 'ip', '203.0.113.8\n203.0.113.9\n203.0.113.10', 'batch');
     const seen = new Set<string>();
     let path: string | null = '/bans/ip?limit=2';
     let pages = 0;
@@ -320,20 +315,10 @@ describe('console bans', () => {
   it('adds and removes an email ban the same way, and shows the API refusing a bad value', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ...ALL_BANS]);
     const client = await signInToConsole(gateway.url, admin.key);
-    const bad = await client.post('/bans/email/add', {
-      values: 'not an email',
-      reason: 'spam',
-      expires: 'never',
-      confirm: 'ban',
-    });
+    const bad = await confirmedBan(client, 'email', 'not an email', 'spam');
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('role="alert"');
-    const added = await client.post('/bans/email/add', {
-      values: 'spammer@example.com',
-      reason: 'spam',
-      expires: 'never',
-      confirm: 'ban',
-    });
+    const added = await confirmedBan(client, 'email', 'spammer@example.com', 'spam');
     expect(added.status).toBe(303);
     const list = (await client.get('/bans/email')).body as string;
     expect(list).toContain('<code>spammer@example.com</code>');

@@ -5,5 +5,11 @@ export { grantedAcl, missingAcl, requireAdminAcl } from './acl.ts';
 export { AUDIT_REASON_HEADER, auditReason } from './audit-reason.ts';
 export { actingKey, recordAudit, type AuditEntryInput } from './audit.ts';
 export { KEY_USE_INTERVAL_MS, keyUseRecorder, type KeyUseRecorder } from './key-use.ts';
-export { adminPrincipal, findAdminPrincipal, setAdminPrincipal, type AdminPrincipal } from './principal.ts';
+export {
+  adminPrincipal,
+  findAdminPrincipal,
+  principalOfKey,
+  setAdminPrincipal,
+  type AdminPrincipal,
+} from './principal.ts';
 export { adminKeyFromHeader, resolveAdminPrincipal } from './resolve.ts';

@@ -20,6 +20,20 @@ const principalSlot = responseLocal<AdminPrincipal>(
 
 export const setAdminPrincipal = principalSlot.set;
 
+/** The principal of a key read with its owner (by `Authorization: Admin` or a browser session). */
+export function principalOfKey(found: {
+  key: { id: string; acls: readonly string[]; expiresAt: Date | null };
+  owner: { id: string; acls: readonly string[] };
+}): AdminPrincipal {
+  return {
+    adminUserId: found.owner.id,
+    keyId: found.key.id,
+    ownerAcls: found.owner.acls,
+    keyAcls: found.key.acls,
+    keyExpiresAt: found.key.expiresAt,
+  };
+}
+
 /** The principal, or undefined before/without authentication. */
 export const findAdminPrincipal = principalSlot.find;
 

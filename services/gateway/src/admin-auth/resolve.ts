@@ -4,7 +4,7 @@ import { setRateLimitIdentity, type FailureBudget } from '@switchboard/http';
 import type { Pool } from '@switchboard/db';
 import type { AdminKeys } from './key-cache.ts';
 import type { KeyUseRecorder } from './key-use.ts';
-import { setAdminPrincipal } from './principal.ts';
+import { principalOfKey, setAdminPrincipal } from './principal.ts';
 
 /**
  * `Admin <key>` exactly: case-sensitive scheme, one space, a token without white space.
@@ -41,13 +41,7 @@ export function resolveAdminPrincipal(options: {
       await failures.recordFailure(req);
       return next();
     }
-    setAdminPrincipal(res, {
-      adminUserId: found.owner.id,
-      keyId: found.key.id,
-      ownerAcls: found.owner.acls,
-      keyAcls: found.key.acls,
-      keyExpiresAt: found.key.expiresAt,
-    });
+    setAdminPrincipal(res, principalOfKey(found));
     setRateLimitIdentity(res, `admin:${found.owner.id}`);
     recordUse(found.key.id);
     next();

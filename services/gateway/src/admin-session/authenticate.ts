@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { findAdminApiKeyWithOwner, type Pool } from '@switchboard/db';
-import { setAdminPrincipal } from '../admin-auth/index.ts';
+import { principalOfKey, setAdminPrincipal } from '../admin-auth/index.ts';
 import { sessionTokenFrom, type SessionCookie } from './cookie.ts';
 import type { AdminSession, AdminSessions } from './sessions.ts';
 
@@ -35,13 +35,7 @@ export function sessionAuthentication<S extends AdminSession>(options: {
       if (token !== null && session !== null) await sessions.delete(token);
       return refuse(req, res, next);
     }
-    setAdminPrincipal(res, {
-      adminUserId: found.owner.id,
-      keyId: found.key.id,
-      ownerAcls: found.owner.acls,
-      keyAcls: found.key.acls,
-      keyExpiresAt: found.key.expiresAt,
-    });
+    setAdminPrincipal(res, principalOfKey(found));
     onFound?.(session, token, res);
     next();
   };
