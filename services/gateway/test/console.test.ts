@@ -105,6 +105,27 @@ describe('console sign-in and headers', () => {
     expect((await client.get('/keys')).headers.get('location')).toBe('/console/sign-in');
   });
 
+  it('ends a session whose sealed key does not open under its token', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.apiKeyManage]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const token = client.cookie.slice(client.cookie.indexOf('=') + 1);
+    const recordKey = `${gateway.config.REDIS_PREFIX}:console-session:${hashCredential(token).toString('hex')}`;
+    const record = JSON.parse((await gateway.redis.get(recordKey))!) as { sealedKey: string };
+    const other = await signInToConsole(gateway.url, admin.key);
+    const otherToken = other.cookie.slice(other.cookie.indexOf('=') + 1);
+    const otherRecord = JSON.parse(
+      (await gateway.redis.get(
+        `${gateway.config.REDIS_PREFIX}:console-session:${hashCredential(otherToken).toString('hex')}`,
+      ))!,
+    ) as { sealedKey: string };
+    // Another session's sealed key, valid in itself, moved into this record.
+    await gateway.redis.set(recordKey, JSON.stringify({ ...record, sealedKey: otherRecord.sealedKey }), 'KEEPTTL');
+    const answer = await client.get('/keys');
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/console/sign-in');
+    expect(await gateway.redis.exists(recordKey)).toBe(0);
+  });
+
   it('refuses a change whose Origin is not the console', async () => {
     const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.banIpAdd, ACL.banIpCheck]);
     const client = await signInToConsole(gateway.url, admin.key);

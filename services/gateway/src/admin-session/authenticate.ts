@@ -17,8 +17,11 @@ export function sessionAuthentication<S extends AdminSession>(options: {
   sessions: AdminSessions<S>;
   cookie: SessionCookie;
   refuse: RequestHandler;
-  /** Called with the session and its token once it proved usable, e.g. to keep it on the response. */
-  found?: (session: S, token: string, res: Response) => void;
+  /**
+   * Called with the session and its token once the key proved usable, e.g. to keep something of
+   * it on the response; false refuses the session as if it had ended.
+   */
+  found?: (session: S, token: string, res: Response) => boolean;
 }): RequestHandler {
   const { pool, sessions, cookie, refuse, found: onFound } = options;
   return async (req, res, next) => {
@@ -31,12 +34,11 @@ export function sessionAuthentication<S extends AdminSession>(options: {
       session !== null &&
       found.key.adminUserId === session.adminUserId &&
       (found.key.expiresAt === null || found.key.expiresAt.getTime() > Date.now());
-    if (!usable) {
+    if (!usable || (onFound !== undefined && !onFound(session, token, res))) {
       if (token !== null && session !== null) await sessions.delete(token);
       return refuse(req, res, next);
     }
     setAdminPrincipal(res, principalOfKey(found));
-    onFound?.(session, token, res);
     next();
   };
 }

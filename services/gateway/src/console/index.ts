@@ -86,8 +86,10 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
       cookie,
       refuse: (_req, res) => res.redirect(303, `${base}/sign-in`),
       found: (session, token, res) => {
+        // A record not sealed under this token (tampered with) is no session.
         const adminKey = openWithToken(session.sealedKey, token);
         if (adminKey !== null) setConsoleSession(res, { token, adminKey });
+        return adminKey !== null;
       },
     }),
     formBody,
