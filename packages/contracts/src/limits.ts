@@ -59,6 +59,8 @@ export const LIMITS = {
     /** Entries in one `emails`/`ips`/`phones` array. */
     maxValuesPerRequest: 1000,
     reasonMaxLength: 512,
+    /** The longest `contains` filter of a ban list (an email is up to 254 characters). */
+    containsMaxLength: 320,
   },
   auditLogs: {
     list: { min: 1, max: 200, default: 50 } satisfies RangeWithDefault,

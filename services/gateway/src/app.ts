@@ -7,11 +7,18 @@ import { createMetricsRegistry, httpRequestMetrics, queueJobsGauge } from '@swit
 import { createProducer } from '@switchboard/queue';
 import { createAdminKeys } from './admin-auth/key-cache.ts';
 import { createChangeFeed, exportFeedState } from './change-feed.ts';
+import { CONSOLE_PATH, consoleRouter } from './console/index.ts';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard/index.ts';
 import type { GatewayDeps } from './deps.ts';
 import { createIpBans, ipBanEnforcement } from './ip-bans/index.ts';
 import { openApiRouter } from './openapi/index.ts';
-import { adminFeatures, adminRouter, buildAdminHandlers, type AdminArea } from './routes/admin/index.ts';
+import {
+  adminFeatures,
+  adminKeyAuthentication,
+  adminRouter,
+  buildAdminHandlers,
+  type AdminArea,
+} from './routes/admin/index.ts';
 import { channelsRouter } from './routes/channels/index.ts';
 import { discoveryRouter } from './routes/discovery/index.ts';
 import { healthRouter } from './routes/health.ts';
@@ -79,7 +86,8 @@ export function createApp(options: AppOptions): Express {
   // Built once: the admin router mounts these, and discovery reports the features they serve.
   const adminHandlers = buildAdminHandlers(deps, options.adminAreas);
 
-  const admin = adminRouter(deps, adminHandlers);
+  const keyAuthentication = adminKeyAuthentication(deps);
+  const admin = adminRouter(deps, adminHandlers, keyAuthentication);
   // Express with the adaptations of packages/http/src/express-adaptations (no X-Powered-By, no
   // generated ETags: responses set their own validators). `trust proxy` stays off: the client
   // address comes from clientIp(req, TRUSTED_PROXY_HOPS).
@@ -109,6 +117,7 @@ export function createApp(options: AppOptions): Express {
   app.use(openApiRouter(config));
   app.use(admin);
   app.use(DASHBOARD_PATH, dashboardRouter(deps));
+  app.use(CONSOLE_PATH, consoleRouter(deps, keyAuthentication));
   app.use(webhooksRouter(deps));
   app.use(executeMethodGuards());
   app.use(channelsRouter(deps));

@@ -12,6 +12,7 @@ import {
 import { RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '@switchboard/http';
 import { MAX_LEASE_MS } from './change-feed.ts';
+import { consoleConfigShape } from './console/config.ts';
 import { dashboardConfigShape } from './dashboard/config.ts';
 import { banConfigShape } from './ip-bans/config.ts';
 import { jobsConfigShape } from './jobs/config.ts';
@@ -87,6 +88,8 @@ const variables = z.object({
   ...archiveConfigShape,
   // Queue dashboard: how long a sign-in lasts (dashboard/config.ts).
   ...dashboardConfigShape,
+  // Operator console: how long a sign-in lasts, the bound on its admin calls (console/config.ts).
+  ...consoleConfigShape,
 
   // Discovery document: endpoints default to paths on the PUBLIC_BASE_URL origin.
   GATEWAY_WS_URL: env.url(['ws', 'wss']).optional(),

@@ -120,3 +120,13 @@ describe('reverse DNS configuration', () => {
     expect(() => gatewayConfig(environment, { REVERSE_DNS_TIMEOUT_MS: '0' })).toThrow(/REVERSE_DNS_TIMEOUT_MS/);
   });
 });
+
+describe('IP ban list: contains', () => {
+  it('filters by the canonical network or the form it was written in', async () => {
+    await bans('ip', 'add', { ips: ['198.18.7.1', '198.18.7.0/30', '2001:DB8:0:0::7'] });
+    const byNetwork = await bans('ip', 'list', { contains: '198.18.7.' });
+    expect((byNetwork.body.bans as ListedIp[]).map((ban) => ban.ip).sort()).toEqual(['198.18.7.0/30', '198.18.7.1']);
+    const byWritten = await bans('ip', 'list', { contains: '2001:db8:0:0' });
+    expect((byWritten.body.bans as ListedIp[]).map((ban) => ban.ip)).toHaveLength(1);
+  });
+});

@@ -211,6 +211,34 @@ describe('ban lists', () => {
     expect(simple.body.next_cursor).toEqual(expect.any(String));
   });
 
+  it('filters by contained text, any case, with % and _ taken literally, across pages', async () => {
+    const emails = [
+      'Alice.Search@example.org',
+      'bob.search@example.org',
+      'carol@other.example',
+      'd_search@example.org',
+    ];
+    expect((await bans('email', 'add', { emails })).status).toBe(204);
+    const found: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const answer = await bans('email', 'list', { contains: 'SEARCH@', limit: 1, ...(cursor ? { cursor } : {}) });
+      expect(answer.status).toBe(200);
+      found.push(...(answer.body.bans as Array<{ email: string }>).map((ban) => ban.email));
+      cursor = answer.body.next_cursor;
+    } while (cursor);
+    expect(found.sort()).toEqual(['alice.search@example.org', 'bob.search@example.org', 'd_search@example.org']);
+    // Were `_` a wildcard, '_sea' would match '.sea' in the first two; were `%`, it would match every ban.
+    const underscore = await bans('email', 'list', { contains: '_sea' });
+    expect((underscore.body.bans as Array<{ email: string }>).map((ban) => ban.email)).toEqual([
+      'd_search@example.org',
+    ]);
+    const percent = await bans('email', 'list', { contains: '%' });
+    expect(percent.body.bans).toEqual([]);
+    const tooLong = await bans('email', 'list', { contains: 'x'.repeat(321) });
+    expect(tooLong.body.errors).toEqual([expect.objectContaining({ path: 'contains' })]);
+  });
+
   it('refuses a forged cursor and an out-of-range limit', async () => {
     const forged = await bans('email', 'list', { cursor: Buffer.from('["yesterday","x"]').toString('base64url') });
     expect(forged.status).toBe(400);

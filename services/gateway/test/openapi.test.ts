@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ACL, ADMIN_ROUTES } from '@switchboard/contracts';
 import { call, createWebhookFixture, useTestEnvironment, type Answer } from '@switchboard/testkit';
+import { CONSOLE_PATH } from '../src/console/index.ts';
 import { DASHBOARD_PATH } from '../src/dashboard/index.ts';
 import { buildOpenApiDocument, openApiPath, parseGatewayConfig } from '../src/index.ts';
 import { adminCall, createAdmin } from './admin-helpers.ts';
@@ -42,6 +43,8 @@ function mountedRoutes(app: Express): MountedRoute[] {
         // The queue dashboard (HTML pages and bull-board's own API, behind a session cookie) is
         // an operator's tool, not part of the API: its one API route, the session, is an admin route.
         if (!layer.slash && layer.match(`${DASHBOARD_PATH}/`)) continue;
+        // So is the console: HTML pages whose every action is a call to the admin API.
+        if (!layer.slash && layer.match(`${CONSOLE_PATH}/`)) continue;
         if (!layer.slash) throw new Error('a router mounted under a path prefix: teach the walk its prefix');
         walk(layer.handle.stack);
       }

@@ -51,6 +51,13 @@ export interface BanListQuery {
   limit: number;
   after?: BanListPosition | undefined;
   includeExpired: boolean;
+  /** Only bans whose value (for IP bans: network or the form it was written in) contains this, any case. */
+  contains?: string | undefined;
+}
+
+/** `contains` as an ILIKE pattern: its own `%`, `_` and `\\` match themselves. */
+function containsPattern(contains: string | undefined): string | null {
+  return contains === undefined ? null : `%${contains.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 const CURSOR_TIME = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"`;
@@ -103,9 +110,16 @@ export async function listValueBans(db: Queryable, kind: ValueBanKind, query: Ba
     `SELECT value, ${COMMON} FROM ${VALUE_TABLES[kind]}
      WHERE ($2::timestamptz IS NULL OR (created_at, value) < ($2::timestamptz, $3::text))
        AND ($4 OR ${LIVE})
+       AND ($5::text IS NULL OR value ILIKE $5)
      ORDER BY created_at DESC, value DESC
      LIMIT $1`,
-    [query.limit, query.after?.time ?? null, query.after?.key ?? null, query.includeExpired],
+    [
+      query.limit,
+      query.after?.time ?? null,
+      query.after?.key ?? null,
+      query.includeExpired,
+      containsPattern(query.contains),
+    ],
   );
   return rows;
 }
@@ -159,9 +173,16 @@ export async function listIpBans(db: Queryable, query: BanListQuery): Promise<Ip
     `SELECT id, network::text AS network, display, ${COMMON} FROM ip_bans
      WHERE ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::bigint))
        AND ($4 OR ${LIVE})
+       AND ($5::text IS NULL OR network::text ILIKE $5 OR display ILIKE $5)
      ORDER BY created_at DESC, id DESC
      LIMIT $1`,
-    [query.limit, query.after?.time ?? null, query.after?.key ?? null, query.includeExpired],
+    [
+      query.limit,
+      query.after?.time ?? null,
+      query.after?.key ?? null,
+      query.includeExpired,
+      containsPattern(query.contains),
+    ],
   );
   return rows;
 }

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { ApiError } from '@switchboard/http';
 import { actingKey, adminPrincipal, auditReason, recordAudit, type AuditEntryInput } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { isSafeMethod } from './same-origin.ts';
+import { isSafeMethod } from '../admin-session/index.ts';
 
 /**
  * Every change bull-board's API offers (its `appRoutes.api`, @bull-board/api 9.10), in its own

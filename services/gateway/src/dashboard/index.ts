@@ -17,25 +17,35 @@
 // - Adding jobs and editing their data are refused even to writers: a job is created with its
 //   row and its payload parsed by the route that owns it (docs/decisions.md#jobs-and-their-rows), never by hand.
 // - CSRF: SameSite=Strict plus an Origin check on every change; pages are never framed.
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { ACL } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl, requireAdminAcl } from '../admin-auth/index.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { routeLimiter } from '../route-limiter.ts';
+import { ApiError } from '@switchboard/http';
+import {
+  adminSessions,
+  isSafeMethod,
+  sameOriginChanges,
+  sessionAuthentication,
+  sessionCookie,
+  sessionTokenFrom,
+} from '../admin-session/index.ts';
 import { auditDashboardChanges } from './audit.ts';
-import { dashboardAuthentication } from './authenticate.ts';
 import { queueBoards } from './board.ts';
 import { boundedBoardQuery, dashboardRateLimitIdentity } from './limits.ts';
-import { sessionCookie, sessionTokenFrom } from './cookie.ts';
 import { LOGIN_SCRIPT, loginPage, logoutPage } from './pages.ts';
-import { publicDashboardPath } from './paths.ts';
-import { isSafeMethod, sameOriginChanges } from './same-origin.ts';
-import { dashboardSessions } from './sessions.ts';
+import { dashboardCookie, publicDashboardPath } from './paths.ts';
 
 // What routes/admin/dashboard (the session route) and app.ts need.
-export { DASHBOARD_PATH } from './paths.ts';
-export { sessionCookie } from './cookie.ts';
-export { dashboardSessions } from './sessions.ts';
+export { DASHBOARD_PATH, dashboardCookie } from './paths.ts';
+
+/** A page the browser navigates to (the board's HTML), as opposed to its API calls and assets. */
+function isPageRequest(req: Request): boolean {
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') && !req.path.startsWith('/api/') && !req.path.startsWith('/static/')
+  );
+}
 
 /** Cookie-authenticated pages: never cached by anything in between, never framed (clickjacking). */
 const privatePages: RequestHandler = (_req, res, next) => {
@@ -55,7 +65,16 @@ const privatePages: RequestHandler = (_req, res, next) => {
 export function dashboardRouter(deps: GatewayDeps): Router {
   const { config, pool, redis, producer } = deps;
   const base = publicDashboardPath(config);
-  const sessions = dashboardSessions(redis, config.REDIS_PREFIX);
+  const sessions = adminSessions(redis, config.REDIS_PREFIX, 'dashboard');
+  const cookie = dashboardCookie(config);
+  const loginPath = `${base}/login`;
+  // Without a session a page request is sent to the login page; anything else is 401.
+  const refuse: RequestHandler = (req, res, next) => {
+    if (isPageRequest(req)) return res.redirect(302, loginPath);
+    next(
+      new ApiError('UNAUTHORIZED', { message: 'Sign in to the dashboard first: its session is missing or has ended.' }),
+    );
+  };
   const boardFor = queueBoards(producer, base);
   const requireWrite = requireAdminAcl([ACL.jobsWrite]);
 
@@ -70,15 +89,15 @@ export function dashboardRouter(deps: GatewayDeps): Router {
   router.get('/logout', (_req, res) => {
     res.type('html').send(logoutPage(`${base}/logout`));
   });
-  router.post('/logout', sameOriginChanges(config), async (req, res) => {
-    const token = sessionTokenFrom(req);
+  router.post('/logout', sameOriginChanges(config, 'dashboard'), async (req, res) => {
+    const token = sessionTokenFrom(req, cookie);
     if (token !== null) await sessions.delete(token);
-    res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
-    res.redirect(303, `${base}/login`);
+    res.setHeader('Set-Cookie', sessionCookie(config, cookie, '', 0));
+    res.redirect(303, loginPath);
   });
   router.use(
-    sameOriginChanges(config),
-    dashboardAuthentication({ pool, sessions, loginPath: `${base}/login` }),
+    sameOriginChanges(config, 'dashboard'),
+    sessionAuthentication({ pool, sessions, cookie, refuse }),
     dashboardRateLimitIdentity,
     routeLimiter(deps)('admin:dashboard'),
     requireAdminAcl([ACL.jobsRead]),

@@ -1,3 +1,4 @@
+import { publicPath, type SessionCookie } from '../admin-session/index.ts';
 import type { GatewayConfig } from '../config.ts';
 
 /**
@@ -7,14 +8,12 @@ import type { GatewayConfig } from '../config.ts';
  */
 export const DASHBOARD_PATH = '/v1/admin/dashboard';
 
-/** The session cookie's name; its value is the session token itself. */
-export const SESSION_COOKIE = 'sb_dashboard_session';
-
-/**
- * The path browsers see: PUBLIC_BASE_URL may carry a prefix (`https://example.com/api`) that a
- * reverse proxy strips, and bull-board's links, the cookie's Path and redirects must carry it.
- */
+/** The path browsers see (PUBLIC_BASE_URL's prefix included): bull-board's links carry it. */
 export function publicDashboardPath(config: GatewayConfig): string {
-  const prefix = new URL(config.endpoints.api).pathname.replace(/\/+$/, '');
-  return `${prefix}${DASHBOARD_PATH}`;
+  return publicPath(config, DASHBOARD_PATH);
+}
+
+/** The session cookie (its value is the session token itself), scoped to the dashboard. */
+export function dashboardCookie(config: GatewayConfig): SessionCookie {
+  return { name: 'sb_dashboard_session', path: publicDashboardPath(config) };
 }

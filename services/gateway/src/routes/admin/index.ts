@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { ADMIN_ROUTES, LIMITS, type AdminRoute } from '@switchboard/contracts';
-import { jsonBody, methodNotAllowed } from '@switchboard/http';
+import { jsonBody, methodNotAllowed, type FailureBudget } from '@switchboard/http';
 import { keyUseRecorder, requireAdminAcl, resolveAdminPrincipal } from '../../admin-auth/index.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { ipBanDeferredCheck } from '../../ip-bans/index.ts';
@@ -43,16 +43,12 @@ export function buildAdminHandlers(deps: GatewayDeps, areas: readonly AdminArea[
  * validates (400 last). A table route without a handler stops startup: the table is the
  * interface, and every route of it is served.
  */
-export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Router {
+export function adminRouter(
+  deps: GatewayDeps,
+  handlers: AdminHandlerMap,
+  { failures, resolve }: AdminKeyAuthentication = adminKeyAuthentication(deps),
+): Router {
   const served = servedAdminRoutes(handlers);
-  const { config, logger, pool, redis } = deps;
-  const failures = authFailures(deps);
-  const resolve = resolveAdminPrincipal({
-    pool,
-    keys: deps.adminKeys,
-    recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
-    failures,
-  });
   const body = jsonBody({ limitBytes: LIMITS.body.adminBytes });
   const limit = routeLimiter(deps);
   const limiter = (bucket: AdminRoute['bucket']): RequestHandler[] => (bucket === null ? [] : [limit(bucket)]);
@@ -72,6 +68,29 @@ export function adminRouter(deps: GatewayDeps, handlers: AdminHandlerMap): Route
   }
   for (const [path, methods] of methodsByPath()) router.all(path, methodNotAllowed(methods));
   return router;
+}
+
+/**
+ * The first two steps of every admin route: the client IP's failure budget (`failures.guard`)
+ * and the principal from `Authorization: Admin <key>`. The console's sign-in takes the key the
+ * same way, so a bad key there spends the same budget. Built once per app and shared (its
+ * key-use recorder remembers which keys it recorded).
+ */
+export interface AdminKeyAuthentication {
+  failures: FailureBudget;
+  resolve: RequestHandler;
+}
+
+export function adminKeyAuthentication(deps: GatewayDeps): AdminKeyAuthentication {
+  const { config, logger, pool, redis } = deps;
+  const failures = authFailures(deps);
+  const resolve = resolveAdminPrincipal({
+    pool,
+    keys: deps.adminKeys,
+    recordUse: keyUseRecorder({ pool, redis, prefix: config.REDIS_PREFIX, logger }),
+    failures,
+  });
+  return { failures, resolve };
 }
 
 function methodsByPath(): Map<string, string[]> {

@@ -124,7 +124,12 @@ function listHandler({ pool }: GatewayDeps, reverseDns: ReverseDnsLookup): Reque
   return async (req, res) => {
     const query = validate(listSchema, req.body);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, ID_KEY);
-    const rows = await listIpBans(pool, { limit: query.limit + 1, after, includeExpired: query.include_expired });
+    const rows = await listIpBans(pool, {
+      limit: query.limit + 1,
+      after,
+      includeExpired: query.include_expired,
+      contains: query.contains,
+    });
     const { rows: bans, nextCursor } = page(rows, query.limit, (ban) => ({ time: ban.cursorTime, key: ban.id }));
     const canonicals = bans.map((ban) => canonicalNetwork(ban.network));
     // Ranges have no single name: only addresses are looked up.

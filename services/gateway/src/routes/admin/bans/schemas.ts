@@ -126,6 +126,8 @@ export const listSchema = z.object({
   simple: z.boolean().default(false),
   /** Expired bans no longer apply and are hidden unless asked for. */
   include_expired: z.boolean().default(false),
+  /** Only bans whose value contains this text, any case (an IP ban's network or written form). */
+  contains: z.string().min(1).max(LIMITS.bans.containsMaxLength).optional(),
 });
 
 export type ListRequest = z.output<typeof listSchema>;

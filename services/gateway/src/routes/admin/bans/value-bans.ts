@@ -84,6 +84,7 @@ function listHandler(kind: ValueBanKind, { pool }: GatewayDeps): RequestHandler 
       limit: query.limit + 1,
       after,
       includeExpired: query.include_expired,
+      contains: query.contains,
     });
     const { rows: bans, nextCursor } = page(rows, query.limit, (ban) => ({ time: ban.cursorTime, key: ban.value }));
     res.json(presentValueBanList(kind, bans, query.simple, nextCursor));

@@ -3,15 +3,10 @@ import type { z } from 'zod';
 import type { dashboardSessionResponseSchema } from '@switchboard/contracts';
 import { findAdminApiKeyById } from '@switchboard/db';
 import { adminPrincipal, auditReason, recordAudit } from '../../../admin-auth/index.ts';
-import { DASHBOARD_PATH, dashboardSessions, sessionCookie } from '../../../dashboard/index.ts';
+import { adminSessions, sessionCookie, sessionSeconds } from '../../../admin-session/index.ts';
+import { DASHBOARD_PATH, dashboardCookie } from '../../../dashboard/index.ts';
 import type { GatewayDeps } from '../../../deps.ts';
 import type { AdminHandlers } from '../handlers.ts';
-
-/** The session lives DASHBOARD_SESSION_TTL_SECONDS, or less when the key expires sooner. */
-function sessionSeconds(ttlSeconds: number, keyExpiresAt: Date | null, now: number): number {
-  if (keyExpiresAt === null) return ttlSeconds;
-  return Math.max(1, Math.min(ttlSeconds, Math.floor((keyExpiresAt.getTime() - now) / 1000)));
-}
 
 /**
  * POST /admin/dashboard/session: the caller's key (authenticated and holding `jobs:read`, like
@@ -19,11 +14,13 @@ function sessionSeconds(ttlSeconds: number, keyExpiresAt: Date | null, now: numb
  * every dashboard request re-checks that key; it is audited like any sign-in of a privileged tool.
  */
 function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandler {
-  const sessions = dashboardSessions(redis, config.REDIS_PREFIX);
+  const sessions = adminSessions(redis, config.REDIS_PREFIX, 'dashboard');
+  const cookie = dashboardCookie(config);
   return async (req, res) => {
     const { adminUserId, keyId } = adminPrincipal(res);
     const key = await findAdminApiKeyById(pool, keyId);
     const now = Date.now();
+    // DASHBOARD_SESSION_TTL_SECONDS, or less when the key expires sooner.
     const seconds = sessionSeconds(config.DASHBOARD_SESSION_TTL_SECONDS, key?.expiresAt ?? null, now);
     const token = await sessions.create({ adminUserId, keyId }, seconds);
     await recordAudit(pool, ids, {
@@ -35,7 +32,7 @@ function createSession({ config, pool, redis, ids }: GatewayDeps): RequestHandle
       reason: auditReason(req),
       metadata: { expires_in_seconds: String(seconds) },
     });
-    res.setHeader('Set-Cookie', sessionCookie(config, token, seconds));
+    res.setHeader('Set-Cookie', sessionCookie(config, cookie, token, seconds));
     res.setHeader('Cache-Control', 'no-store');
     const body: z.output<typeof dashboardSessionResponseSchema> = {
       dashboard_url: `${config.endpoints.api}${DASHBOARD_PATH}/`,

@@ -22,7 +22,7 @@ function hostOf(origin: string): string | null {
  * (PUBLIC_BASE_URL) or the host it was sent to. Browsers always send Origin on such requests
  * and a page cannot forge it; a missing or `null` Origin is refused too.
  */
-export function sameOriginChanges(config: GatewayConfig): RequestHandler {
+export function sameOriginChanges(config: GatewayConfig, tool: string): RequestHandler {
   const publicOrigin = new URL(config.endpoints.api).origin;
   return (req, _res, next) => {
     if (isSafeMethod(req)) return next();
@@ -34,7 +34,7 @@ export function sameOriginChanges(config: GatewayConfig): RequestHandler {
       return next();
     next(
       new ApiError('FORBIDDEN', {
-        message: 'Cross-origin request refused: dashboard changes must come from the dashboard page.',
+        message: `Cross-origin request refused: ${tool} changes must come from the ${tool} page.`,
       }),
     );
   };

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACL } from '@switchboard/contracts';
+import { useTestEnvironment } from '@switchboard/testkit';
+import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
+import { launchChromium, type TestBrowser } from './browser.ts';
+import { useGateway } from './helpers.ts';
+
+const environment = useTestEnvironment();
+const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+// A page on a loaded 2-core machine renders in seconds, not milliseconds; the walk gets several.
+const UI_TIMEOUT_MS = 30_000;
+const WALK_TIMEOUT_MS = 180_000;
+const BANNED = '198.51.100.23';
+let chromium: TestBrowser;
+let operator: AdminFixture;
+
+beforeAll(async () => {
+  chromium = await launchChromium();
+  operator = await createAdmin(gateway.pool, [
+    ACL.authenticate,
+    ACL.apiKeyManage,
+    ACL.banIpAdd,
+    ACL.banIpCheck,
+    ACL.banIpRemove,
+  ]);
+  // Older bans, so the list has a second page at two a page.
+  const seeded = await adminCall(gateway.url, {
+    method: 'POST',
+    path: '/v1/admin/bans/ip/add',
+    key: operator.key,
+    body: { ips: ['198.51.100.1', '198.51.100.2', '198.51.100.3'], reason: 'seeded' },
+  });
+  expect(seeded.status).toBe(204);
+});
+
+afterAll(async () => {
+  await chromium?.close();
+});
+
+describe('operator console in a browser', () => {
+  it('signs in, creates a key (one ACL ticked by keyboard), bans an IP, pages and removes it', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+
+    await page.goto(`${gateway.url}/console/`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await page.fill('#key', operator.key);
+    await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
+    const cookies = await chromium.context.cookies(`${gateway.url}/console/`);
+    expect(cookies.find((cookie) => cookie.name === 'sb_console_session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/console',
+    });
+
+    // API keys: create one, ticking one ACL with the keyboard only.
+    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.getByRole('link', { name: 'Create a key' }).click();
+    await page.fill('#name', 'browser-made');
+    await page.selectOption('#expires', '7');
+    const target = page.locator('[id="acl-ban:ip:check"]');
+    let focused = false;
+    for (let presses = 0; presses < 40 && !focused; presses++) {
+      await page.keyboard.press('Tab');
+      focused = await target.evaluate((element) => element.ownerDocument.activeElement === element);
+    }
+    expect(focused).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(() => target.isChecked()).toBe(true);
+    // The group's expander says its state: collapsed by keyboard, then open again.
+    const expander = page.getByRole('group', { name: /IP bans/ }).getByRole('button', { name: 'Show or hide' });
+    await expander.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => expander.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => target.isVisible()).toBe(false);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => expander.getAttribute('aria-expanded')).toBe('true');
+    await Promise.all([
+      page.waitForURL(/\/console\/keys\/created\//),
+      page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
+    const secret = await page.locator('#secret').inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Copy the secret' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toMatch(/Copied|Copy failed/);
+    await page.reload();
+    await page.getByText('already shown').waitFor();
+    const listed = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: operator.key });
+    const made = (listed.body as Array<{ name: string; acls: string[] }>).find((key) => key.name === 'browser-made');
+    expect(made?.acls).toEqual([ACL.banIpCheck]);
+
+    // IP bans: add after the review page.
+    await page.getByRole('link', { name: 'IP bans' }).first().click();
+    await page.fill('#values', BANNED);
+    await page.fill('#reason', 'browser walk');
+    await page.selectOption('#expires', '86400');
+    await page.getByRole('button', { name: 'Review the ban' }).click();
+    await page.getByRole('heading', { name: 'Ban this address or CIDR range?' }).waitFor();
+    await Promise.all([
+      page.waitForURL(/done=ban-added/),
+      page.getByRole('button', { name: 'Ban', exact: true }).click(),
+    ]);
+    await page.getByRole('status').filter({ hasText: 'The ban is in force.' }).waitFor();
+
+    // Page through two at a time: the new ban first, the seeded ones on the next page.
+    await page.goto(`${gateway.url}/console/bans/ip?limit=2`);
+    await page.getByRole('cell', { name: BANNED, exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.getByRole('cell', { name: '198.51.100.1', exact: true }).waitFor();
+    await page.getByText('Last page.').waitFor();
+    await page.getByRole('link', { name: 'First page' }).click();
+
+    // Remove it through the confirmation page.
+    await page.getByRole('link', { name: `Remove the ban on ${BANNED}` }).click();
+    await page.fill('#reason', 'walk done');
+    await Promise.all([
+      page.waitForURL(/done=ban-removed/),
+      page.getByRole('button', { name: 'Remove the ban' }).click(),
+    ]);
+    await page.getByRole('status').filter({ hasText: 'The ban is removed.' }).waitFor();
+    await page.fill('#check', BANNED);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('Not banned').waitFor();
+
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+});
