@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createStorage, keyedStoreOptions } from '@switchboard/storage';
 import { reserveFixtureWorkerIds } from './ids.ts';
+import { TEST_POOLER_VARIABLE } from './pgbouncer.ts';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
 import type { TestServices } from './services/index.ts';
 
@@ -55,7 +56,7 @@ export async function provisionEnvironment(
     processEnv: (extra: Record<string, string> = {}) => ({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      DATABASE_URL: database.url,
+      ...databaseVariables(database.url),
       REDIS_URL: services.redisUrl,
       REDIS_PREFIX: redisPrefix,
       EVENTS_STREAM_KEY: `${redisPrefix}:events`,
@@ -118,4 +119,19 @@ async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
       if (keys.length > 0) await redis.unlink(...keys);
     } while (cursor !== '0');
   });
+}
+
+/**
+ * How the processes a test starts reach the file's database: PostgreSQL itself, or in the
+ * pooled pass through the pooler, as deployed behind one (docs/decisions.md#behind-a-transaction-pooler).
+ * The test's own pools stay direct: they look at what the processes did.
+ */
+function databaseVariables(databaseUrl: string): Record<string, string> {
+  const pooler = process.env[TEST_POOLER_VARIABLE];
+  if (!pooler) return { DATABASE_URL: databaseUrl };
+  const through = new URL(databaseUrl);
+  const { hostname, port } = new URL(pooler);
+  through.hostname = hostname;
+  through.port = port;
+  return { DATABASE_URL: through.toString(), DATABASE_DIRECT_URL: databaseUrl, DATABASE_POOL_MODE: 'transaction' };
 }

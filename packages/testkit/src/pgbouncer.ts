@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import { freePort } from '@switchboard/devstack';
 import { waitFor } from './wait.ts';
 
+/**
+ * Set by `npm test`'s pooled pass: a PgBouncer in transaction mode in front of the run's
+ * PostgreSQL (its URL; the database name is the file's own), which the processes tests start
+ * then reach the database through (processEnv).
+ */
+export const TEST_POOLER_VARIABLE = 'SWITCHBOARD_TEST_POOLER_URL';
+
 export interface RunningPgBouncer {
   /** `databaseUrl` with its host and port replaced by PgBouncer's. */
   urlFor(databaseUrl: string): string;

@@ -61,7 +61,8 @@ export async function startGateway(
   const logger = createLogger('gateway-test', 'silent');
   const resources = openResources('gateway-test', config, logger);
   const { redis, storage } = resources;
-  const pool = createPool({ connectionString: config.DATABASE_URL, max: 4 });
+  // The test's own pool, to look at what the gateway did: PostgreSQL itself, also in the pooled pass.
+  const pool = createPool({ connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, max: 4 });
   await once(redis, 'ready');
   const producer = app.producer ?? createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX });
   const snowflakeLease = await leaseSnowflakeWorkerId(config, redis, logger);
