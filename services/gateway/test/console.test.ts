@@ -355,3 +355,100 @@ describe('console bans', () => {
     ]);
   });
 });
+
+/** The CSV's records, split on CRLF outside quotes (cells keep their quotes). */
+function csvRecords(text: string): string[] {
+  const records: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '"') quoted = !quoted;
+    if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      records.push(current);
+      current = '';
+      i++;
+      continue;
+    }
+    current += char;
+  }
+  return records;
+}
+
+describe('console audit log', () => {
+  it('is neither shown nor served to an operator without audit:view', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.banIpCheck]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).not.toContain('Audit log');
+    const screen = await client.get('/audit');
+    expect(screen.status).toBe(403);
+    expect(screen.body).toContain('Missing ACL: audit_log:view.');
+    const csv = await client.get('/audit/export.csv');
+    expect(csv.status).toBe(403);
+    expect(csv.headers.get('content-type')).toContain('text/html');
+    expect((await consoleRequest(gateway.url, 'GET', '/audit')).headers.get('location')).toBe('/console/sign-in');
+  });
+
+  it('passes every filter and the search with its order to the API, names the operator, pages', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).toContain('Audit log');
+    for (const [ip, reason] of [
+      ['192.0.2.61', 'spam wave from the north'],
+      ['192.0.2.62', 'north north north'],
+      ['192.0.2.63', 'unrelated'],
+    ] as const)
+      expect((await confirmedBan(client, 'ip', ip, reason)).status).toBe(303);
+    const mine = `admin_user_id=${admin.adminId}`;
+
+    const byTarget = (await client.get(`/audit?${mine}&action=ban_ip&target_type=ip&target_id=192.0.2.62`))
+      .body as string;
+    expect(byTarget).toContain('north north north');
+    expect(byTarget).not.toContain('spam wave');
+    expect(byTarget).toContain('(you)');
+    expect(byTarget).toMatch(/aria-expanded="false" aria-controls="entry-\d+"/);
+
+    const relevant = (await client.get(`/audit?${mine}&q=north&sort=relevance`)).body as string;
+    expect(relevant).not.toContain('unrelated');
+    expect(relevant.indexOf('north north north')).toBeLessThan(relevant.indexOf('spam wave from the north'));
+    expect(relevant).toContain('<option value="relevance" selected>');
+    const oldest = (await client.get(`/audit?${mine}&q=north&sort=oldest`)).body as string;
+    expect(oldest.indexOf('spam wave from the north')).toBeLessThan(oldest.indexOf('north north north'));
+
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await client.get(`/audit?${mine}&from=${tomorrow}`)).body).toContain('No entry matches');
+    const badRange = await client.get(`/audit?${mine}&from=${tomorrow}&to=2020-01-01`);
+    expect(badRange.status).toBe(400);
+    expect(badRange.body).toContain('`to` must not be before `from`.');
+    expect(inputValue(badRange.body as string, 'from')).toBe(tomorrow);
+
+    const first = (await client.get(`/audit?${mine}&action=ban_ip&limit=2`)).body as string;
+    expect(first).toContain('Entries 1–2 of 3');
+    const next = /href="([^"]+)" rel="next"/.exec(first)![1]!.replace(/&amp;/g, '&');
+    const second = await consoleRequest(gateway.url, 'GET', next.replace('/console', ''), { cookie: client.cookie });
+    expect(second.body).toContain('Entries 3–3 of 3');
+    expect(second.body).toContain('Last page.');
+  });
+
+  it('exports the filter as CSV, quoted, with formulas disarmed', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const reason = '=HYPERLINK("http://evil.example"), said "he"';
+    expect((await confirmedBan(client, 'ip', '192.0.2.71', reason)).status).toBe(303);
+    expect((await confirmedBan(client, 'ip', '192.0.2.72', '-1+2')).status).toBe(303);
+    expect((await confirmedBan(client, 'email', 'csv@example.com', 'plain')).status).toBe(303);
+
+    const answer = await client.get(`/audit/export.csv?admin_user_id=${admin.adminId}&action=ban_ip`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/csv');
+    expect(answer.headers.get('content-disposition')).toContain('attachment');
+    const records = csvRecords(answer.body as string);
+    expect(records[0]).toBe('log_id,created_at,admin_user_id,api_key_id,action,target_type,target_id,reason,metadata');
+    expect(records).toHaveLength(3);
+    const joined = records.join('\n');
+    expect(joined).toContain(`,"'=HYPERLINK(""http://evil.example""), said ""he""",`);
+    expect(joined).toContain(`,'-1+2,`);
+    expect(joined).not.toContain('csv@example.com');
+    expect(joined).toContain(`,${admin.adminId},${admin.keyId},ban_ip,ip,192.0.2.71,`);
+  });
+});

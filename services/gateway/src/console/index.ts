@@ -26,6 +26,7 @@ import { consoleHeaders, privatePages } from './headers.ts';
 import { html } from './html.ts';
 import { page, screensFor } from './layout.ts';
 import { formBody } from './form.ts';
+import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
 import { keyScreens } from './keys.ts';
 import { noticeOf } from './notices.ts';
@@ -97,6 +98,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.get('/', home(base));
   router.use(keyScreens(context));
   router.use(banScreens(context));
+  router.use(auditScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

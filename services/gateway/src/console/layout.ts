@@ -10,12 +10,14 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. Later increments add audit, archives, purges and bulk adds. */
+/** The screens in navigation order. Later increments add purges and bulk adds. */
 export const SCREENS: readonly Screen[] = [
   { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
   { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
   { path: '/bans/ip', name: 'IP bans', anyOf: [ACL.banIpCheck] },
   { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
+  { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
+  { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
 ];
 
 /** The screens a principal may open (the admin API still decides every call). */

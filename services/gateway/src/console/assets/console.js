@@ -17,9 +17,11 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 }
 
 // Expanders: a button with aria-expanded shows or hides the region named by aria-controls.
+// Without script every region shows; with it, each starts as its button's aria-expanded says.
 for (const button of document.querySelectorAll('button[aria-controls][aria-expanded]')) {
   const region = document.getElementById(button.getAttribute('aria-controls'));
   button.hidden = false;
+  region.hidden = button.getAttribute('aria-expanded') !== 'true';
   button.addEventListener('click', () => {
     const expanded = button.getAttribute('aria-expanded') === 'true';
     button.setAttribute('aria-expanded', String(!expanded));
