@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
+import { insertUsers } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { adminCall, createAdmin } from './admin-helpers.ts';
+import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -450,5 +451,86 @@ describe('console audit log', () => {
     expect(joined).toContain(`,'-1+2,`);
     expect(joined).not.toContain('csv@example.com');
     expect(joined).toContain(`,${admin.adminId},${admin.keyId},ban_ip,ip,192.0.2.71,`);
+  });
+});
+
+async function seededUser(): Promise<string> {
+  const id = fixtureIds.next();
+  await insertUsers(gateway.pool, [{ id, username: `u${id.slice(-8)}` }]);
+  return id;
+}
+
+describe('console archives', () => {
+  it('is neither shown nor served to an operator without archive ACLs', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).not.toContain('Archives');
+    const screen = await client.get('/archives');
+    expect(screen.status).toBe(403);
+    expect(screen.body).toContain('Missing ACL: archive:view_all.');
+    expect(screen.body).not.toContain('Start the export');
+    const trigger = await client.post('/archives/trigger', {
+      subject_type: 'user',
+      subject_id: await seededUser(),
+      reason: 'not allowed',
+    });
+    expect(trigger.status).toBe(403);
+    expect(trigger.body).toContain('Missing ACL: archive:trigger:user.');
+    expect((await consoleRequest(gateway.url, 'GET', '/archives')).headers.get('location')).toBe('/console/sign-in');
+  });
+
+  it('triggers an export with its reason audited; view_all lists it for others, filtered by subject and status', async () => {
+    const requester = await createAdmin(gateway.pool, [ACL.authenticate, ACL.archiveTriggerUser]);
+    const client = await signInToConsole(gateway.url, requester.key);
+    const userId = await seededUser();
+    const form = (await client.get('/archives')).body as string;
+    expect(form).toContain('Start the export');
+    expect(form).not.toContain('<option value="guild"');
+
+    const missingReason = await client.post('/archives/trigger', { subject_type: 'user', subject_id: userId });
+    expect(missingReason.status).toBe(400);
+    expect(missingReason.body).toContain('Give a reason.');
+    expect(inputValue(missingReason.body as string, 'trigger-id')).toBe(userId);
+
+    const triggered = await client.post('/archives/trigger', {
+      subject_type: 'user',
+      subject_id: userId,
+      reason: 'subject access request #7',
+    });
+    expect(triggered.status).toBe(303);
+    const listed = await consoleRequest(
+      gateway.url,
+      'GET',
+      triggered.headers.get('location')!.replace('/console', ''),
+      { cookie: client.cookie },
+    );
+    expect(listed.body).toContain('The archive is queued');
+    const archiveId = new RegExp(
+      `<tr data-archive="(\\d+)" data-status-url="/console/archives/user/${userId}/(\\d+)/status"`,
+    ).exec(listed.body as string)![1]!;
+    expect(listed.body).toContain('(you)');
+    const { rows } = await gateway.pool.query<{ target_id: string; reason: string }>(
+      `SELECT target_id, audit_log_reason AS reason FROM audit_logs WHERE admin_user_id = $1 AND action = 'trigger_user_archive'`,
+      [requester.adminId],
+    );
+    expect(rows).toEqual([{ target_id: archiveId, reason: 'subject access request #7' }]);
+
+    const status = await client.get(`/archives/user/${userId}/${archiveId}/status`);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ status: 'queued', status_label: 'Queued', download_url: null, error: '' });
+    expect((await client.get(`/archives/user/${userId}/${archiveId}/download`)).status).toBe(400);
+
+    const viewer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.archiveViewAll]);
+    const other = await signInToConsole(gateway.url, viewer.key);
+    const all = (await other.get('/archives')).body as string;
+    expect(all).toContain(`<code>${archiveId}</code>`);
+    expect(all).not.toContain('Start the export');
+    expect(all).toContain('<option value="all" selected>');
+    expect((await other.get(`/archives?subject_type=user&subject_id=${userId}`)).body).toContain(archiveId);
+    expect((await other.get(`/archives?subject_type=user&subject_id=${userId}&status=failed`)).body).toContain(
+      'No archive matches this filter.',
+    );
+    expect((await other.get(`/archives?subject_type=guild`)).body).not.toContain(archiveId);
+    expect((await other.get(`/archives?mine=on`)).body).not.toContain(archiveId);
   });
 });

@@ -26,6 +26,7 @@ import { consoleHeaders, privatePages } from './headers.ts';
 import { html } from './html.ts';
 import { page, screensFor } from './layout.ts';
 import { formBody } from './form.ts';
+import { archiveScreens } from './archives.ts';
 import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
 import { keyScreens } from './keys.ts';
@@ -99,6 +100,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.use(keyScreens(context));
   router.use(banScreens(context));
   router.use(auditScreens(context));
+  router.use(archiveScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;
