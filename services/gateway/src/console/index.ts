@@ -5,8 +5,8 @@
 //   Origin check on every POST); the session also carries the key, sealed under its token.
 // - Every page and form is an ordinary admin API call made with that key (admin-api.ts), so the
 //   admin routes' ACLs, rate limits, validation and audit apply exactly as for any client.
-// - Forms work without script (POST, then a redirect); console.js only adds copy buttons and
-//   expanders. A strict CSP forbids inline script and style.
+// - Forms work without script (POST, then a redirect); console.js only adds copy buttons,
+//   expanders and live archive progress. A strict CSP forbids inline script and style.
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError, isApiError, requestIdOf } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';
