@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
-import { ACL } from '@switchboard/contracts';
-import { insertUsers } from '@switchboard/db';
+import { ACL, LIMITS } from '@switchboard/contracts';
+import { insertAuditLogs, insertUsers } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
@@ -451,6 +451,29 @@ describe('console audit log', () => {
     expect(joined).toContain(`,'-1+2,`);
     expect(joined).not.toContain('csv@example.com');
     expect(joined).toContain(`,${admin.adminId},${admin.keyId},ban_ip,ip,192.0.2.71,`);
+  });
+
+  it('exports a filter longer than one API page, each entry once', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const entries = Array.from({ length: LIMITS.auditLogs.list.max + 5 }, (_, i) => ({
+      id: fixtureIds.next(),
+      adminUserId: admin.adminId,
+      apiKeyId: admin.keyId,
+      targetType: 'user',
+      targetId: String(i),
+      action: 'csv_paging',
+      reason: null,
+      metadata: {},
+    }));
+    await insertAuditLogs(gateway.pool, entries);
+    const answer = await client.get(`/audit/export.csv?admin_user_id=${admin.adminId}&action=csv_paging`);
+    expect(answer.status).toBe(200);
+    const ids = csvRecords(answer.body as string)
+      .slice(1)
+      .map((record) => record.split(',')[0]);
+    expect(new Set(ids).size).toBe(entries.length);
+    expect(ids.sort()).toEqual(entries.map((entry) => entry.id).sort());
   });
 });
 
