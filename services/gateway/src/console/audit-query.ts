@@ -25,21 +25,24 @@ const count = (min: number, max: number, fallback: number) =>
  * The audit screen's query string. Values are passed to the API as they are, so its validation
  * (and its messages) decide what a filter may hold.
  */
-export const auditQuery = z.object({
-  q: field,
-  sort: z.preprocess(
-    (value) => (Array.isArray(value) ? value[0] : value),
-    z.enum(['newest', 'oldest', 'relevance']).catch('newest'),
-  ),
-  admin_user_id: field,
-  target_type: field,
-  target_id: field,
-  action: field,
-  from: field,
-  to: field,
-  offset: count(0, 2 ** 31 - 1, 0),
-  limit: count(list.min, list.max, list.default),
-});
+export const auditQuery = z
+  .object({
+    q: field,
+    sort: z.preprocess(
+      (value) => (Array.isArray(value) ? value[0] : value),
+      z.enum(['newest', 'oldest', 'relevance']).catch('newest'),
+    ),
+    admin_user_id: field,
+    target_type: field,
+    target_id: field,
+    action: field,
+    from: field,
+    to: field,
+    offset: count(0, 2 ** 31 - 1, 0),
+    limit: count(list.min, list.max, list.default),
+  })
+  // Only a search orders otherwise than newest first: the form then shows the order applied.
+  .transform((query) => (query.q?.trim() ? query : { ...query, sort: 'newest' as const }));
 export type AuditQuery = z.output<typeof auditQuery>;
 
 /** The admin call for one page: search when there are words (any order), else list (newest first). */

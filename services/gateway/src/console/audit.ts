@@ -1,11 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { ACL, LIMITS, type AuditLogEntry } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl } from '../admin-auth/index.ts';
+import type { AdminAnswer } from './admin-api.ts';
 import { auditCall, auditQuery, filterParams, type AuditQuery } from './audit-query.ts';
 import { auditPager, auditTable, filterForm, rangeText, type KnownNames } from './audit-pages.ts';
 import { csvRow } from './csv.ts';
 import { apiErrorText } from './form.ts';
-import { html } from './html.ts';
+import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page } from './layout.ts';
 
@@ -30,20 +31,33 @@ async function knownNames(ctx: ConsoleContext, req: Request, res: Response): Pro
   return { adminUserId: principal.adminUserId, keys };
 }
 
+/** The audit screen saying why the API refused, above `body`. */
+function refusedPage(ctx: ConsoleContext, res: Response, answer: AdminAnswer, body: Html): void {
+  res
+    .status(answer.status)
+    .type('html')
+    .send(
+      page(
+        {
+          base: ctx.base,
+          title: 'Audit log',
+          principal: adminPrincipal(res),
+          current: SCREEN,
+          error: apiErrorText(answer.body, answer.status),
+        },
+        body,
+      ),
+    );
+}
+
 async function auditPage(ctx: ConsoleContext, req: Request, res: Response): Promise<void> {
   const query = auditQuery.parse(req.query);
   const screen = `${ctx.base}${SCREEN}`;
   const answer = await ctx.api(req, res, auditCall(query, query));
   const common = { base: ctx.base, title: 'Audit log', principal: adminPrincipal(res), current: SCREEN };
-  if (answer.status !== 200) {
-    // A refused filter keeps the form, so it can be corrected; a missing ACL is just the error.
-    const body = answer.status === 403 ? html`` : filterForm(screen, query);
-    res
-      .status(answer.status)
-      .type('html')
-      .send(page({ ...common, error: apiErrorText(answer.body, answer.status) }, body));
-    return;
-  }
+  // A refused filter keeps the form, so it can be corrected; a missing ACL is just the error.
+  if (answer.status !== 200)
+    return refusedPage(ctx, res, answer, answer.status === 403 ? html`` : filterForm(screen, query));
   const result = answer.body as AuditPage;
   const exact = result.total_is_exact !== false;
   const names = await knownNames(ctx, req, res);
@@ -99,14 +113,7 @@ async function exportCsv(ctx: ConsoleContext, req: Request, res: Response): Prom
   const limit = LIMITS.auditLogs.list.max;
   let offset = 0;
   let answer = await ctx.api(req, res, auditCall(query, { offset, limit }));
-  if (answer.status !== 200) {
-    const common = { base: ctx.base, title: 'Audit log', principal: adminPrincipal(res), current: SCREEN };
-    res
-      .status(answer.status)
-      .type('html')
-      .send(page({ ...common, error: apiErrorText(answer.body, answer.status) }, html``));
-    return;
-  }
+  if (answer.status !== 200) return refusedPage(ctx, res, answer, html``);
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', 'attachment; filename="audit-log.csv"');
