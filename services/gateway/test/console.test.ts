@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { insertAuditLogs, insertUsers } from '@switchboard/db';
+import { failArchive, insertAuditLogs, insertUsers } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
@@ -555,5 +555,17 @@ describe('console archives', () => {
     );
     expect((await other.get(`/archives?subject_type=guild`)).body).not.toContain(archiveId);
     expect((await other.get(`/archives?mine=on`)).body).not.toContain(archiveId);
+    expect((await other.get(`/archives?requested_by=${requester.adminId}`)).body).toContain(archiveId);
+
+    // A failed export says so in words, with its reason, and is no longer polled.
+    await failArchive(gateway.pool, archiveId, 'Storage refused the upload');
+    const failed = (await other.get(`/archives?subject_type=user&subject_id=${userId}&status=failed`)).body as string;
+    expect(failed).toContain('>Failed</span>');
+    expect(failed).toContain('Storage refused the upload');
+    expect(failed).not.toContain('data-status-url');
+    expect((await client.get(`/archives/user/${userId}/${archiveId}/status`)).body).toMatchObject({
+      status: 'failed',
+      error: 'Storage refused the upload',
+    });
   });
 });

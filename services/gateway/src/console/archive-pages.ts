@@ -8,6 +8,7 @@ export interface ArchiveFilter {
   subject_id?: string | undefined;
   status?: (typeof ARCHIVE_STATUSES)[number] | undefined;
   mine: boolean;
+  requested_by?: string | undefined;
 }
 
 const SUBJECT_LABELS: Record<ArchiveSubjectType, string> = { user: 'User', guild: 'Guild' };
@@ -51,6 +52,7 @@ export function filterForm(
 <div><label for="subject_type">Subjects</label><select id="subject_type" name="subject_type">${typeOptions}</select></div>
 <div><label for="subject_id">Subject id</label><input type="text" id="subject_id" name="subject_id" inputmode="numeric" value="${filter.subject_id ?? ''}"></div>
 <div><label for="status">Status</label><select id="status" name="status">${statusOptions}</select></div>
+<div><label for="requested_by">Requested by (admin id)</label><input type="text" id="requested_by" name="requested_by" inputmode="numeric" value="${filter.requested_by ?? ''}"></div>
 <div class="check"><input type="checkbox" id="mine" name="mine" value="on"${filter.mine ? html` checked` : ''}><label for="mine">Only archives I requested</label></div>
 <p><button type="submit">Show archives</button> <a href="${screen}">Clear the filter</a></p>
 </form>`;

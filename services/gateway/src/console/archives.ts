@@ -37,6 +37,7 @@ const listQuery = z.object({
   subject_id: field,
   status: z.preprocess(first, z.enum(ARCHIVE_STATUSES).optional().catch(undefined)),
   mine: field,
+  requested_by: field,
   before: z.preprocess(first, snowflake.optional().catch(undefined)),
 });
 
@@ -79,6 +80,7 @@ async function listPage(
     subject_id: query.subject_id?.trim() || undefined,
     status: query.status,
     mine: query.mine === 'on',
+    requested_by: query.requested_by?.trim() || undefined,
   };
   const screen = `${ctx.base}${SCREEN}`;
   const answer = await ctx.api(req, res, {
@@ -89,7 +91,11 @@ async function listPage(
       limit: PAGE_SIZE,
       include_expired: filter.status === 'expired',
       ...(filter.subject_id === undefined ? {} : { subject_id: filter.subject_id }),
-      ...(filter.mine ? { requested_by: principal.adminUserId } : {}),
+      ...(filter.mine
+        ? { requested_by: principal.adminUserId }
+        : filter.requested_by === undefined
+          ? {}
+          : { requested_by: filter.requested_by }),
       ...(query.before === undefined ? {} : { before: query.before }),
     },
   });
@@ -120,6 +126,7 @@ async function listPage(
     if (filter.subject_id !== undefined) params.set('subject_id', filter.subject_id);
     if (filter.status !== undefined) params.set('status', filter.status);
     if (filter.mine) params.set('mine', 'on');
+    if (filter.requested_by !== undefined) params.set('requested_by', filter.requested_by);
     const refresh = `${screen}?${params}${query.before === undefined ? '' : `&before=${query.before}`}`;
     const next =
       body.next_cursor === null
