@@ -13,7 +13,7 @@ import { archiveView } from './archive-view.ts';
 import { apiErrorText, field, parseForm } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
-import { page } from './layout.ts';
+import { page, sendRefusal } from './layout.ts';
 import { noticeOf } from './notices.ts';
 
 const SCREEN = '/archives';
@@ -214,21 +214,12 @@ export function archiveScreens(ctx: ConsoleContext): Router {
     const path = archiveCall(req);
     const answer = path === null ? null : await ctx.api(req, res, { method: 'GET', path: `${path}/download` });
     if (answer?.status === 200) return res.redirect(303, (answer.body as { downloadUrl: string }).downloadUrl);
-    res
-      .status(answer?.status ?? 404)
-      .type('html')
-      .send(
-        page(
-          {
-            base: ctx.base,
-            title: 'Archives',
-            principal: adminPrincipal(res),
-            current: SCREEN,
-            error: answer === null ? 'No such archive.' : apiErrorText(answer.body, answer.status),
-          },
-          html`<p><a href="${ctx.base}${SCREEN}">Back to the archives</a></p>`,
-        ),
-      );
+    sendRefusal(
+      res,
+      { base: ctx.base, title: 'Archives', current: SCREEN },
+      answer ?? { status: 404, body: { message: 'No such archive.' } },
+      html`<p><a href="${ctx.base}${SCREEN}">Back to the archives</a></p>`,
+    );
   });
   return router;
 }

@@ -5,10 +5,9 @@ import type { AdminAnswer } from './admin-api.ts';
 import { auditCall, auditQuery, filterParams, type AuditQuery } from './audit-query.ts';
 import { auditPager, auditTable, filterForm, rangeText, type KnownNames } from './audit-pages.ts';
 import { csvRow } from './csv.ts';
-import { apiErrorText } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
-import { page } from './layout.ts';
+import { page, sendRefusal } from './layout.ts';
 
 const SCREEN = '/audit';
 
@@ -33,21 +32,7 @@ async function knownNames(ctx: ConsoleContext, req: Request, res: Response): Pro
 
 /** The audit screen saying why the API refused, above `body`. */
 function refusedPage(ctx: ConsoleContext, res: Response, answer: AdminAnswer, body: Html): void {
-  res
-    .status(answer.status)
-    .type('html')
-    .send(
-      page(
-        {
-          base: ctx.base,
-          title: 'Audit log',
-          principal: adminPrincipal(res),
-          current: SCREEN,
-          error: apiErrorText(answer.body, answer.status),
-        },
-        body,
-      ),
-    );
+  sendRefusal(res, { base: ctx.base, title: 'Audit log', current: SCREEN }, answer, body);
 }
 
 async function auditPage(ctx: ConsoleContext, req: Request, res: Response): Promise<void> {

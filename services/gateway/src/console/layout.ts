@@ -1,5 +1,8 @@
+import type { Response } from 'express';
 import { ACL, type AclName } from '@switchboard/contracts';
-import { grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
+import { adminPrincipal, grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
+import type { AdminAnswer } from './admin-api.ts';
+import { apiErrorText } from './form.ts';
 import { CONSOLE_ASSETS } from './assets.ts';
 import { html, type Html } from './html.ts';
 
@@ -71,4 +74,18 @@ ${body}
 </body>
 </html>
 `.text;
+}
+
+/** A screen's page saying why the admin API refused (with the API's status), above `body`. */
+export function sendRefusal(
+  res: Response,
+  options: Pick<PageOptions, 'base' | 'title' | 'current'>,
+  answer: AdminAnswer,
+  body: Html,
+): void {
+  const error = apiErrorText(answer.body, answer.status);
+  res
+    .status(answer.status)
+    .type('html')
+    .send(page({ ...options, principal: adminPrincipal(res), error }, body));
 }
