@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
+import { completeArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
+import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { launchChromium, type TestBrowser } from './browser.ts';
 import { useGateway } from './helpers.ts';
 
@@ -127,6 +128,73 @@ describe('operator console in a browser', () => {
     await page.fill('#check', BANNED);
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByText('Not banned').waitFor();
+
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('searches the audit log, expands a row by keyboard, and follows an archive to ready without a reload', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const auditor = await createAdmin(gateway.pool, [
+      ACL.authenticate,
+      ACL.auditLogView,
+      ACL.archiveTriggerGuild,
+      ACL.archiveViewAll,
+    ]);
+    const ownerId = fixtureIds.next();
+    await insertUsers(gateway.pool, [{ id: ownerId, username: `u${ownerId.slice(-8)}` }]);
+    const guildId = fixtureIds.next();
+    await insertGuild(gateway.pool, { id: guildId, name: 'walked', ownerId });
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    await page.goto(`${gateway.url}/console/sign-in`);
+    await page.fill('#key', auditor.key);
+    await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
+
+    // Audit log: the seeded bans' entries, found by their reason; one row opened by keyboard.
+    await page.getByRole('link', { name: 'Audit log' }).first().click();
+    await page.fill('#q', 'seeded');
+    await page.selectOption('#sort', 'relevance');
+    await Promise.all([page.waitForURL(/q=seeded/), page.getByRole('button', { name: 'Show entries' }).click()]);
+    const expander = page.getByRole('button', { name: /^Details of entry/ }).first();
+    const details = page.locator(`[id="${await expander.getAttribute('aria-controls')}"]`);
+    await expect.poll(() => expander.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => details.isVisible()).toBe(false);
+    await expander.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => expander.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => details.textContent()).toContain('seeded');
+    expect(await details.isVisible()).toBe(true);
+
+    // Archives: trigger a guild export, then watch its row change while the page stays loaded.
+    await page.getByRole('link', { name: 'Archives' }).first().click();
+    await page.selectOption('#trigger-type', 'guild');
+    await page.fill('#trigger-id', guildId);
+    await page.fill('#trigger-reason', 'browser walk export');
+    await Promise.all([
+      page.waitForURL(/done=archive-queued/),
+      page.getByRole('button', { name: 'Start the export' }).click(),
+    ]);
+    const row = page.locator('tr[data-status-url]').first();
+    const archiveId = (await row.getAttribute('data-archive'))!;
+    const status = row.locator('[data-field="status_label"]');
+    expect(await status.textContent()).toBe('Queued');
+    await page.evaluate(() => {
+      (globalThis as unknown as { walkMarker: boolean }).walkMarker = true;
+    });
+    // The worker's transitions, made here so each state is seen in turn.
+    await startArchive(gateway.pool, archiveId, 'Starting guild archive');
+    await expect.poll(() => status.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Running');
+    await completeArchive(gateway.pool, archiveId, `archives/walk-${archiveId}.zip`, 2048);
+    await expect.poll(() => status.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Ready');
+    expect(await row.locator('[data-field="size"]').textContent()).toBe('2.0 KiB');
+    await page.getByRole('link', { name: `Download archive ${archiveId}` }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { walkMarker?: boolean }).walkMarker)).toBe(true);
 
     expect(cspViolations).toEqual([]);
     await page.close();

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
-import { ACL } from '@switchboard/contracts';
+import { ACL, LIMITS } from '@switchboard/contracts';
+import { failArchive, insertAuditLogs, insertUsers } from '@switchboard/db';
 import { useTestEnvironment } from '@switchboard/testkit';
-import { adminCall, createAdmin } from './admin-helpers.ts';
+import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
 import { useGateway } from './helpers.ts';
 
@@ -353,5 +354,218 @@ describe('console bans', () => {
     expect(await auditEntries(admin.adminId, 'unban_email')).toEqual([
       { target_id: 'spammer@example.com', reason: 'mistake' },
     ]);
+  });
+});
+
+/** The CSV's records, split on CRLF outside quotes (cells keep their quotes). */
+function csvRecords(text: string): string[] {
+  const records: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '"') quoted = !quoted;
+    if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      records.push(current);
+      current = '';
+      i++;
+      continue;
+    }
+    current += char;
+  }
+  return records;
+}
+
+describe('console audit log', () => {
+  it('is neither shown nor served to an operator without audit:view', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.banIpCheck]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).not.toContain('Audit log');
+    const screen = await client.get('/audit');
+    expect(screen.status).toBe(403);
+    expect(screen.body).toContain('Missing ACL: audit_log:view.');
+    const csv = await client.get('/audit/export.csv');
+    expect(csv.status).toBe(403);
+    expect(csv.headers.get('content-type')).toContain('text/html');
+    expect((await consoleRequest(gateway.url, 'GET', '/audit')).headers.get('location')).toBe('/console/sign-in');
+  });
+
+  it('passes every filter and the search with its order to the API, names the operator, pages', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).toContain('Audit log');
+    for (const [ip, reason] of [
+      ['192.0.2.61', 'spam wave from the north'],
+      ['192.0.2.62', 'north north north'],
+      ['192.0.2.63', 'unrelated'],
+    ] as const)
+      expect((await confirmedBan(client, 'ip', ip, reason)).status).toBe(303);
+    const mine = `admin_user_id=${admin.adminId}`;
+
+    const byTarget = (await client.get(`/audit?${mine}&action=ban_ip&target_type=ip&target_id=192.0.2.62`))
+      .body as string;
+    expect(byTarget).toContain('north north north');
+    expect(byTarget).not.toContain('spam wave');
+    expect(byTarget).toContain('(you)');
+    expect(byTarget).toMatch(/aria-expanded="false" aria-controls="entry-\d+"/);
+
+    const relevant = (await client.get(`/audit?${mine}&q=north&sort=relevance`)).body as string;
+    expect(relevant).not.toContain('unrelated');
+    expect(relevant.indexOf('north north north')).toBeLessThan(relevant.indexOf('spam wave from the north'));
+    expect(relevant).toContain('<option value="relevance" selected>');
+    const oldest = (await client.get(`/audit?${mine}&q=north&sort=oldest`)).body as string;
+    expect(oldest.indexOf('spam wave from the north')).toBeLessThan(oldest.indexOf('north north north'));
+
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await client.get(`/audit?${mine}&from=${tomorrow}`)).body).toContain('No entry matches');
+    const badRange = await client.get(`/audit?${mine}&from=${tomorrow}&to=2020-01-01`);
+    expect(badRange.status).toBe(400);
+    expect(badRange.body).toContain('`to` must not be before `from`.');
+    expect(inputValue(badRange.body as string, 'from')).toBe(tomorrow);
+
+    const first = (await client.get(`/audit?${mine}&action=ban_ip&limit=2`)).body as string;
+    expect(first).toContain('Entries 1–2 of 3');
+    const next = /href="([^"]+)" rel="next"/.exec(first)![1]!.replace(/&amp;/g, '&');
+    const second = await consoleRequest(gateway.url, 'GET', next.replace('/console', ''), { cookie: client.cookie });
+    expect(second.body).toContain('Entries 3–3 of 3');
+    expect(second.body).toContain('Last page.');
+  });
+
+  it('exports the filter as CSV, quoted, with formulas disarmed', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView, ...ALL_BANS]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const reason = '=HYPERLINK("http://evil.example"), said "he"';
+    expect((await confirmedBan(client, 'ip', '192.0.2.71', reason)).status).toBe(303);
+    expect((await confirmedBan(client, 'ip', '192.0.2.72', '-1+2')).status).toBe(303);
+    expect((await confirmedBan(client, 'email', 'csv@example.com', 'plain')).status).toBe(303);
+
+    const answer = await client.get(`/audit/export.csv?admin_user_id=${admin.adminId}&action=ban_ip`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/csv');
+    expect(answer.headers.get('content-disposition')).toContain('attachment');
+    const records = csvRecords(answer.body as string);
+    expect(records[0]).toBe('log_id,created_at,admin_user_id,api_key_id,action,target_type,target_id,reason,metadata');
+    expect(records).toHaveLength(3);
+    const joined = records.join('\n');
+    expect(joined).toContain(`,"'=HYPERLINK(""http://evil.example""), said ""he""",`);
+    expect(joined).toContain(`,'-1+2,`);
+    expect(joined).not.toContain('csv@example.com');
+    expect(joined).toContain(`,${admin.adminId},${admin.keyId},ban_ip,ip,192.0.2.71,`);
+  });
+
+  it('exports a filter longer than one API page, each entry once', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    const entries = Array.from({ length: LIMITS.auditLogs.list.max + 5 }, (_, i) => ({
+      id: fixtureIds.next(),
+      adminUserId: admin.adminId,
+      apiKeyId: admin.keyId,
+      targetType: 'user',
+      targetId: String(i),
+      action: 'csv_paging',
+      reason: null,
+      metadata: {},
+    }));
+    await insertAuditLogs(gateway.pool, entries);
+    const answer = await client.get(`/audit/export.csv?admin_user_id=${admin.adminId}&action=csv_paging`);
+    expect(answer.status).toBe(200);
+    const ids = csvRecords(answer.body as string)
+      .slice(1)
+      .map((record) => record.split(',')[0]);
+    expect(new Set(ids).size).toBe(entries.length);
+    expect(ids.sort()).toEqual(entries.map((entry) => entry.id).sort());
+  });
+});
+
+async function seededUser(): Promise<string> {
+  const id = fixtureIds.next();
+  await insertUsers(gateway.pool, [{ id, username: `u${id.slice(-8)}` }]);
+  return id;
+}
+
+describe('console archives', () => {
+  it('is neither shown nor served to an operator without archive ACLs', async () => {
+    const admin = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
+    const client = await signInToConsole(gateway.url, admin.key);
+    expect((await client.get('/')).body).not.toContain('Archives');
+    const screen = await client.get('/archives');
+    expect(screen.status).toBe(403);
+    expect(screen.body).toContain('Missing ACL: archive:view_all.');
+    expect(screen.body).not.toContain('Start the export');
+    const trigger = await client.post('/archives/trigger', {
+      subject_type: 'user',
+      subject_id: await seededUser(),
+      reason: 'not allowed',
+    });
+    expect(trigger.status).toBe(403);
+    expect(trigger.body).toContain('Missing ACL: archive:trigger:user.');
+    expect((await consoleRequest(gateway.url, 'GET', '/archives')).headers.get('location')).toBe('/console/sign-in');
+  });
+
+  it('triggers an export with its reason audited; view_all lists it for others, filtered by subject and status', async () => {
+    const requester = await createAdmin(gateway.pool, [ACL.authenticate, ACL.archiveTriggerUser]);
+    const client = await signInToConsole(gateway.url, requester.key);
+    const userId = await seededUser();
+    const form = (await client.get('/archives')).body as string;
+    expect(form).toContain('Start the export');
+    expect(form).not.toContain('<option value="guild"');
+
+    const missingReason = await client.post('/archives/trigger', { subject_type: 'user', subject_id: userId });
+    expect(missingReason.status).toBe(400);
+    expect(missingReason.body).toContain('Give a reason.');
+    expect(inputValue(missingReason.body as string, 'trigger-id')).toBe(userId);
+
+    const triggered = await client.post('/archives/trigger', {
+      subject_type: 'user',
+      subject_id: userId,
+      reason: 'subject access request #7',
+    });
+    expect(triggered.status).toBe(303);
+    const listed = await consoleRequest(
+      gateway.url,
+      'GET',
+      triggered.headers.get('location')!.replace('/console', ''),
+      { cookie: client.cookie },
+    );
+    expect(listed.body).toContain('The archive is queued');
+    const archiveId = new RegExp(
+      `<tr data-archive="(\\d+)" data-status-url="/console/archives/user/${userId}/(\\d+)/status"`,
+    ).exec(listed.body as string)![1]!;
+    expect(listed.body).toContain('(you)');
+    const { rows } = await gateway.pool.query<{ target_id: string; reason: string }>(
+      `SELECT target_id, audit_log_reason AS reason FROM audit_logs WHERE admin_user_id = $1 AND action = 'trigger_user_archive'`,
+      [requester.adminId],
+    );
+    expect(rows).toEqual([{ target_id: archiveId, reason: 'subject access request #7' }]);
+
+    const status = await client.get(`/archives/user/${userId}/${archiveId}/status`);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ status: 'queued', status_label: 'Queued', download_url: null, error: '' });
+    expect((await client.get(`/archives/user/${userId}/${archiveId}/download`)).status).toBe(400);
+
+    const viewer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.archiveViewAll]);
+    const other = await signInToConsole(gateway.url, viewer.key);
+    const all = (await other.get('/archives')).body as string;
+    expect(all).toContain(`<code>${archiveId}</code>`);
+    expect(all).not.toContain('Start the export');
+    expect(all).toContain('<option value="all" selected>');
+    expect((await other.get(`/archives?subject_type=user&subject_id=${userId}`)).body).toContain(archiveId);
+    expect((await other.get(`/archives?subject_type=user&subject_id=${userId}&status=failed`)).body).toContain(
+      'No archive matches this filter.',
+    );
+    expect((await other.get(`/archives?subject_type=guild`)).body).not.toContain(archiveId);
+    expect((await other.get(`/archives?mine=on`)).body).not.toContain(archiveId);
+    expect((await other.get(`/archives?requested_by=${requester.adminId}`)).body).toContain(archiveId);
+
+    // A failed export says so in words, with its reason, and is no longer polled.
+    await failArchive(gateway.pool, archiveId, 'Storage refused the upload');
+    const failed = (await other.get(`/archives?subject_type=user&subject_id=${userId}&status=failed`)).body as string;
+    expect(failed).toContain('>Failed</span>');
+    expect(failed).toContain('Storage refused the upload');
+    expect(failed).not.toContain('data-status-url');
+    expect((await client.get(`/archives/user/${userId}/${archiveId}/status`)).body).toMatchObject({
+      status: 'failed',
+      error: 'Storage refused the upload',
+    });
   });
 });

@@ -25,7 +25,7 @@ import {
 import { apiErrorText, parseForm } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
-import { page } from './layout.ts';
+import { page, sendRefusal } from './layout.ts';
 import { noticeOf } from './notices.ts';
 
 async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: Response): Promise<void> {
@@ -152,21 +152,12 @@ export function banScreens(ctx: ConsoleContext): Router {
         reason: form.value.reason,
       });
       if (answer.status === 204) return res.redirect(303, `${ctx.base}${screen}?done=ban-removed`);
-      res
-        .status(answer.status)
-        .type('html')
-        .send(
-          page(
-            {
-              base: ctx.base,
-              title: kind.title,
-              principal: adminPrincipal(res),
-              current: screen,
-              error: apiErrorText(answer.body, answer.status),
-            },
-            html`<p><a href="${ctx.base}${screen}">Back to the list</a></p>`,
-          ),
-        );
+      sendRefusal(
+        res,
+        { base: ctx.base, title: kind.title, current: screen },
+        answer,
+        html`<p><a href="${ctx.base}${screen}">Back to the list</a></p>`,
+      );
     });
   }
   return router;

@@ -5,8 +5,8 @@
 //   Origin check on every POST); the session also carries the key, sealed under its token.
 // - Every page and form is an ordinary admin API call made with that key (admin-api.ts), so the
 //   admin routes' ACLs, rate limits, validation and audit apply exactly as for any client.
-// - Forms work without script (POST, then a redirect); console.js only adds copy buttons and
-//   expanders. A strict CSP forbids inline script and style.
+// - Forms work without script (POST, then a redirect); console.js only adds copy buttons,
+//   expanders and live archive progress. A strict CSP forbids inline script and style.
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError, isApiError, requestIdOf } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';
@@ -26,6 +26,8 @@ import { consoleHeaders, privatePages } from './headers.ts';
 import { html } from './html.ts';
 import { page, screensFor } from './layout.ts';
 import { formBody } from './form.ts';
+import { archiveScreens } from './archives.ts';
+import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
 import { keyScreens } from './keys.ts';
 import { noticeOf } from './notices.ts';
@@ -97,6 +99,8 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.get('/', home(base));
   router.use(keyScreens(context));
   router.use(banScreens(context));
+  router.use(auditScreens(context));
+  router.use(archiveScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

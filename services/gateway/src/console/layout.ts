@@ -1,5 +1,8 @@
+import type { Response } from 'express';
 import { ACL, type AclName } from '@switchboard/contracts';
-import { grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
+import { adminPrincipal, grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
+import type { AdminAnswer } from './admin-api.ts';
+import { apiErrorText } from './form.ts';
 import { CONSOLE_ASSETS } from './assets.ts';
 import { html, type Html } from './html.ts';
 
@@ -10,12 +13,14 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. Later increments add audit, archives, purges and bulk adds. */
+/** The screens in navigation order. Later increments add purges and bulk adds. */
 export const SCREENS: readonly Screen[] = [
   { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
   { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
   { path: '/bans/ip', name: 'IP bans', anyOf: [ACL.banIpCheck] },
   { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
+  { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
+  { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
 ];
 
 /** The screens a principal may open (the admin API still decides every call). */
@@ -69,4 +74,18 @@ ${body}
 </body>
 </html>
 `.text;
+}
+
+/** A screen's page saying why the admin API refused (with the API's status), above `body`. */
+export function sendRefusal(
+  res: Response,
+  options: Pick<PageOptions, 'base' | 'title' | 'current'>,
+  answer: AdminAnswer,
+  body: Html,
+): void {
+  const error = apiErrorText(answer.body, answer.status);
+  res
+    .status(answer.status)
+    .type('html')
+    .send(page({ ...options, principal: adminPrincipal(res), error }, body));
 }

@@ -7,6 +7,7 @@ const NOTICES: Record<string, string> = {
   'key-revoked': 'The key is revoked: it no longer works anywhere.',
   'ban-added': 'The ban is in force.',
   'ban-removed': 'The ban is removed.',
+  'archive-queued': 'The archive is queued: its progress shows below.',
 };
 
 export function noticeOf(query: unknown): string | null {
