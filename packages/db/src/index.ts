@@ -6,6 +6,7 @@ export {
   currentTransactionId,
   releaseAfter,
   withTransaction,
+  type TransactionOptions,
   type Pool,
   type PoolClient,
   type Queryable,
