@@ -6,6 +6,7 @@ export {
   currentTransactionId,
   releaseAfter,
   withTransaction,
+  inOneSnapshot,
   type TransactionOptions,
   type Pool,
   type PoolClient,
