@@ -1,5 +1,5 @@
 import { inOneSnapshot, type Queryable } from '../pool.ts';
-import { QUERY, relevanceClasses } from './audit-log-relevance.ts';
+import { QUERY, RELEVANCE_CLASSES } from './audit-log-relevance.ts';
 import { totalOf } from './audit-log-totals.ts';
 
 /**
@@ -178,7 +178,7 @@ async function pageByRelevance(
 ): Promise<AuditLog[]> {
   const logs: AuditLog[] = [];
   let { limit, offset } = search;
-  for (const inRank of relevanceClasses(search.query)) {
+  for (const inRank of RELEVANCE_CLASSES) {
     const inClass = { filters: filterConditions, rank: inRank };
     const rows = await pageOfClass(db, inClass, params, { limit, offset });
     logs.push(...rows);
