@@ -131,7 +131,7 @@ describe('audit search by relevance', () => {
     const expected = matching().map((e) => e.id);
     const classA = 3;
     const classB = entries.filter((e) => e.quotaClass === 1).length;
-    const pages = [
+    const pages: Array<[limit: number, offset: number]> = [
       [1, 0],
       [2, 2],
       [5, 1],
