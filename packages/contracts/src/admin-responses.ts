@@ -120,7 +120,12 @@ export type AuditLogEntry = z.output<typeof auditLogEntrySchema>;
 
 export const auditLogListResponseSchema = apiSchema(
   'AuditLogList',
-  z.object({ logs: z.array(auditLogEntrySchema), total: z.number().int().nonnegative() }),
+  z.object({
+    logs: z.array(auditLogEntrySchema),
+    /** Exact when `total_is_exact`; beyond `exactTotalMax` matches an estimate, never below offset + page. */
+    total: z.number().int().nonnegative(),
+    total_is_exact: z.boolean(),
+  }),
 );
 
 // ---- Failed jobs (docs/decisions.md#failed-jobs) ----

@@ -67,6 +67,11 @@ export const LIMITS = {
     reasonMaxLength: 512,
     /** The longest target id (an email is up to 254 characters); the column allows this. */
     targetIdMaxLength: 320,
+    /**
+     * A list or search counts its matches exactly up to this many; beyond it `total` is the
+     * planner's estimate and `total_is_exact` false (docs/decisions.md#audit-search-at-scale).
+     */
+    exactTotalMax: 1000,
   },
   bulk: {
     /** user_ids in one add-guild-members request (the default; a deployment may lower it). */

@@ -6,6 +6,8 @@ export {
   currentTransactionId,
   releaseAfter,
   withTransaction,
+  inOneSnapshot,
+  type TransactionOptions,
   type Pool,
   type PoolClient,
   type Queryable,

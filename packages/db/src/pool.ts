@@ -194,13 +194,26 @@ function unnameStatements(pool: pg.Pool): void {
   });
 }
 
+export interface TransactionOptions {
+  /**
+   * Read only, every statement seeing one snapshot (REPEATABLE READ): for an answer built from
+   * several reads that must agree, such as a page and its total.
+   */
+  readOnlySnapshot?: boolean;
+}
+
 /** Runs `work` in a transaction on one client, rolling back on any error. */
-export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const client = await pool.connect();
   try {
     const settings = transactionSettings.get(pool);
+    const begin = options.readOnlySnapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
     // One round trip: BEGIN and the transaction's own settings as one simple query.
-    await client.query(settings ? `BEGIN; ${settings}` : 'BEGIN');
+    await client.query(settings ? `${begin}; ${settings}` : begin);
     const result = await work(client);
     await client.query('COMMIT');
     client.release();
@@ -212,6 +225,14 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
     releaseAfter(client, error);
     throw error;
   }
+}
+
+/**
+ * Runs `work` in one read-only snapshot: its own transaction when `db` is the pool, else the
+ * caller's transaction on `db`.
+ */
+export async function inOneSnapshot<T>(db: Queryable, work: (db: Queryable) => Promise<T>): Promise<T> {
+  return db instanceof pg.Pool ? withTransaction(db, work, { readOnlySnapshot: true }) : work(db);
 }
 
 /**

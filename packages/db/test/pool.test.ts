@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CircuitOpenError } from '@switchboard/circuit-breaker';
 import { silentServer, startFaultProxy, useTestEnvironment } from '@switchboard/testkit';
-import { createPool, isDatabaseUnavailable, releaseAfter } from '../src/index.ts';
+import { createPool, inOneSnapshot, isDatabaseUnavailable, releaseAfter } from '../src/index.ts';
 
 const environment = useTestEnvironment();
 
@@ -66,6 +66,28 @@ describe('a checked-out connection that is lost between two statements', () => {
       process.off('uncaughtException', onUncaught);
       await pool.end();
       await proxy.close();
+    }
+  });
+});
+
+describe('inOneSnapshot', () => {
+  it('reads one snapshot, read only, when given the pool', async () => {
+    const pool = createPool({ connectionString: environment.databaseUrl, max: 2 });
+    try {
+      await pool.query('CREATE TABLE snapshot_probe (n int)');
+      const seen = await inOneSnapshot(pool, async (db) => {
+        const before = await db.query<{ count: string }>('SELECT count(*) FROM snapshot_probe');
+        // Committed by another connection while the snapshot is held.
+        await pool.query('INSERT INTO snapshot_probe VALUES (1)');
+        const after = await db.query<{ count: string }>('SELECT count(*) FROM snapshot_probe');
+        const write = await db.query('INSERT INTO snapshot_probe VALUES (2)').catch((error: unknown) => error);
+        return { before: before.rows[0]!.count, after: after.rows[0]!.count, write };
+      });
+      expect(seen).toMatchObject({ before: '0', after: '0', write: { code: '25006' } });
+      expect((await pool.query('SELECT count(*)::int AS n FROM snapshot_probe')).rows[0].n).toBe(1);
+    } finally {
+      await pool.query('DROP TABLE IF EXISTS snapshot_probe');
+      await pool.end();
     }
   });
 });

@@ -1,4 +1,6 @@
-import type { Queryable } from '../pool.ts';
+import { inOneSnapshot, type Queryable } from '../pool.ts';
+import { QUERY, RELEVANCE_CLASSES } from './audit-log-relevance.ts';
+import { totalOf } from './audit-log-totals.ts';
 
 /**
  * One audit entry (docs/decisions.md#fluxer-audit-entries): who did what to which target, why, with
@@ -64,8 +66,12 @@ export interface AuditLogPage {
 
 export interface AuditLogResult {
   logs: AuditLog[];
-  /** Every entry matching the filters (and query), not just this page. */
+  /**
+   * Every entry matching the filters (and query), not just this page: exact up to
+   * `LIMITS.auditLogs.exactTotalMax`, beyond it the planner's estimate (never below what is known).
+   */
   total: number;
+  totalIsExact: boolean;
 }
 
 export type AuditLogSort = 'createdAt' | 'relevance';
@@ -98,30 +104,6 @@ function where(conditions: string[]): string {
   return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
 }
 
-/**
- * One page plus the exact total. The two statements run concurrently when `db` is a pool (the
- * count has to visit every match; the page stops after offset + limit rows of an index).
- */
-async function pageWithTotal(
-  db: Queryable,
-  conditions: string[],
-  params: unknown[],
-  orderBy: string,
-  page: AuditLogPage,
-): Promise<AuditLogResult> {
-  const filter = where(conditions);
-  const pageParams = [...params, page.limit, page.offset];
-  const n = params.length;
-  const [rows, count] = await Promise.all([
-    db.query<AuditLog>(
-      `SELECT ${COLUMNS} FROM audit_logs ${filter} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-      pageParams,
-    ),
-    db.query<{ total: string }>(`SELECT count(*) AS total FROM audit_logs ${filter}`, params),
-  ]);
-  return { logs: rows.rows, total: Number(count.rows[0]!.total) };
-}
-
 /** Entries matching `filters`, newest first. */
 export async function listAuditLogs(
   db: Queryable,
@@ -129,14 +111,26 @@ export async function listAuditLogs(
   page: AuditLogPage,
 ): Promise<AuditLogResult> {
   const params: unknown[] = [];
-  const conditions = whereClause(filters, params);
-  return pageWithTotal(db, conditions, params, 'created_at DESC, id DESC', page);
+  const filter = where(whereClause(filters, params));
+  const n = params.length;
+  return inOneSnapshot(db, async (client) => {
+    // The page's ids first, from the (created_at, id) index alone when no filter needs a row:
+    // a deep offset then skips index entries, not rows.
+    const { rows } = await client.query<AuditLog>(
+      `SELECT ${COLUMNS} FROM audit_logs JOIN (
+         SELECT id FROM audit_logs ${filter} ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}
+       ) AS page USING (id)
+       ORDER BY created_at DESC, id DESC`,
+      [...params, page.limit, page.offset],
+    );
+    return { logs: rows, ...(await totalOf(client, filter, params, page, rows.length)) };
+  });
 }
 
 /**
  * Full-text search over the generated `search` column (GIN) with the 'simple' configuration,
- * which splits identifiers on `_`, so `ban` finds `ban_ip`. Relevance is `ts_rank_cd` with
- * the column's weights (action and target above reason above metadata).
+ * which splits identifiers on `_`, so `ban` finds `ban_ip`. By relevance, entries rank by
+ * the best field class the query matches in (relevance.ts), newest first within a class.
  */
 export async function searchAuditLogs(
   db: Queryable,
@@ -144,11 +138,112 @@ export async function searchAuditLogs(
   search: AuditLogSearch,
 ): Promise<AuditLogResult> {
   const params: unknown[] = [search.query];
-  const conditions = ["search @@ websearch_to_tsquery('simple', $1)", ...whereClause(filters, params)];
+  const filterConditions = whereClause(filters, params);
+  const conditions = [`search @@ ${QUERY}`, ...filterConditions];
+  return inOneSnapshot(db, async (client) => {
+    const logs =
+      search.sortBy === 'relevance'
+        ? await pageByRelevance(client, filterConditions, params, search)
+        : await pageByDate(client, conditions, params, search);
+    return { logs, ...(await totalOf(client, where(conditions), params, search, logs.length)) };
+  });
+}
+
+async function pageByDate(
+  db: Queryable,
+  conditions: string[],
+  params: unknown[],
+  search: AuditLogSearch,
+): Promise<AuditLog[]> {
   const direction = search.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const orderBy =
-    search.sortBy === 'relevance'
-      ? "ts_rank_cd(search, websearch_to_tsquery('simple', $1)) DESC, created_at DESC, id DESC"
-      : `created_at ${direction}, id ${direction}`;
-  return pageWithTotal(db, conditions, params, orderBy, search);
+  const n = params.length;
+  const { rows } = await db.query<AuditLog>(
+    `SELECT ${COLUMNS} FROM audit_logs ${where(conditions)}
+     ORDER BY created_at ${direction}, id ${direction} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, search.limit, search.offset],
+  );
+  return rows;
+}
+
+/**
+ * The page of the ranking in audit-log-relevance.ts: each class in turn, newest first, from
+ * where the classes before it leave off, stopping once the page is full (so a common term never
+ * has all its matches ranked).
+ */
+async function pageByRelevance(
+  db: Queryable,
+  filterConditions: string[],
+  params: unknown[],
+  search: AuditLogSearch,
+): Promise<AuditLog[]> {
+  const logs: AuditLog[] = [];
+  let { limit, offset } = search;
+  for (const inRank of RELEVANCE_CLASSES) {
+    const inClass = { filters: filterConditions, rank: inRank };
+    const rows = await pageOfClass(db, inClass, params, { limit, offset });
+    logs.push(...rows);
+    if (rows.length === limit) break;
+    // This class ends before the page does: the next one starts with what is left of the offset.
+    const classSize = rows.length > 0 || offset === 0 ? offset + rows.length : await countClass(db, inClass, params);
+    offset -= Math.min(offset, classSize);
+    limit -= rows.length;
+  }
+  return logs;
+}
+
+/** Entries the page of a class is first looked for among, per entry up to the page's end. */
+const RECENT_PER_ENTRY = 100;
+const RECENT_MAX = 100_000;
+
+interface RelevanceClass {
+  filters: string[];
+  rank: string;
+}
+
+/**
+ * One page of a class, newest first. Walking the date index until the page is found is right for
+ * a common class and a scan of the whole log for a rare one, and the planner cannot tell them
+ * apart (a term missing from a class's statistics is costed as 0.5 % of the entries). So the walk
+ * is bounded: the newest entries passing the filters, 100 for each entry up to the page's end. If
+ * those hold the page it is exact (they are the newest); else the class is rare among recent
+ * entries and is collected whole from its index, then sorted.
+ */
+async function pageOfClass(
+  db: Queryable,
+  inClass: RelevanceClass,
+  params: unknown[],
+  page: AuditLogPage,
+): Promise<AuditLog[]> {
+  const n = params.length;
+  const pageParams = [...params, page.limit, page.offset];
+  const end = page.offset + page.limit;
+  const recent = await db.query<AuditLog>(
+    `SELECT ${COLUMNS} FROM (
+       SELECT * FROM audit_logs ${where(inClass.filters)} ORDER BY created_at DESC, id DESC LIMIT $${n + 3}
+     ) AS recent WHERE ${inClass.rank}
+     ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...pageParams, Math.min(end * RECENT_PER_ENTRY, RECENT_MAX)],
+  );
+  if (recent.rows.length === page.limit) return recent.rows;
+  // MATERIALIZED: the members are collected without the page's order, so from the class's index.
+  const { rows } = await db.query<AuditLog>(
+    `WITH members AS MATERIALIZED (
+       SELECT id, created_at FROM audit_logs ${where([inClass.rank, ...inClass.filters])}
+     )
+     SELECT ${COLUMNS} FROM audit_logs JOIN (
+       SELECT id FROM members ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}
+     ) AS page USING (id)
+     ORDER BY created_at DESC, id DESC`,
+    pageParams,
+  );
+  return rows;
+}
+
+/** How many entries a class holds (no ORDER BY or LIMIT, so the planner reads its index). */
+async function countClass(db: Queryable, inClass: RelevanceClass, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ total: string }>(
+    `SELECT count(*) AS total FROM audit_logs ${where([inClass.rank, ...inClass.filters])}`,
+    params,
+  );
+  return Number(rows[0]!.total);
 }

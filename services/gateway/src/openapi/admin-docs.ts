@@ -8,6 +8,7 @@ import {
   assetPurgeResultSchema,
   assetPurgeStatusSchema,
   auditLogListResponseSchema,
+  LIMITS,
   bulkOperationAcceptedSchema,
   bulkOperationResultSchema,
   bulkOperationStatusSchema,
@@ -59,7 +60,8 @@ function running(schema: z.ZodType, example: unknown): SuccessSpec {
   };
 }
 
-const AUDIT_PAGE = { logs: [ex.AUDIT_LOG_ENTRY], total: 1 };
+const TOTAL_NOTE = `exact up to ${LIMITS.auditLogs.exactTotalMax.toLocaleString('en-US')} matches, beyond that an estimate with \`total_is_exact: false\`.`;
+const AUDIT_PAGE = { logs: [ex.AUDIT_LOG_ENTRY], total: 1, total_is_exact: true };
 const purgeStatus = (status: string) => ({ purge_id: ex.IDS.operation, status });
 const bulkStatus = (status: string) => ({ operation_id: ex.IDS.operation, status });
 
@@ -163,13 +165,21 @@ export function adminDocs(config: GatewayConfig): Record<string, AdminDoc> {
       summary: 'List audit log entries',
       body: listAuditLogsSchema,
       requestExample: { target_type: 'ip', from: '2026-11-01', limit: 50 },
-      success: [presented('Entries, newest first, and the total.', auditLogListResponseSchema, AUDIT_PAGE)],
+      success: [
+        presented(`Entries, newest first, and the total: ${TOTAL_NOTE}`, auditLogListResponseSchema, AUDIT_PAGE),
+      ],
     },
     'POST /v1/admin/audit-logs/search': {
       summary: 'Search audit log entries',
       body: searchAuditLogsSchema,
       requestExample: { query: 'credential stuffing', sort_by: 'relevance' },
-      success: [presented('Matching entries and the total.', auditLogListResponseSchema, AUDIT_PAGE)],
+      success: [
+        presented(
+          `Matching entries and the total: ${TOTAL_NOTE} By relevance: entries the query matches in the action and target first, then those it needs the reason for, then the metadata; newest first within each (sort_order applies to createdAt only).`,
+          auditLogListResponseSchema,
+          AUDIT_PAGE,
+        ),
+      ],
     },
     ...banDocs('email'),
     ...banDocs('ip'),

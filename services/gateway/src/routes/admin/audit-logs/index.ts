@@ -6,7 +6,7 @@ import type { AdminHandlers } from '../handlers.ts';
 import { presentAuditLogs } from './presenter.ts';
 import { listAuditLogsSchema, searchAuditLogsSchema, toFilters } from './schemas.ts';
 
-/** Filtered entries, newest first, with the exact total. */
+/** Filtered entries, newest first, with the total (exact up to a bound). */
 function list({ pool }: GatewayDeps): RequestHandler {
   return async (req, res) => {
     const body = validate(listAuditLogsSchema, req.body);

@@ -27,5 +27,5 @@ export function presentAuditLog(log: AuditLog): AuditLogEntry {
 }
 
 export function presentAuditLogs(result: AuditLogResult): z.output<typeof auditLogListResponseSchema> {
-  return { logs: result.logs.map(presentAuditLog), total: result.total };
+  return { logs: result.logs.map(presentAuditLog), total: result.total, total_is_exact: result.totalIsExact };
 }
