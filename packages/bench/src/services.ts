@@ -1,5 +1,6 @@
 import { DeleteBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { loadConfig, s3Schema } from '@switchboard/config';
+import { randomBytes } from 'node:crypto';
+import { DEVELOPMENT_S3_KEY, loadConfig, s3Schema } from '@switchboard/config';
 import { migrate } from '@switchboard/db';
 import { createStorage, keyedStoreOptions, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
@@ -44,9 +45,14 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
     storage.close();
   });
 
+  // Production refuses the development store's key (a deployment must not run on it), and
+  // nothing a bench measures reads NODE_ENV besides the configuration's checks: on that store
+  // the processes run as development, on any other as production. Production needs the key
+  // webhook secrets are sealed with: one of the run's own.
+  const nodeEnv = services.s3.accessKeyId === DEVELOPMENT_S3_KEY ? 'development' : 'production';
+  const secretsKey = randomBytes(32).toString('base64');
   return {
     processEnv: (extra = {}) => ({
-      NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
       DATABASE_URL: database.url,
       REDIS_URL: services.redisUrl,
@@ -57,8 +63,10 @@ export async function startBenchServices(config: BenchConfig, cleanup: CleanupSt
       S3_ACCESS_KEY_ID: services.s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
+      SECRETS_ENCRYPTION_KEY: secretsKey,
       ...(config.BENCH_CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${config.BENCH_CPU_PROF_DIR}` } : {}),
       ...extra,
+      NODE_ENV: nodeEnv,
     }),
   };
 }

@@ -53,7 +53,7 @@ export const auditSearch: Benchmark = {
     const env = await context.serviceEnv();
     const { key, adminUserId } = await seed(env['DATABASE_URL']!, context.log);
     // Hundreds of requests a minute from one admin: the admin:audit_log bucket (100/min) would answer 429.
-    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', NODE_ENV: 'development' });
+    const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
     const targets: TargetResult[] = [];
     for (const benchCase of auditBenchCases({ adminUserId, now: new Date() })) {
       context.log(`measuring ${benchCase.name}`);
@@ -74,7 +74,7 @@ export const auditSearch: Benchmark = {
       notes: [
         `${ENTRIES.toLocaleString('en-US')} entries over ${SPAN_DAYS} days, ${SEED_ADMINS} admins, seeded set-based (generate_series), then VACUUM ANALYZE`,
         `one request at a time per case (latency an operator sees, not throughput under load); every answer includes the total, exact up to ${LIMITS.auditLogs.exactTotalMax.toLocaleString('en-US')} matches, beyond that an estimate (total_is_exact: false)`,
-        "gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=development (production refuses the run's development S3 key), LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); --connections is not used",
+        'gateway started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production (development on the development S3 store, which production refuses), LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); --connections is not used',
         'PostgreSQL is the shared test/dev server with its own settings (shared_buffers): compare cases, not machines',
       ],
       targets,

@@ -175,7 +175,7 @@ export const banCheck: Benchmark = {
         `warm-up before the check runs (gateway and baseline): at least ${STEADY_STATE_WARMUP_SECONDS} s whatever --warmup says (a fresh process compiles its hot code meanwhile); discovery runs keep --warmup`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
         `machine CPU per check (ms, every core, load generator included; of which PostgreSQL and Redis): gateway ${formatMachineCpu(loaded.machinePerCheck.gateway)}, baseline ${formatMachineCpu(loaded.machinePerCheck.baseline)}`,
-        'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); the baseline answers the same bytes and headers',
+        'gateways started with RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production (development on the development S3 store, which production refuses), LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); the baseline answers the same bytes and headers',
         'gateway, baseline, PostgreSQL and autocannon share this machine: compare the ratios, not absolute numbers',
       ],
       targets: [...loaded.targets, empty.target],

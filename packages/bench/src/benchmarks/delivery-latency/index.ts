@@ -73,7 +73,7 @@ export const deliveryLatency: Benchmark = {
     const streamKey = `${env['REDIS_PREFIX']}:bench:events`;
     // The whole system on this machine, as `npm start` runs it: the gateway leaves cores to the worker.
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', GATEWAY_PROCESSES: 'shared' });
-    await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, NODE_ENV: 'production', EVENTS_STREAM_KEY: streamKey });
+    await spawnWorker(context, WEBHOOK_WORKER_ENTRY, { ...env, EVENTS_STREAM_KEY: streamKey });
     const url = `${gateway.url}/v1/webhooks/${hook.webhookId}/${hook.token}/codehost`;
     const load = pacedPosts(pushDeliveries(url, realPushPayload()));
     const pool = createPool({
@@ -136,7 +136,7 @@ export const deliveryLatency: Benchmark = {
           `stages at ${RATE}/s, the phase's last deliveries: ${stages}`,
           `stages at ${LIGHT_RATE}/s, the phase's last deliveries: ${light.stages}`,
           'accepted → enqueued: the webhook lookup (memory) and the body placed; enqueued → taken: the add and the worker taking the job (Redis); taken → stored: rendering, the dedupe key and insert (one batched statement) and the event',
-          'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production; PostgreSQL, Redis and autocannon share this machine',
+          'gateway (rate limits off; GATEWAY_PROCESSES=shared, one process per two cores, as npm start runs it) and one webhook worker (defaults: concurrency 128), NODE_ENV=production (development on the development S3 store, which production refuses); PostgreSQL, Redis and autocannon share this machine',
         ],
         targets: [
           {

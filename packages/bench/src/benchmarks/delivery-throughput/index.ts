@@ -218,7 +218,7 @@ export const deliveryThroughput: Benchmark = {
         'minimal-delivery: a raw BullMQ worker rendering one naive embed, one message INSERT and one XADD per job, same concurrency and pool size',
         `worker process CPU per job (ms, user + system, over the drain): webhook worker ${worker.cpuMsPerJob.toFixed(3)}, minimal-delivery ${minimal.cpuMsPerJob.toFixed(3)}, no-op ${noop.cpuMsPerJob.toFixed(3)}`,
         `machine CPU per job (ms, every core, the drain's progress polling included; of which PostgreSQL and Redis): webhook worker ${formatMachineCpu(worker.machine)}, minimal-delivery ${formatMachineCpu(minimal.machine)}, no-op ${formatMachineCpu(noop.machine)}`,
-        'webhook worker: NODE_ENV=production, LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
+        'webhook worker: NODE_ENV=production (development on the development S3 store, which production refuses), LOG_LEVEL=info as deployed (completed jobs log at debug); the no-op worker does not log',
         `each worker first drains ${warmUpJobsFor(context)} jobs of its own (500 per --warmup second, at least ${STEADY_STATE_WARMUP_JOBS}), not measured (a fresh process compiles its hot code meanwhile)`,
         '--connections is not used; PostgreSQL, Redis and the workers share this machine',
       ],

@@ -71,7 +71,7 @@ export const webhookExecute: Benchmark = {
       benchmark: 'webhook-execute',
       notes: [
         `a ${body.length}-byte message (content and one embed with two fields), no dedupe key: the gateway checks the body, rate limits off, looks the webhook up, enqueues one job and answers 204`,
-        'gateway: NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto; "from memory": CREDENTIAL_CACHE_LEASE_MS default (1 s), "read per request": 0',
+        'gateway: NODE_ENV=production (development on the development S3 store, which production refuses), LOG_LEVEL=silent, GATEWAY_PROCESSES=auto; "from memory": CREDENTIAL_CACHE_LEASE_MS default (1 s), "read per request": 0',
         `process CPU per request (ms, user + system, measured run): gateway from memory ${cpu(cached)}, read per request ${cpu(uncached)}, express JSON ${cpu(baselineRun)}`,
         `machine CPU per request (ms, every core, load generator included; of which PostgreSQL and Redis): from memory ${formatMachineCpu(cached.machine)}, read per request ${formatMachineCpu(uncached.machine)}, express JSON ${formatMachineCpu(baselineRun.machine)}`,
         'gateway, baseline, PostgreSQL, Redis and autocannon share this machine: compare the ratio, not absolute numbers',

@@ -75,7 +75,7 @@ export const webhookIngest: Benchmark = {
       benchmark: 'webhook-ingest',
       notes: [
         `real push from @octokit/webhooks-examples, ${body.length} bytes, a fresh X-GitHub-Delivery per request (each one a new dedupe key)`,
-        'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production, LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); no worker running (accept path only)',
+        'gateway: RATE_LIMITS_ENABLED=false (explicit), NODE_ENV=production (development on the development S3 store, which production refuses), LOG_LEVEL=silent, GATEWAY_PROCESSES=auto (a process per core, as on a machine serving the gateway alone); no worker running (accept path only)',
         `warm-up before each maximum-rate run: ${steady.warmupSeconds} s, at least ${STEADY_STATE_WARMUP_SECONDS} whatever --warmup says (a fresh process compiles its hot code meanwhile)`,
         'per request the gateway does one BullMQ add (inline, < 64 KiB: the part of the push the worker reads, codeHostReadPart of webhook-formats) and no statement (its webhook from memory while the change feed proves it current); the dedupe key is claimed inside that add (BullMQ deduplication) and stored by the worker with the message (delivery-throughput and delivery-latency pay that)',
         'minimal-ingest: express JSON, one INSERT … ON CONFLICT DO NOTHING of the delivery id and one BullMQ add of the body per request (no validation, auth or lookup); the same pool size as each gateway process',
