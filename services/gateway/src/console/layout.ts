@@ -13,7 +13,7 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. Later increments add purges and bulk adds. */
+/** The screens in navigation order. */
 export const SCREENS: readonly Screen[] = [
   { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
   { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
@@ -21,6 +21,7 @@ export const SCREENS: readonly Screen[] = [
   { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
   { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
   { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
+  { path: '/assets/purge', name: 'Asset purge', anyOf: [ACL.assetPurge] },
 ];
 
 /** The screens a principal may open (the admin API still decides every call). */

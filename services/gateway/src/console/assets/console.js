@@ -78,3 +78,29 @@ async function pollArchives() {
   if (liveRows.size > 0) setTimeout(pollArchives, ARCHIVE_POLL_MS);
 }
 if (liveRows.size > 0) setTimeout(pollArchives, ARCHIVE_POLL_MS);
+
+// An operation still queued or running (data-operation-status-url) is polled the same way; once
+// it is done the page reloads, and the server renders its outcome.
+const liveOperations = new Set(document.querySelectorAll('[data-operation-status-url]'));
+
+async function pollOperations() {
+  for (const marker of liveOperations) {
+    try {
+      const answer = await fetch(marker.dataset.operationStatusUrl, { headers: { Accept: 'application/json' } });
+      if (!answer.ok) {
+        liveOperations.delete(marker);
+        continue;
+      }
+      const view = await answer.json();
+      marker.textContent = view.status_label;
+      if (view.status !== 'queued' && view.status !== 'running') {
+        window.location.reload();
+        return;
+      }
+    } catch {
+      // A failed poll is retried on the next round; the refresh link still works.
+    }
+  }
+  if (liveOperations.size > 0) setTimeout(pollOperations, ARCHIVE_POLL_MS);
+}
+if (liveOperations.size > 0) setTimeout(pollOperations, ARCHIVE_POLL_MS);
