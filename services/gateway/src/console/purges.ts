@@ -1,15 +1,15 @@
 // The asset purge screen: ids or a whole guild, a confirmation naming what goes (with the
 // reason the audit log records), then the operation's live status and its per-item outcome.
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ACL, type AssetPurgeResult } from '@switchboard/contracts';
 import { ApiError } from '@switchboard/http';
-import { adminPrincipal, grantedAcl } from '../admin-auth/index.ts';
+import { adminPrincipal } from '../admin-auth/index.ts';
 import { valuesOf } from './ban-kinds.ts';
 import { field, parseForm } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
-import { page, sendRefusal } from './layout.ts';
+import { page, requireAcl, sendRefusal } from './layout.ts';
 import { isOperationAnswer, operationIdOf, operationStatus, operationStatusRoute } from './operation-view.ts';
 
 export const PURGE_SCREEN = '/assets/purge';
@@ -108,11 +108,6 @@ function resultPage(ctx: ConsoleContext, res: Response, body: unknown, id: strin
   );
 }
 
-function requirePurgeAcl(_req: Request, res: Response, next: () => void): void {
-  if (grantedAcl(adminPrincipal(res), [ACL.assetPurge]) === null) throw new ApiError('MISSING_ACL');
-  next();
-}
-
 /**
  * The asset purge screen (`asset:purge`): the form, a confirmation naming the ids or the guild
  * and asking for the reason, then the API's operation: its status (polled by the page's script)
@@ -120,7 +115,7 @@ function requirePurgeAcl(_req: Request, res: Response, next: () => void): void {
  */
 export function purgeScreens(ctx: ConsoleContext): Router {
   const router = Router();
-  router.use(['/assets/purge', '/assets/purges'], requirePurgeAcl);
+  router.use(['/assets/purge', '/assets/purges'], requireAcl(ACL.assetPurge));
   router.get(PURGE_SCREEN, (_req, res) => {
     res.type('html').send(formPage(ctx, res, {}));
   });
