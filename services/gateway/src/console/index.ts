@@ -29,6 +29,7 @@ import { formBody } from './form.ts';
 import { archiveScreens } from './archives.ts';
 import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
+import { bulkAddScreens } from './bulk-adds.ts';
 import { keyScreens } from './keys.ts';
 import { purgeScreens } from './purges.ts';
 import { noticeOf } from './notices.ts';
@@ -103,6 +104,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.use(auditScreens(context));
   router.use(archiveScreens(context));
   router.use(purgeScreens(context));
+  router.use(bulkAddScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

@@ -23,6 +23,7 @@ export const SCREENS: readonly Screen[] = [
   { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
   { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
   { path: '/assets/purge', name: 'Asset purge', anyOf: [ACL.assetPurge] },
+  { path: '/bulk/add-members', name: 'Bulk add members', anyOf: [ACL.bulkAddGuildMembers] },
 ];
 
 /**
