@@ -49,7 +49,7 @@ function confirmation(target: Target) {
     title: `Add ${count === 1 ? 'this user' : `these ${count} users`} to guild ${target.guild_id}?`,
     names: html`<ul>${target.user_ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`,
     hidden: html`<input type="hidden" name="guild_id" value="${target.guild_id}">
-<input type="hidden" name="user_ids" value="${target.user_ids.join('\n')}">`,
+<input type="hidden" name="user_ids" value="${target.user_ids.join(',')}">`,
     button: 'Add them',
   };
 }

@@ -43,7 +43,7 @@ function confirmation(target: Target) {
   return {
     title: `Purge ${count === 1 ? 'this asset' : `these ${count} assets`}?`,
     names: html`<ul>${target.ids.map((id) => html`<li><code>${id}</code></li>`)}</ul>`,
-    hidden: html`<input type="hidden" name="ids" value="${target.ids.join('\n')}">`,
+    hidden: html`<input type="hidden" name="ids" value="${target.ids.join(',')}">`,
     button: 'Purge',
   };
 }
