@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { completeArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
+import type { Page, Locator } from 'playwright-core';
 import { launchChromium, type TestBrowser } from './browser.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
 const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
+/** Answers 202 at once, so a bulk add's result page is seen while the operation is live. */
+const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
+useWorker(environment, 'bulk-worker');
 // A page on a loaded 2-core machine renders in seconds, not milliseconds; the walk gets several.
 const UI_TIMEOUT_MS = 30_000;
 const WALK_TIMEOUT_MS = 180_000;
@@ -38,6 +42,16 @@ afterAll(async () => {
   await chromium?.close();
 });
 
+/** Presses Tab until `target` has the focus; fails the test if it never gets it. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  let focused = false;
+  for (let presses = 0; presses < 40 && !focused; presses++) {
+    await page.keyboard.press('Tab');
+    focused = await target.evaluate((element) => element.ownerDocument.activeElement === element);
+  }
+  expect(focused).toBe(true);
+}
+
 describe('operator console in a browser', () => {
   it('signs in, creates a key (one ACL ticked by keyboard), bans an IP, pages and removes it', {
     timeout: WALK_TIMEOUT_MS,
@@ -66,12 +80,7 @@ describe('operator console in a browser', () => {
     await page.fill('#name', 'browser-made');
     await page.selectOption('#expires', '7');
     const target = page.locator('[id="acl-ban:ip:check"]');
-    let focused = false;
-    for (let presses = 0; presses < 40 && !focused; presses++) {
-      await page.keyboard.press('Tab');
-      focused = await target.evaluate((element) => element.ownerDocument.activeElement === element);
-    }
-    expect(focused).toBe(true);
+    await tabTo(page, target);
     await page.keyboard.press('Space');
     await expect.poll(() => target.isChecked()).toBe(true);
     // The group's expander says its state: collapsed by keyboard, then open again.
@@ -195,6 +204,56 @@ describe('operator console in a browser', () => {
     expect(await row.locator('[data-field="size"]').textContent()).toBe('2.0 KiB');
     await page.getByRole('link', { name: `Download archive ${archiveId}` }).waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as { walkMarker?: boolean }).walkMarker)).toBe(true);
+
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('adds members by keyboard only, through the confirmation, and follows the operation to its outcome', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const adder = await createAdmin(gateway.pool, [ACL.authenticate, ACL.bulkAddGuildMembers]);
+    const { guildId, userIds } = await createGuildFixture(gateway.pool, 2);
+    const missing = fixtureIds.next();
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    await page.goto(`${impatient.url}/console/sign-in`);
+    await tabTo(page, page.locator('#key'));
+    await page.keyboard.type(adder.key);
+    await Promise.all([page.waitForURL(`${impatient.url}/console/`), page.keyboard.press('Enter')]);
+
+    await tabTo(page, page.getByRole('link', { name: 'Bulk add members' }).first());
+    await Promise.all([page.waitForURL(/\/console\/bulk\/add-members$/), page.keyboard.press('Enter')]);
+    await tabTo(page, page.locator('#bulk-guild'));
+    await page.keyboard.type(guildId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type([...userIds, missing].join(', '));
+    await tabTo(page, page.getByRole('button', { name: 'Review the additions' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Add these 3 users to guild ${guildId}?` }).waitFor();
+    await tabTo(page, page.locator('#bulk-reason'));
+    await page.keyboard.type('browser walk');
+
+    // The guild's row locked: the operation stays live while the result page is watched.
+    const guild = await holdRowLock(gateway.pool, 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+    try {
+      await Promise.all([page.waitForURL(/\/console\/bulk\/operations\/\d+$/), page.keyboard.press('Enter')]);
+      await page.getByRole('link', { name: 'Refresh' }).waitFor();
+      expect(await page.locator('[data-operation-status-url]').textContent()).toMatch(/^(Queued|Running)$/);
+    } finally {
+      await guild.release();
+    }
+    // The page's script sees the operation finish and shows its outcome without a keypress.
+    await page.getByText('Outcome per user').waitFor();
+    for (const user of userIds) {
+      await page.getByRole('row', { name: `${user} Added (or already a member)` }).waitFor();
+    }
+    await page.getByRole('row', { name: `${missing} Failed: Unknown user` }).waitFor();
+    expect(await page.getByRole('status').first().textContent()).toBe('Finished');
 
     expect(cspViolations).toEqual([]);
     await page.close();

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { call, type Answer } from '@switchboard/testkit';
+import { finishedOperationAnswer } from './admin-helpers.ts';
 
 export const CONSOLE = '/console';
 
@@ -60,4 +61,29 @@ export function inputValue(page: string, id: string): string | null {
         .replace(/&gt;/g, '>')
         .replace(/&amp;/g, '&')
     : null;
+}
+
+/** The text of a page without its markup, for reading outcomes as a person would. */
+export function textOf(page: string): string {
+  return page
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ');
+}
+
+/**
+ * The page a confirmed operation form ends on, once the operation is done: the answer itself
+ * when the API finished within its wait, else the result page it redirected to, read after the
+ * operation's status route (the console path under /v1/admin) says it finished.
+ */
+export async function finishedOperationPage(
+  baseUrl: string,
+  client: ConsoleClient,
+  key: string,
+  answer: Answer,
+): Promise<string> {
+  if (answer.status !== 303) return answer.body as string;
+  const path = answer.headers.get('location')!.slice(CONSOLE.length);
+  await finishedOperationAnswer(baseUrl, `/v1/admin${path}`, key);
+  return (await client.get(path)).body as string;
 }

@@ -6,7 +6,7 @@
 // - Every page and form is an ordinary admin API call made with that key (admin-api.ts), so the
 //   admin routes' ACLs, rate limits, validation and audit apply exactly as for any client.
 // - Forms work without script (POST, then a redirect); console.js only adds copy buttons,
-//   expanders and live archive progress. A strict CSP forbids inline script and style.
+//   expanders and live archive and operation progress. A strict CSP forbids inline script and style.
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError, isApiError, requestIdOf } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';
@@ -29,7 +29,9 @@ import { formBody } from './form.ts';
 import { archiveScreens } from './archives.ts';
 import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
+import { bulkAddScreens } from './bulk-adds.ts';
 import { keyScreens } from './keys.ts';
+import { purgeScreens } from './purges.ts';
 import { noticeOf } from './notices.ts';
 import { consoleCookie, publicConsolePath } from './paths.ts';
 import { openWithToken } from './token-seal.ts';
@@ -101,6 +103,8 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.use(banScreens(context));
   router.use(auditScreens(context));
   router.use(archiveScreens(context));
+  router.use(purgeScreens(context));
+  router.use(bulkAddScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

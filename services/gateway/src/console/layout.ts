@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import { ApiError } from '@switchboard/http';
 import { ACL, type AclName } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
 import type { AdminAnswer } from './admin-api.ts';
@@ -13,7 +14,7 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. Later increments add purges and bulk adds. */
+/** The screens in navigation order. */
 export const SCREENS: readonly Screen[] = [
   { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
   { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
@@ -21,7 +22,20 @@ export const SCREENS: readonly Screen[] = [
   { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
   { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
   { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
+  { path: '/assets/purge', name: 'Asset purge', anyOf: [ACL.assetPurge] },
+  { path: '/bulk/add-members', name: 'Bulk add members', anyOf: [ACL.bulkAddGuildMembers] },
 ];
+
+/**
+ * Refuses (403, as the admin API would) a screen whose pages call no API before a form is sent,
+ * unless the operator holds `acl`.
+ */
+export function requireAcl(acl: AclName): RequestHandler {
+  return (_req, res, next) => {
+    if (grantedAcl(adminPrincipal(res), [acl]) === null) throw new ApiError('MISSING_ACL');
+    next();
+  };
+}
 
 /** The screens a principal may open (the admin API still decides every call). */
 export function screensFor(principal: AdminPrincipal): Screen[] {

@@ -31,7 +31,7 @@ for (const button of document.querySelectorAll('button[aria-controls][aria-expan
 
 // Archive rows still being built (data-status-url) follow their status without a reload: the
 // console's status route answers the row's fields as text; polling stops once none is live.
-const ARCHIVE_POLL_MS = 1500;
+const POLL_MS = 1500;
 const liveRows = new Set(document.querySelectorAll('tr[data-status-url]'));
 
 function fill(row, view) {
@@ -60,21 +60,39 @@ function fill(row, view) {
   }
 }
 
-async function pollArchives() {
-  for (const row of liveRows) {
-    try {
-      const answer = await fetch(row.dataset.statusUrl, { headers: { Accept: 'application/json' } });
-      if (!answer.ok) {
-        liveRows.delete(row);
-        continue;
+/**
+ * Polls each live element's status URL (`urlOf`) every POLL_MS, hands each answer to
+ * `show`, and drops an element once its status is neither queued nor running, or its URL fails.
+ */
+function pollWhileLive(live, urlOf, show) {
+  async function poll() {
+    for (const element of live) {
+      try {
+        const answer = await fetch(urlOf(element), { headers: { Accept: 'application/json' } });
+        if (!answer.ok) {
+          live.delete(element);
+          continue;
+        }
+        const view = await answer.json();
+        show(element, view);
+        if (view.status !== 'queued' && view.status !== 'running') live.delete(element);
+      } catch {
+        // A failed poll is retried on the next round; the refresh link still works.
       }
-      const view = await answer.json();
-      fill(row, view);
-      if (view.status !== 'queued' && view.status !== 'running') liveRows.delete(row);
-    } catch {
-      // A failed poll is retried on the next round; the refresh link still works.
     }
+    if (live.size > 0) setTimeout(poll, POLL_MS);
   }
-  if (liveRows.size > 0) setTimeout(pollArchives, ARCHIVE_POLL_MS);
+  if (live.size > 0) setTimeout(poll, POLL_MS);
 }
-if (liveRows.size > 0) setTimeout(pollArchives, ARCHIVE_POLL_MS);
+pollWhileLive(liveRows, (row) => row.dataset.statusUrl, fill);
+
+// An operation still queued or running (data-operation-status-url) is polled the same way; once
+// it is done the page reloads, and the server renders its outcome.
+pollWhileLive(
+  new Set(document.querySelectorAll('[data-operation-status-url]')),
+  (marker) => marker.dataset.operationStatusUrl,
+  (marker, view) => {
+    marker.textContent = view.status_label;
+    if (view.status !== 'queued' && view.status !== 'running') window.location.reload();
+  },
+);
