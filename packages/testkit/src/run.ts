@@ -75,7 +75,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 const outcomes: PassOutcome[] = [];
 for (const [index, pass] of passes.entries()) {
   if (signalled) break;
-  outcomes.push(await runPass(pass, join(summaryFolder, `summary-${index}.txt`)));
+  const outcome = await runPass(pass, join(summaryFolder, `summary-${index}.txt`));
+  outcomes.push(outcome);
+  // A vitest killed from outside (not through us) ends the run too: its services may be gone.
+  if (outcome.killed) break;
 }
 await started.stop();
 rmSync(summaryFolder, { recursive: true, force: true });
@@ -109,6 +112,8 @@ interface PassOutcome {
   exitCode: number;
   /** How vitest ended, for a pass that reported nothing. */
   how: string;
+  /** vitest was ended by a signal, or exited as one it caught (128 + its number). */
+  killed: boolean;
 }
 
 async function runPass(pass: Pass, summaryFile: string): Promise<PassOutcome> {
@@ -119,7 +124,7 @@ async function runPass(pass: Pass, summaryFile: string): Promise<PassOutcome> {
       bouncer = await startPgBouncer(started.services.databaseUrl);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { pass, summary: undefined, exitCode: 1, how: `did not run (${reason})` };
+      return { pass, summary: undefined, exitCode: 1, how: `did not run (${reason})`, killed: false };
     }
     env[TEST_POOLER_VARIABLE] = bouncer.urlFor(started.services.databaseUrl);
     process.stdout.write(`\n== ${pass.name}: ${env[TEST_POOLER_VARIABLE]}\n`);
@@ -139,7 +144,8 @@ async function runPass(pass: Pass, summaryFile: string): Promise<PassOutcome> {
       }
     })();
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    return { pass, summary, exitCode: code ?? (signal ? 1 : 0), how };
+    // vitest catches SIGTERM and SIGINT and exits 128 + the signal's number.
+    return { pass, summary, exitCode: code ?? (signal ? 1 : 0), how, killed: signal !== null || (code ?? 0) > 128 };
   } finally {
     await bouncer?.stop();
   }
