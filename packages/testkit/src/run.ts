@@ -53,12 +53,12 @@ process.stdout.write(
 
 const summaryFolder = mkdtempSync(join(tmpdir(), 'switchboard-summary-'));
 const filters = process.argv.slice(2);
-const passes: Pass[] = [{ name: 'all tests', args: filters, env: {} }];
+const passes: Pass[] = [{ name: 'all tests', args: filters }];
 // A run of the whole suite also runs, through a PgBouncer in transaction mode, the suites of
 // what reaches PostgreSQL through DATABASE_URL in production: the gateway's executes, admin
 // routes and bans, and every worker (docs/decisions.md#behind-a-transaction-pooler).
 if (filters.length === 0 && process.env[POOLED_PASS_VARIABLE] !== 'off') {
-  passes.push({ name: 'through PgBouncer (transaction mode)', args: POOLED_PASS_FILTERS, env: {}, pooled: true });
+  passes.push({ name: 'through PgBouncer (transaction mode)', args: POOLED_PASS_FILTERS, pooled: true });
 }
 
 let signalled: NodeJS.Signals | undefined;
@@ -101,7 +101,6 @@ process.exit(signalled && exitCode === 0 ? 1 : exitCode);
 interface Pass {
   name: string;
   args: string[];
-  env: Record<string, string>;
   /** Runs with a PgBouncer in front of the run's PostgreSQL (TEST_POOLER_VARIABLE). */
   pooled?: boolean;
 }
@@ -118,7 +117,7 @@ interface PassOutcome {
 
 async function runPass(pass: Pass, summaryFile: string): Promise<PassOutcome> {
   let bouncer: RunningPgBouncer | undefined;
-  const env: Record<string, string | undefined> = { ...process.env, ...started.env, ...pass.env };
+  const env: Record<string, string | undefined> = { ...process.env, ...started.env };
   if (pass.pooled) {
     try {
       bouncer = await startPgBouncer(started.services.databaseUrl);

@@ -119,10 +119,10 @@ function leastBusy(threads: Thread[]): Thread {
  * One thread starts with the checker and stays until `stopWhen` says the app is done: starting
  * one means loading the formats' modules, which on a busy machine took seconds, and a large body
  * must not wait for that. More start with the first large body and stop when none came for a
- * while (most replicas rarely see one). A
- * check goes to the ready thread with the fewest in hand. One that has no answer within
- * `timeoutMs` is answered 503 with Retry-After (its late answer is dropped); a thread that dies
- * (out of its heap) fails its checks with 503 and is replaced.
+ * while (most replicas rarely see one). A check goes to the ready thread with the fewest in
+ * hand. One that has no answer within `timeoutMs` is answered 503 with Retry-After (its late
+ * answer is dropped); a thread that dies (out of its heap) fails its checks with 503 and is
+ * replaced.
  */
 export function createBodyChecker({
   threads = Math.min(4, Math.max(1, availableParallelism() - 1)),
