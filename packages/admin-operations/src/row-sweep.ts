@@ -4,7 +4,7 @@ import { env } from '@switchboard/config';
 import type { AnyJobContract } from '@switchboard/contracts';
 import { failArchive, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
-import { bullPrefix, type AnyJobSchedule } from '@switchboard/queue';
+import { bullPrefix, jobIdOf, type AnyJobSchedule } from '@switchboard/queue';
 import { failOperation, type OperationTable } from './rows.ts';
 
 /** The tables whose rows are jobs' states, each inserted by the gateway before its job is enqueued. */
@@ -36,7 +36,9 @@ const CREATED_AT: Record<JobRowTable, string> = {
 export interface QueuedRowSweepDeps {
   pool: Pool;
   table: JobRowTable;
-  /** BullMQ's state of the job with this id (the row id), `unknown` when there is none. */
+  /** The job each row is carried by, its id derived from the row id. */
+  rowJob: AnyJobContract;
+  /** BullMQ's state of the job with this id, `unknown` when there is none. */
   jobState(jobId: string): Promise<JobType | 'unknown'>;
   orphanAgeMs: number;
   logger: Logger;
@@ -53,7 +55,7 @@ const fail = (pool: Pool, table: JobRowTable, id: string, reason: string) =>
  * job added after all finds its row failed and does nothing (the row's moves are conditional).
  */
 export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{ failed: number }> {
-  const { pool, table, orphanAgeMs, logger } = deps;
+  const { pool, table, rowJob, orphanAgeMs, logger } = deps;
   return async () => {
     const { rows } = await pool.query<{ id: string; status: 'queued' | 'running' }>(
       `SELECT id::text, status FROM ${table}
@@ -64,7 +66,7 @@ export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{
     );
     let failed = 0;
     for (const { id, status } of rows) {
-      if ((await deps.jobState(id)) !== 'unknown') continue;
+      if ((await deps.jobState(jobIdOf(rowJob, id))) !== 'unknown') continue;
       if (!(await fail(pool, table, id, status === 'queued' ? NEVER_QUEUED : JOB_LOST))) continue;
       failed += 1;
       logger.warn({ table, id, status }, 'row without a job failed');
@@ -79,22 +81,28 @@ export interface QueuedRowSweep {
   close(): Promise<void>;
 }
 
-/** The sweep of one worker's family: its handler, its schedule, and the queue it reads job states from. */
+/**
+ * The sweep of one worker's family: its handler, its schedule (`contract`, the sweep's own job),
+ * and the queue it reads the states of `rowJob`'s jobs from (the job each row is carried by,
+ * its id derived from the row id).
+ */
 export function queuedRowSweep(options: {
   pool: Pool;
   redis: Redis;
   config: { REDIS_PREFIX: string; QUEUED_ROW_ORPHAN_AGE_MS: number; QUEUED_ROW_SWEEP_INTERVAL_MS: number };
   table: JobRowTable;
   contract: AnyJobContract;
+  rowJob: AnyJobContract;
   logger: Logger;
 }): QueuedRowSweep {
-  const { pool, redis, config, table, contract, logger } = options;
+  const { pool, redis, config, table, contract, rowJob, logger } = options;
   // Reads job states only; the connection stays the process's.
-  const queue = new Queue(contract.queue, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const queue = new Queue(rowJob.queue, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
   return {
     handler: queuedRowSweepHandler({
       pool,
       table,
+      rowJob,
       jobState: (jobId) => queue.getJobState(jobId),
       orphanAgeMs: config.QUEUED_ROW_ORPHAN_AGE_MS,
       logger,

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSET_PURGE_JOB, QUEUES } from '@switchboard/contracts';
+import { ARCHIVE_EXPORT_JOB, ASSET_PURGE_JOB, BULK_ADD_GUILD_MEMBERS_JOB, QUEUES } from '@switchboard/contracts';
 import { findArchive, insertAdminUser, insertArchive } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { bullPrefix } from '@switchboard/queue';
+import { bullPrefix, createProducer, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
 import {
@@ -24,12 +24,18 @@ const logger = createLogger('row-sweep-test', 'silent');
 useWorker(environment, 'bulk-worker', { QUEUED_ROW_ORPHAN_AGE_MS: '1000', QUEUED_ROW_SWEEP_INTERVAL_MS: '200' });
 let adminId: string;
 let purges: Queue;
+// Jobs are added as the gateway adds them, so their ids are the ones the sweep must find.
+let producer: Producer;
 
 beforeAll(async () => {
   adminId = (await insertAdminUser(stores.pool, { id: ids.next(), name: 'sweep', acls: ['*'] })).id;
   purges = new Queue(QUEUES.assetPurges, { connection: stores.redis, prefix: bullPrefix(environment.redisPrefix) });
+  producer = createProducer({ connection: stores.redis, redisPrefix: environment.redisPrefix });
 });
-afterAll(() => purges?.close());
+afterAll(async () => {
+  await producer?.close();
+  await purges?.close();
+});
 
 const CREATED_AT: Record<JobRowTable, string> = {
   archives: 'requested_at',
@@ -60,6 +66,7 @@ const sweep = (table: JobRowTable) =>
   queuedRowSweepHandler({
     pool: stores.pool,
     table,
+    rowJob: table === 'archives' ? ARCHIVE_EXPORT_JOB : ASSET_PURGE_JOB,
     jobState: (jobId) => purges.getJobState(jobId),
     orphanAgeMs: 60_000,
     logger,
@@ -71,7 +78,7 @@ describe('the sweep of rows queued without a job', () => {
     await age('asset_purges', orphan, 120);
     await age('asset_purges', withJob, 120);
     // Delayed: no worker takes it during the test, and it is still a job Redis holds.
-    await purges.add(ASSET_PURGE_JOB.name, { operationId: withJob }, { jobId: withJob, delay: 60_000 });
+    await producer.enqueue(ASSET_PURGE_JOB, { operationId: withJob }, { delayMs: 60_000 });
 
     expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
     const row = (id: string) => findOperation(stores.pool, 'asset_purges', id);
@@ -89,7 +96,7 @@ describe('the sweep of rows queued without a job', () => {
       await startOperation(stores.pool, 'asset_purges', id);
       await stores.pool.query(`UPDATE asset_purges SET started_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
     }
-    await purges.add(ASSET_PURGE_JOB.name, { operationId: active }, { jobId: active, delay: 60_000 });
+    await producer.enqueue(ASSET_PURGE_JOB, { operationId: active }, { delayMs: 60_000 });
     expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
     expect(await findOperation(stores.pool, 'asset_purges', lost)).toMatchObject({ status: 'failed', error: JOB_LOST });
     expect((await findOperation(stores.pool, 'asset_purges', active))?.status).toBe('running');
@@ -109,16 +116,27 @@ describe('the sweep of rows queued without a job', () => {
     expect((await findArchive(stores.pool, archive.id))?.failedAt).toBeInstanceOf(Date);
   });
 
-  it('runs in the worker on its schedule: a bulk add whose job was never added is failed by itself', async () => {
-    const id = ids.next();
-    await insertOperation(stores.pool, 'bulk_operations', {
-      id,
-      requestedBy: adminId,
-      request: { guild_id: ids.next(), user_ids: [] },
-      auditLogReason: null,
-      kind: 'add_guild_members',
-    });
-    await waitFor(async () => (await findOperation(stores.pool, 'bulk_operations', id))?.status === 'failed', 30_000);
-    expect(await findOperation(stores.pool, 'bulk_operations', id)).toMatchObject({ error: NEVER_QUEUED });
+  it('runs in the worker on its schedule: a bulk add whose job was never added is failed by itself, one waiting is kept', async () => {
+    const bulkRow = async () => {
+      const id = ids.next();
+      await insertOperation(stores.pool, 'bulk_operations', {
+        id,
+        requestedBy: adminId,
+        request: { guild_id: ids.next(), user_ids: [] },
+        auditLogReason: null,
+        kind: 'add_guild_members',
+      });
+      return id;
+    };
+    const [orphan, backlogged] = [await bulkRow(), await bulkRow()];
+    // Delayed past the test: a job still waiting behind a backlog, its row older than the orphan age.
+    await producer.enqueue(BULK_ADD_GUILD_MEMBERS_JOB, { operationId: backlogged }, { delayMs: 60_000 });
+    await waitFor(
+      async () => (await findOperation(stores.pool, 'bulk_operations', orphan))?.status === 'failed',
+      30_000,
+    );
+    expect(await findOperation(stores.pool, 'bulk_operations', orphan)).toMatchObject({ error: NEVER_QUEUED });
+    // The orphan failed after more than the orphan age (1 s), so the sweep has looked at both rows.
+    expect((await findOperation(stores.pool, 'bulk_operations', backlogged))?.status).toBe('queued');
   });
 });

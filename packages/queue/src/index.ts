@@ -2,6 +2,7 @@ export {
   bullPrefix,
   toJobOptions,
   jobIdFor,
+  jobIdOf,
   COMPLETED_JOB_RETENTION,
   FAILED_JOB_RETENTION,
   DEFAULT_JOB_ATTEMPTS,

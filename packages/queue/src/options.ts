@@ -31,15 +31,20 @@ function retention({ ageSeconds, count }: RetentionPolicy): { age: number; count
 
 /**
  * `<job name>-<derived id>`: BullMQ rejects all-digit custom ids (snowflakes are) and ids
- * with `:`; the name also keeps two jobs derived from the same row apart.
+ * with `:`; the name also keeps two jobs derived from the same row apart. Whoever looks a job
+ * up by the row or message it was derived from (the sweeps) goes through here too.
  */
-export function jobIdFor(contract: AnyJobContract, payload: unknown, override?: string): string | undefined {
-  const derived = override ?? contract.jobId?.(payload);
-  if (derived === undefined) return undefined;
+export function jobIdOf(contract: AnyJobContract, derived: string): string {
   if (derived === '' || derived.includes(':')) {
     throw new Error(`Job "${contract.name}": derived job id must be non-empty and contain no ':'`);
   }
   return `${contract.name}-${derived}`;
+}
+
+/** The id of `contract`'s job for `payload` (or for `override`), none when the contract derives none. */
+export function jobIdFor(contract: AnyJobContract, payload: unknown, override?: string): string | undefined {
+  const derived = override ?? contract.jobId?.(payload);
+  return derived === undefined ? undefined : jobIdOf(contract, derived);
 }
 
 export function toJobOptions(contract: AnyJobContract, payload: unknown, options: EnqueueOptions = {}): JobsOptions {

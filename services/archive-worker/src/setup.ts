@@ -18,7 +18,14 @@ export function archiveWorkerSetup({
   metrics,
 }: WorkerContext<ArchiveWorkerConfig>): WorkerSetup<typeof ARCHIVE_WORKER_JOBS> {
   const { pool, storage } = resources;
-  const sweep = queuedRowSweep({ ...resources, config, table: 'archives', contract: ARCHIVE_ROW_SWEEP_JOB, logger });
+  const sweep = queuedRowSweep({
+    ...resources,
+    config,
+    table: 'archives',
+    contract: ARCHIVE_ROW_SWEEP_JOB,
+    rowJob: ARCHIVE_EXPORT_JOB,
+    logger,
+  });
   return {
     handlers: {
       [ARCHIVE_EXPORT_JOB.name]: archiveRunner({

@@ -1,6 +1,7 @@
 import type { JobType } from 'bullmq';
-import { WEBHOOK_BODY_PREFIX } from '@switchboard/contracts';
+import { WEBHOOK_BODY_PREFIX, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
+import { jobIdOf } from '@switchboard/queue';
 import type { ListedObject, Storage } from '@switchboard/storage';
 
 /** A job in one of these states may still read its body: unfinished, or failed (an operator may retry it). */
@@ -15,16 +16,16 @@ const READS_BODY_LATER = new Set<JobType | 'unknown'>([
 
 export interface BodySweepDeps {
   storage: Storage;
-  /** BullMQ's state of the delivery job with this id (the message id), `unknown` when there is none. */
+  /** BullMQ's state of the job with this id, `unknown` when there is none. */
   jobState(jobId: string): Promise<JobType | 'unknown'>;
   /** Bodies younger than this are never touched: their enqueue may still be on its way. */
   orphanAgeMs: number;
   logger: Logger;
 }
 
-/** `webhook-bodies/<webhook id>/<message id>.json` → the message id, which is the delivery's job id. */
-function jobIdOf(key: string): string {
-  return key.slice(key.lastIndexOf('/') + 1).replace(/\.json$/, '');
+/** `webhook-bodies/<webhook id>/<message id>.json` → the id of the delivery job that reads it. */
+function deliveryJobIdOf(key: string): string {
+  return jobIdOf(WEBHOOK_DELIVERY_JOB, key.slice(key.lastIndexOf('/') + 1).replace(/\.json$/, ''));
 }
 
 /**
@@ -35,7 +36,7 @@ function jobIdOf(key: string): string {
 export function bodySweepHandler(deps: BodySweepDeps): () => Promise<{ removed: number }> {
   const orphansOf = async (page: ListedObject[], cutoff: number): Promise<string[]> => {
     const old = page.filter((object) => object.lastModified.getTime() <= cutoff);
-    const states = await Promise.all(old.map((object) => deps.jobState(jobIdOf(object.key))));
+    const states = await Promise.all(old.map((object) => deps.jobState(deliveryJobIdOf(object.key))));
     return old.filter((_object, index) => !READS_BODY_LATER.has(states[index]!)).map((object) => object.key);
   };
   return async () => {

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES, WEBHOOK_DELIVERY_JOB, webhookBodyKey } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullPrefix, createProducer, type Producer } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { bodySweepHandler } from '../src/sweep.ts';
 import { ids, silentLogger, useDeliveryStores } from './support.ts';
@@ -9,15 +9,19 @@ import { ids, silentLogger, useDeliveryStores } from './support.ts';
 const environment = useTestEnvironment();
 const stores = useDeliveryStores(environment);
 let queue: Queue;
+// The job is added as the gateway adds it, so its id is the one the sweep must find.
+let producer: Producer;
 
 beforeAll(() => {
   queue = new Queue(QUEUES.webhookDeliveries, {
     connection: stores.redis,
     prefix: bullPrefix(environment.redisPrefix),
   });
+  producer = createProducer({ connection: stores.redis, redisPrefix: environment.redisPrefix });
 });
 
 afterAll(async () => {
+  await producer?.close();
   await queue?.close();
 });
 
@@ -41,17 +45,16 @@ describe('the body sweep', () => {
     const webhookId = ids.next();
     const orphan = await placeBody(webhookId);
     const queued = await placeBody(webhookId);
-    await queue.add(
-      WEBHOOK_DELIVERY_JOB.name,
+    // Delayed past the test: no worker runs here, but the job is the one a worker would run.
+    await producer.enqueue(
+      WEBHOOK_DELIVERY_JOB,
       {
         webhookId,
         messageId: queued.messageId,
         format: 'chatapp',
         body: { kind: 'stored', key: queued.key, bytes: 15 },
       },
-      {
-        jobId: queued.messageId,
-      },
+      { delayMs: 60_000 },
     );
 
     // Younger than the age: nothing is touched, job or none.
