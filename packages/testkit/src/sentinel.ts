@@ -11,7 +11,7 @@ export const SENTINEL_MASTER_NAME = 'switchboard';
 export interface RunningSentinels {
   /** REDIS_SENTINELS: every sentinel's `host:port`. */
   sentinels: Array<{ host: string; port: number }>;
-  /** The port of the server that is master now, as the sentinels see it. */
+  /** The port of the server that is master now, as every sentinel sees it (waits for them to agree). */
   masterPort(): Promise<number>;
   /** SIGKILLs the master now (its replica is then promoted). */
   killMaster(): Promise<number>;
@@ -80,9 +80,9 @@ export async function startSentinels({ replicas = 1 }: { replicas?: number } = {
       );
       sentinels.push(await start([file, '--sentinel']));
     }
-    const masterPort = async () => {
+    const masterPortOf = async (sentinel: Server) => {
       const client = new Redis({
-        port: sentinels[0]!.port,
+        port: sentinel.port,
         host: '127.0.0.1',
         lazyConnect: true,
         maxRetriesPerRequest: 1,
@@ -97,6 +97,22 @@ export async function startSentinels({ replicas = 1 }: { replicas?: number } = {
       } finally {
         client.disconnect();
       }
+    };
+    // Sentinels learn of a failover from its leader a moment apart (hello messages): the master
+    // is the one they all name, so a client that asked the leader and one sentinel that has not
+    // heard yet never disagree in a test.
+    const masterPort = async () => {
+      let agreed = 0;
+      await waitFor(
+        async () => {
+          const ports = await Promise.all(sentinels.map(masterPortOf));
+          agreed = ports[0]!;
+          return ports.every((port) => port === agreed);
+        },
+        15_000,
+        100,
+      );
+      return agreed;
     };
     // The replicas have synced and every sentinel knows them and the others: a failover can happen.
     for (const copy of copies) {
