@@ -26,8 +26,8 @@ const BINARIES = ['/usr/sbin/pgbouncer', 'pgbouncer'];
 
 /**
  * A real PgBouncer in front of the PostgreSQL of `databaseUrl`, in transaction pooling mode,
- * any database name passed through (`* =`), no authentication of its own (the tests' server
- * trusts loopback), on a free loopback port, its files in a temporary folder. Started as the
+ * any database name passed through (`* =`), no authentication of its own, logging in to the
+ * server as the URL's user with its password, on a free loopback port, its files in a temporary folder. Started as the
  * `postgres` user when this process is root: PgBouncer refuses to run as root.
  */
 export async function startPgBouncer(
@@ -59,7 +59,11 @@ export async function startPgBouncer(
       '',
     ].join('\n'),
   );
-  await writeFile(join(folder, 'userlist.txt'), `"${decodeURIComponent(target.username || 'postgres')}" ""\n`);
+  // Clients are trusted; PgBouncer logs in to the server with this password (the embedded
+  // server asks for one, by SCRAM, which needs it in plain text here).
+  const user = decodeURIComponent(target.username || 'postgres');
+  await writeFile(join(folder, 'userlist.txt'), `"${user}" "${decodeURIComponent(target.password)}"\n`);
+  await chmod(join(folder, 'userlist.txt'), 0o600);
   await chmod(ini, 0o644);
   const binary = await firstRunnable();
   const asRoot = process.getuid?.() === 0;
