@@ -30,6 +30,7 @@ import { archiveScreens } from './archives.ts';
 import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
 import { bulkAddScreens } from './bulk-adds.ts';
+import { failedJobScreens } from './failed-jobs.ts';
 import { keyScreens } from './keys.ts';
 import { purgeScreens } from './purges.ts';
 import { noticeOf } from './notices.ts';
@@ -105,6 +106,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.use(archiveScreens(context));
   router.use(purgeScreens(context));
   router.use(bulkAddScreens(context));
+  router.use(failedJobScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

@@ -6,6 +6,7 @@ import type { AdminAnswer } from './admin-api.ts';
 import { apiErrorText } from './form.ts';
 import { CONSOLE_ASSETS } from './assets.ts';
 import { html, type Html } from './html.ts';
+import { routeAcls } from './route-acls.ts';
 
 /** A screen of the console: its path under the console, its name, and who may open it. */
 interface Screen {
@@ -24,6 +25,9 @@ export const SCREENS: readonly Screen[] = [
   { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
   { path: '/assets/purge', name: 'Asset purge', anyOf: [ACL.assetPurge] },
   { path: '/bulk/add-members', name: 'Bulk add members', anyOf: [ACL.bulkAddGuildMembers] },
+  { path: '/jobs/failed', name: 'Failed jobs', anyOf: routeAcls('GET /v1/admin/jobs/failed') },
+  // A redirect to the queue dashboard (its own sign-in), for whoever may open a dashboard session.
+  { path: '/queue-dashboard', name: 'Queue dashboard', anyOf: routeAcls('POST /v1/admin/dashboard/session') },
 ];
 
 /**
@@ -31,8 +35,13 @@ export const SCREENS: readonly Screen[] = [
  * unless the operator holds `acl`.
  */
 export function requireAcl(acl: AclName): RequestHandler {
+  return requireAnyAcl([acl]);
+}
+
+/** As requireAcl, for a route that accepts any of `anyOf` (an ADMIN_ROUTES entry's list). */
+export function requireAnyAcl(anyOf: readonly AclName[]): RequestHandler {
   return (_req, res, next) => {
-    if (grantedAcl(adminPrincipal(res), [acl]) === null) throw new ApiError('MISSING_ACL');
+    if (grantedAcl(adminPrincipal(res), anyOf) === null) throw new ApiError('MISSING_ACL');
     next();
   };
 }
