@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACL } from '@switchboard/contracts';
+import { Queue } from 'bullmq';
+import { ACL, QUEUES } from '@switchboard/contracts';
+import { bullPrefix } from '@switchboard/queue';
 import { completeArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
 import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import type { Page, Locator } from 'playwright-core';
+import { seriousAxeViolations } from './axe.ts';
 import { launchChromium, type TestBrowser } from './browser.ts';
+import { failedJob } from './failed-jobs.ts';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();
@@ -18,9 +22,15 @@ const WALK_TIMEOUT_MS = 180_000;
 const BANNED = '198.51.100.23';
 let chromium: TestBrowser;
 let operator: AdminFixture;
+/** Where the failed jobs the walks see are made (nothing consumes it here). */
+let jobQueue: Queue;
 
 beforeAll(async () => {
   chromium = await launchChromium();
+  jobQueue = new Queue(QUEUES.webhookDeliveries, {
+    connection: gateway.redis,
+    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
+  });
   operator = await createAdmin(gateway.pool, [
     ACL.authenticate,
     ACL.apiKeyManage,
@@ -39,6 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await jobQueue?.close();
   await chromium?.close();
 });
 
@@ -256,6 +267,67 @@ describe('operator console in a browser', () => {
     expect(await page.getByRole('status').first().textContent()).toBe('Finished');
 
     expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('reports no serious or critical axe-core violation on any screen, light or dark', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const everything = await createAdmin(gateway.pool, [ACL.wildcard]);
+    const jobId = await failedJob(jobQueue, environment.redisUrl, 'axe-failure');
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const found: string[] = [];
+    const check = async (where: string) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const violation of await seriousAxeViolations(page)) found.push(`${where} (${colorScheme}): ${violation}`);
+      }
+    };
+    const visit = async (path: string) => {
+      await page.goto(`${gateway.url}/console${path}`);
+      await check(path);
+    };
+    await visit('/sign-in');
+    await page.fill('#key', everything.key);
+    await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
+    for (const path of [
+      '/',
+      '/keys',
+      '/keys/new',
+      '/bans/email',
+      '/bans/ip',
+      '/bans/ip?check=198.51.100.1',
+      '/bans/ip/remove?value=198.51.100.1',
+      '/bans/phone',
+      '/audit',
+      '/audit?q=seeded',
+      '/archives',
+      '/assets/purge',
+      '/bulk/add-members',
+      '/jobs/failed',
+      `/jobs/failed/retry?queue=${QUEUES.webhookDeliveries}&id=${jobId}`,
+    ])
+      await visit(path);
+    // The confirmation pages that only a form's POST reaches.
+    await visit('/bans/email');
+    await page.fill('#values', 'axe@example.com');
+    await page.fill('#reason', 'axe');
+    await page.getByRole('button', { name: 'Review the ban' }).click();
+    await page.getByRole('button', { name: 'Ban', exact: true }).waitFor();
+    await check('ban review');
+    await visit('/assets/purge');
+    await page.fill('#purge-ids', '1, 2');
+    await page.getByRole('button', { name: 'Review the purge' }).click();
+    await page.getByRole('button', { name: 'Purge', exact: true }).waitFor();
+    await check('purge confirmation');
+    await visit('/bulk/add-members');
+    await page.fill('#bulk-guild', '42');
+    await page.fill('#bulk-users', '1, 2');
+    await page.getByRole('button', { name: 'Review the additions' }).click();
+    await page.locator('#bulk-reason').waitFor();
+    await check('bulk add confirmation');
+    expect(found).toEqual([]);
     await page.close();
   });
 });
