@@ -3,19 +3,16 @@ import { Queue } from 'bullmq';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
 import { completeArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
-import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { createGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import type { Page, Locator } from 'playwright-core';
 import { seriousAxeViolations } from './axe.ts';
 import { launchChromium, type TestBrowser } from './browser.ts';
 import { failedJob } from './failed-jobs.ts';
-import { useGateway } from './helpers.ts';
+import { useOperationGateways } from './operation-gateways.ts';
 
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-/** Answers 202 at once, so a bulk add's result page is seen while the operation is live. */
-const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-useWorker(environment, 'bulk-worker');
+const { gateway, impatient } = useOperationGateways(environment, ['bulk-worker']);
 // A page on a loaded 2-core machine renders in seconds, not milliseconds; the walk gets several.
 const UI_TIMEOUT_MS = 30_000;
 const WALK_TIMEOUT_MS = 180_000;
