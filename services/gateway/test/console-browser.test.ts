@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
 import { completeArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
-import { createGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
+import { createGuildFixture, createPurgeGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import type { Page, Locator } from 'playwright-core';
 import { seriousAxeViolations } from './axe.ts';
@@ -12,7 +12,7 @@ import { failedJob } from './failed-jobs.ts';
 import { useOperationGateways } from './operation-gateways.ts';
 
 const environment = useTestEnvironment();
-const { gateway, impatient } = useOperationGateways(environment, ['bulk-worker']);
+const { gateway, impatient } = useOperationGateways(environment, ['bulk-worker', 'asset-purge-worker']);
 // A page on a loaded 2-core machine renders in seconds, not milliseconds; the walk gets several.
 const UI_TIMEOUT_MS = 30_000;
 const WALK_TIMEOUT_MS = 180_000;
@@ -262,6 +262,55 @@ describe('operator console in a browser', () => {
     }
     await page.getByRole('row', { name: `${missing} Failed: Unknown user` }).waitFor();
     expect(await page.getByRole('status').first().textContent()).toBe('Finished');
+
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('purges assets by id by keyboard only, through the confirmation, and shows the outcome per item', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const purger = await createAdmin(gateway.pool, [ACL.authenticate, ACL.assetPurge]);
+    const { guildId, emojiA, stickerId } = await createPurgeGuildFixture(gateway.pool, gateway.storage);
+    const unknown = fixtureIds.next();
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    await page.goto(`${impatient.url}/console/sign-in`);
+    await tabTo(page, page.locator('#key'));
+    await page.keyboard.type(purger.key);
+    await Promise.all([page.waitForURL(`${impatient.url}/console/`), page.keyboard.press('Enter')]);
+
+    await tabTo(page, page.getByRole('link', { name: 'Asset purge' }).first());
+    await Promise.all([page.waitForURL(/\/console\/assets\/purge$/), page.keyboard.press('Enter')]);
+    await tabTo(page, page.locator('#purge-ids'));
+    await page.keyboard.type([emojiA, stickerId, unknown].join('\n'));
+    await tabTo(page, page.getByRole('button', { name: 'Review the purge' }));
+    await page.keyboard.press('Enter');
+    // The confirmation names each id that goes, and nothing has been sent yet.
+    await page.getByRole('heading', { name: 'Purge these 3 assets?' }).waitFor();
+    for (const id of [emojiA, stickerId, unknown]) await page.getByRole('listitem').filter({ hasText: id }).waitFor();
+    const { rows: before } = await gateway.pool.query('SELECT 1 FROM asset_purges WHERE requested_by = $1', [
+      purger.adminId,
+    ]);
+    expect(before).toEqual([]);
+    await tabTo(page, page.locator('#purge-reason'));
+    await page.keyboard.type('browser walk takedown');
+    await Promise.all([page.waitForURL(/\/console\/assets\/purges\/\d+$/), page.keyboard.press('Enter')]);
+
+    // The result page follows the worker and shows the table once the purge is done.
+    await page.getByText('Outcome per item').waitFor();
+    await page.getByRole('row', { name: `${emojiA} emoji ${guildId} Purged` }).waitFor();
+    await page.getByRole('row', { name: `${stickerId} sticker ${guildId} Purged` }).waitFor();
+    await page.getByRole('row', { name: new RegExp(`^${unknown} \\S+ — Not found$`) }).waitFor();
+    await page.getByText('2 purged, 1 not found, 0 failed').waitFor();
+    expect(await page.getByRole('status').first().textContent()).toBe('Finished');
+    const { rows: left } = await gateway.pool.query('SELECT 1 FROM emojis WHERE id = $1', [emojiA]);
+    expect(left).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     expect(cspViolations).toEqual([]);
     await page.close();
