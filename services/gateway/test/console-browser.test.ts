@@ -316,6 +316,46 @@ describe('operator console in a browser', () => {
     await page.close();
   });
 
+  it('retries a failed job through its confirmation and leads on to the queue dashboard', {
+    timeout: WALK_TIMEOUT_MS,
+  }, async () => {
+    const jobs = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead, ACL.jobsWrite]);
+    const jobId = await failedJob(jobQueue, environment.redisUrl, 'walked-failure');
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    await page.goto(`${gateway.url}/console/sign-in`);
+    await page.fill('#key', jobs.key);
+    await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
+
+    await page.getByRole('link', { name: 'Failed jobs' }).first().click();
+    const row = page.getByRole('row').filter({ hasText: 'walked-failure' });
+    await row.getByRole('cell', { name: 'walked-failure could not run' }).waitFor();
+    await row.getByRole('cell', { name: QUEUES.webhookDeliveries, exact: true }).waitFor();
+    await page.getByRole('link', { name: `Retry job ${jobId} of ${QUEUES.webhookDeliveries}` }).click();
+    await page.getByRole('heading', { name: `Retry job ${jobId}?` }).waitFor();
+    await page.fill('#retry-reason', 'endpoint is back');
+    await Promise.all([
+      page.waitForURL(/done=job-retried/),
+      page.getByRole('button', { name: 'Retry the job' }).click(),
+    ]);
+    await page.getByRole('status').filter({ hasText: 'The job is back in its queue' }).waitFor();
+    expect(await jobQueue.getJobState(jobId)).toBe('waiting');
+    expect(await page.getByRole('row').filter({ hasText: 'walked-failure' }).count()).toBe(0);
+
+    // The dashboard keeps its own sign-in: the link leads there.
+    await Promise.all([
+      page.waitForURL(/\/v1\/admin\/dashboard\/login$/),
+      page.getByRole('link', { name: 'Queue dashboard' }).first().click(),
+    ]);
+
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
   it('reports no serious or critical axe-core violation on any screen, light or dark', {
     timeout: WALK_TIMEOUT_MS,
   }, async () => {
