@@ -126,13 +126,15 @@ describe('operator console in a browser', () => {
     ]);
     await page.getByRole('status').filter({ hasText: 'The ban is in force.' }).waitFor();
 
-    // Page through two at a time: the new ban first, the seeded ones on the next page.
+    // Page through two at a time: the new ban first, the seeded ones on the next page, and back.
     await page.goto(`${gateway.url}/console/bans/ip?limit=2`);
     await page.getByRole('cell', { name: BANNED, exact: true }).waitFor();
     await page.getByRole('link', { name: 'Next page' }).click();
     await page.getByRole('cell', { name: '198.51.100.1', exact: true }).waitFor();
     await page.getByText('Last page.').waitFor();
-    await page.getByRole('link', { name: 'First page' }).click();
+    await page.getByRole('link', { name: 'Previous page' }).click();
+    await page.getByRole('cell', { name: BANNED, exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Previous page' }).count()).toBe(0);
 
     // Remove it through the confirmation page.
     await page.getByRole('link', { name: `Remove the ban on ${BANNED}` }).click();

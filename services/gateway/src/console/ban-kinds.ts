@@ -58,8 +58,25 @@ export interface ListedBan {
   [field: string]: unknown;
 }
 
+/** In `back`, the first page (which has no cursor); not a base64url character, so never a cursor. */
+export const FIRST_PAGE = '~';
+/** How many earlier pages `back` remembers: it rides in every link's query string. */
+export const MAX_BACK = 10;
+const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
+
 export const listQuery = z.object({
   cursor: z.string().max(512).optional(),
+  /**
+   * The pages before this one, oldest first, joined by `.` (FIRST_PAGE for the first): the list
+   * route pages forward only, so Previous follows this trail back. A bad trail is dropped.
+   */
+  back: z
+    .string()
+    .max(MAX_BACK * 513)
+    .transform((text) => text.split('.'))
+    .pipe(z.array(z.string().refine((entry) => entry === FIRST_PAGE || CURSOR.test(entry))).max(MAX_BACK))
+    .optional()
+    .catch(undefined),
   limit: z.coerce.number().int().min(LIMITS.bans.list.min).max(LIMITS.bans.list.max).catch(PAGE_SIZE),
   check: z.string().max(512).optional(),
   /** Search: the list route's `contains`. */

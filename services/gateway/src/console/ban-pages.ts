@@ -6,7 +6,9 @@ import {
   DEFAULT_EXPIRY,
   EXPIRIES,
   expiryLabel,
+  FIRST_PAGE,
   KINDS,
+  MAX_BACK,
   type AddForm,
   type BanKind,
   type KindName,
@@ -67,18 +69,32 @@ ${canRemove ? html`<td><a href="${remove}" aria-label="Remove the ban on ${value
   return html`<table><caption>${search === undefined ? 'Bans in force' : `Bans containing “${search}”`}, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** First page and Next page, keeping the page size and the search. */
+/**
+ * First, Previous and Next page, keeping the page size and the search. Next carries this page on
+ * the `back` trail (the newest MAX_BACK pages), which Previous then follows; a page reached
+ * without a trail offers First only.
+ */
 export function pager(screen: string, query: ListQuery, nextCursor: string | null): Html {
-  const link = (cursor: string | null) => {
+  const link = (cursor: string | null, back: readonly string[]) => {
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.q !== undefined) params.set('q', query.q);
     if (cursor !== null) params.set('cursor', cursor);
+    if (back.length > 0) params.set('back', back.join('.'));
     return `${screen}?${params}`;
   };
-  const first = query.cursor === undefined ? '' : html`<a href="${link(null)}">First page</a>`;
+  const back = query.back ?? [];
+  const previousCursor = back.at(-1);
+  const first = query.cursor === undefined ? '' : html`<a href="${link(null, [])}">First page</a>`;
+  const previous =
+    query.cursor === undefined || previousCursor === undefined
+      ? ''
+      : html`<a href="${link(previousCursor === FIRST_PAGE ? null : previousCursor, back.slice(0, -1))}" rel="prev">Previous page</a>`;
+  const trail = [...back, query.cursor ?? FIRST_PAGE].slice(-MAX_BACK);
   const next =
-    nextCursor === null ? html`<span>Last page.</span>` : html`<a href="${link(nextCursor)}" rel="next">Next page</a>`;
-  return html`<nav class="pager" aria-label="Pages">${first}${next}</nav>`;
+    nextCursor === null
+      ? html`<span>Last page.</span>`
+      : html`<a href="${link(nextCursor, trail)}" rel="next">Next page</a>`;
+  return html`<nav class="pager" aria-label="Pages">${first}${previous}${next}</nav>`;
 }
 
 export function searchForm(screen: string, query: ListQuery): Html {
