@@ -136,12 +136,23 @@ describe('operator console in a browser', () => {
     await page.getByRole('cell', { name: BANNED, exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Previous page' }).count()).toBe(0);
 
-    // Remove it through the confirmation page.
-    await page.getByRole('link', { name: `Remove the ban on ${BANNED}` }).click();
-    await page.fill('#reason', 'walk done');
+    // Remove it through the confirmation, shown in a dialog over the list: Escape leaves it, with
+    // the focus back on the link; the second time the dialog's form is sent.
+    const remove = page.getByRole('link', { name: `Remove the ban on ${BANNED}` });
+    const listUrl = page.url();
+    await remove.click();
+    const dialog = page.getByRole('dialog', { name: `Remove the ban on ${BANNED}?` });
+    await dialog.waitFor();
+    expect(page.url()).toBe(listUrl);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await remove.evaluate((element) => element.ownerDocument.activeElement === element)).toBe(true);
+    await remove.click();
+    // The list's add form has a reason field too: the dialog's is its own, found by its label.
+    await dialog.getByLabel('Reason (recorded in the audit log)').fill('walk done');
     await Promise.all([
       page.waitForURL(/done=ban-removed/),
-      page.getByRole('button', { name: 'Remove the ban' }).click(),
+      dialog.getByRole('button', { name: 'Remove the ban' }).click(),
     ]);
     await page.getByRole('status').filter({ hasText: 'The ban is removed.' }).waitFor();
     await page.fill('#check', BANNED);
@@ -292,9 +303,12 @@ describe('operator console in a browser', () => {
     await page.keyboard.type([emojiA, stickerId, unknown].join('\n'));
     await tabTo(page, page.getByRole('button', { name: 'Review the purge' }));
     await page.keyboard.press('Enter');
-    // The confirmation names each id that goes, and nothing has been sent yet.
-    await page.getByRole('heading', { name: 'Purge these 3 assets?' }).waitFor();
-    for (const id of [emojiA, stickerId, unknown]) await page.getByRole('listitem').filter({ hasText: id }).waitFor();
+    // The confirmation, in a dialog over the form, names each id that goes; nothing is sent yet.
+    const confirmation = page.getByRole('dialog', { name: 'Purge these 3 assets?' });
+    await confirmation.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/assets/purge');
+    for (const id of [emojiA, stickerId, unknown])
+      await confirmation.getByRole('listitem').filter({ hasText: id }).waitFor();
     const { rows: before } = await gateway.pool.query('SELECT 1 FROM asset_purges WHERE requested_by = $1', [
       purger.adminId,
     ]);
@@ -338,11 +352,11 @@ describe('operator console in a browser', () => {
     await row.getByRole('cell', { name: 'walked-failure could not run' }).waitFor();
     await row.getByRole('cell', { name: QUEUES.webhookDeliveries, exact: true }).waitFor();
     await page.getByRole('link', { name: `Retry job ${jobId} of ${QUEUES.webhookDeliveries}` }).click();
-    await page.getByRole('heading', { name: `Retry job ${jobId}?` }).waitFor();
-    await page.fill('#retry-reason', 'endpoint is back');
+    const confirmation = page.getByRole('dialog', { name: `Retry job ${jobId}?` });
+    await confirmation.getByLabel('Reason (recorded in the audit log)').fill('endpoint is back');
     await Promise.all([
       page.waitForURL(/done=job-retried/),
-      page.getByRole('button', { name: 'Retry the job' }).click(),
+      confirmation.getByRole('button', { name: 'Retry the job' }).click(),
     ]);
     await page.getByRole('status').filter({ hasText: 'The job is back in its queue' }).waitFor();
     expect(await jobQueue.getJobState(jobId)).toBe('waiting');
@@ -355,6 +369,36 @@ describe('operator console in a browser', () => {
     ]);
 
     expect(cspViolations).toEqual([]);
+    await page.close();
+  });
+
+  it('confirms on pages of their own when the script does not run', { timeout: WALK_TIMEOUT_MS }, async () => {
+    const banned = '198.51.100.201';
+    const added = await adminCall(gateway.url, {
+      method: 'POST',
+      path: '/v1/admin/bans/ip/add',
+      key: operator.key,
+      body: { ips: [banned], reason: 'no-script walk' },
+    });
+    expect(added.status).toBe(204);
+    const page = await chromium.context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    await page.route(/\/console\/assets\/console\.[0-9a-f]+\.js$/, (route) => route.abort());
+    await page.goto(`${gateway.url}/console/sign-in`);
+    await page.fill('#key', operator.key);
+    await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
+    await page.goto(`${gateway.url}/console/bans/ip?q=${banned}`);
+    await Promise.all([
+      page.waitForURL(/\/console\/bans\/ip\/remove\?value=/),
+      page.getByRole('link', { name: `Remove the ban on ${banned}` }).click(),
+    ]);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('heading', { name: `Remove the ban on ${banned}?` }).waitFor();
+    await page.fill('#reason', 'no-script walk done');
+    await Promise.all([
+      page.waitForURL(/done=ban-removed/),
+      page.getByRole('button', { name: 'Remove the ban' }).click(),
+    ]);
     await page.close();
   });
 

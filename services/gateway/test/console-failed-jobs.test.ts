@@ -85,7 +85,7 @@ describe('console failed jobs', () => {
     const client = await signInToConsole(gateway.url, writer.key);
     const list = (await client.get('/jobs/failed?queue=asset-purges')).body as string;
     const link = `/console/jobs/failed/retry?queue=asset-purges&amp;id=${id}`;
-    expect(list).toContain(`<a href="${link}" aria-label="Retry job ${id} of asset-purges">Retry…</a>`);
+    expect(list).toContain(`<a href="${link}" data-confirm aria-label="Retry job ${id} of asset-purges">Retry…</a>`);
 
     const confirm = await client.get(`/jobs/failed/retry?queue=asset-purges&id=${id}`);
     expect(confirm.status).toBe(200);

@@ -32,7 +32,7 @@ export function addFormHtml(ctx: ConsoleContext, name: KindName, values: Partial
       ? html`<div class="check"><input type="checkbox" id="retroactive" name="retroactive" value="on"${values.retroactive ? html` checked` : ''}><label for="retroactive">Also sign out users last seen inside (revokes their tokens)</label></div>
 <div class="check"><input type="checkbox" id="force" name="force" value="on"${values.force ? html` checked` : ''}><label for="force">Allow a range wider than this gateway bans by default</label></div>`
       : html``;
-  return html`<form method="post" action="${ctx.base}/bans/${name}/add">
+  return html`<form method="post" action="${ctx.base}/bans/${name}/add" data-confirm>
 <label for="values">${kind.noun[0]!.toUpperCase()}${kind.noun.slice(1)}, one a line</label>
 <textarea id="values" name="values" rows="3" required>${values.values ?? ''}</textarea>
 <label for="reason">Reason (kept with the ban and recorded in the audit log)</label>
@@ -63,7 +63,7 @@ ${name === 'ip' ? html`<td>${ban.reverse_dns ?? 'No name'}</td>` : ''}
 <td>${ban.reason ?? 'No reason given'}</td>
 <td>${timeCell(ban.created_at, '')}</td>
 <td>${timeCell(ban.expires_at, 'Never expires')}</td>
-${canRemove ? html`<td><a href="${remove}" aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
+${canRemove ? html`<td><a href="${remove}" data-confirm aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
 </tr>`;
   });
   return html`<table><caption>${search === undefined ? 'Bans in force' : `Bans containing “${search}”`}, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
@@ -137,7 +137,7 @@ export function reviewPage(
 <form method="post" action="${ctx.base}/bans/${name}/add">
 ${hidden('values', form.values)}${hidden('reason', form.reason)}${hidden('expires', form.expires)}${hidden('retroactive', form.retroactive)}${hidden('force', form.force)}
 <input type="hidden" name="confirm" value="ban">
-<p><button type="submit" class="danger">Ban</button> <a href="${ctx.base}/bans/${name}">Cancel</a></p>
+<p><button type="submit" class="danger">Ban</button> <a href="${ctx.base}/bans/${name}" data-dismiss>Cancel</a></p>
 </form>`,
   );
 }
@@ -171,7 +171,7 @@ export function removeConfirmPage(ctx: ConsoleContext, name: KindName, res: Resp
 <input type="hidden" name="confirm" value="remove">
 <label for="reason">Reason (recorded in the audit log)</label>
 <input type="text" id="reason" name="reason" maxlength="512" required>
-<p><button type="submit" class="danger">Remove the ban</button> <a href="${ctx.base}/bans/${name}">Cancel</a></p>
+<p><button type="submit" class="danger">Remove the ban</button> <a href="${ctx.base}/bans/${name}" data-dismiss>Cancel</a></p>
 </form>`,
   );
 }

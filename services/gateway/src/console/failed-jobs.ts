@@ -80,7 +80,7 @@ function jobTable(ctx: ConsoleContext, jobs: FailedJob[], canRetry: boolean): Ht
 <td>${job.attempts}</td>
 <td>${job.last_error}</td>
 <td>${timeCell(job.failed_at, '')}</td>
-${canRetry ? html`<td><a href="${retry}" aria-label="Retry job ${job.id} of ${job.queue}">Retry…</a></td>` : ''}
+${canRetry ? html`<td><a href="${retry}" data-confirm aria-label="Retry job ${job.id} of ${job.queue}">Retry…</a></td>` : ''}
 </tr>`;
   });
   return html`<table><caption>Failed jobs, newest failure first</caption><thead><tr><th scope="col">Queue</th><th scope="col">Job</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Failed</th>${canRetry ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
@@ -136,7 +136,7 @@ function confirmPage(ctx: ConsoleContext, res: Response, job: { queue: string; i
 <input type="hidden" name="confirm" value="retry">
 <label for="retry-reason">Reason (recorded in the audit log)</label>
 <input type="text" id="retry-reason" name="reason" maxlength="512" required>
-<p><button type="submit" class="danger">Retry the job</button> <a href="${ctx.base}${FAILED_JOBS_SCREEN}">Cancel</a></p>
+<p><button type="submit" class="danger">Retry the job</button> <a href="${ctx.base}${FAILED_JOBS_SCREEN}" data-dismiss>Cancel</a></p>
 </form>`,
   );
 }

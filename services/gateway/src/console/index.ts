@@ -6,7 +6,8 @@
 // - Every page and form is an ordinary admin API call made with that key (admin-api.ts), so the
 //   admin routes' ACLs, rate limits, validation and audit apply exactly as for any client.
 // - Forms work without script (POST, then a redirect); console.js only adds copy buttons,
-//   expanders and live archive and operation progress. A strict CSP forbids inline script and style.
+//   expanders, live archive and operation progress, and shows confirmation pages in a <dialog>.
+//   A strict CSP forbids inline script and style.
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError, isApiError, requestIdOf } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';

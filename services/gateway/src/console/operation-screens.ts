@@ -63,7 +63,7 @@ export function operationScreens<Form extends Confirmable, Target>(
   const formPage = (res: Response, form: Partial<Form>, error: string | null = null) =>
     page(
       { ...common(res, error), title: spec.title },
-      html`<form method="post" action="${ctx.base}${spec.screen}">${spec.fields(form)}</form>`,
+      html`<form method="post" action="${ctx.base}${spec.screen}" data-confirm>${spec.fields(form)}</form>`,
     );
   const confirmPage = (res: Response, target: Target, error: string | null = null) => {
     const confirmation = spec.confirmation(target);
@@ -75,7 +75,7 @@ ${confirmation.hidden}
 <label for="${spec.idPrefix}-reason">Reason (recorded in the audit log)</label>
 <input type="text" id="${spec.idPrefix}-reason" name="reason" maxlength="512" required>
 <input type="hidden" name="confirm" value="${spec.confirmValue}">
-<p><button type="submit" class="danger">${confirmation.button}</button> <a href="${ctx.base}${spec.screen}">Cancel</a></p>
+<p><button type="submit" class="danger">${confirmation.button}</button> <a href="${ctx.base}${spec.screen}" data-dismiss>Cancel</a></p>
 </form>`,
     );
   };
