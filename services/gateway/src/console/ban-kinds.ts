@@ -1,6 +1,6 @@
 // The three ban lists the console shows, their form and query schemas, and the expiry choices.
 import { z } from 'zod';
-import { ACL, LIMITS, type AclName } from '@switchboard/contracts';
+import { LIMITS } from '@switchboard/contracts';
 import { field } from './form.ts';
 
 export interface BanKind {
@@ -9,7 +9,6 @@ export interface BanKind {
   single: string;
   plural: string;
   noun: string;
-  acls: { check: AclName; add: AclName; remove: AclName };
 }
 
 export const KINDS = {
@@ -18,21 +17,18 @@ export const KINDS = {
     single: 'email',
     plural: 'emails',
     noun: 'email address',
-    acls: { check: ACL.banEmailCheck, add: ACL.banEmailAdd, remove: ACL.banEmailRemove },
   },
   ip: {
     title: 'IP bans',
     single: 'ip',
     plural: 'ips',
     noun: 'address or CIDR range',
-    acls: { check: ACL.banIpCheck, add: ACL.banIpAdd, remove: ACL.banIpRemove },
   },
   phone: {
     title: 'Phone bans',
     single: 'phone',
     plural: 'phones',
     noun: 'phone number',
-    acls: { check: ACL.banPhoneCheck, add: ACL.banPhoneAdd, remove: ACL.banPhoneRemove },
   },
 } as const satisfies Record<string, BanKind>;
 export type KindName = keyof typeof KINDS;
