@@ -61,7 +61,7 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
 }
 
 describe('operator console in a browser', () => {
-  it('signs in, creates a key (one ACL ticked by keyboard), bans an IP, pages and removes it', {
+  it('signs in, creates a key (one ACL ticked by keyboard) and revokes it, bans an IP, pages and removes it', {
     timeout: WALK_TIMEOUT_MS,
   }, async () => {
     const page = await chromium.context.newPage();
@@ -112,6 +112,20 @@ describe('operator console in a browser', () => {
     const listed = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: operator.key });
     const made = (listed.body as Array<{ name: string; acls: string[] }>).find((key) => key.name === 'browser-made');
     expect(made?.acls).toEqual([ACL.banIpCheck]);
+
+    // Revoke it again, confirmed in the dialog with a reason.
+    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.getByRole('link', { name: 'Revoke the key browser-made' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke “browser-made”?' });
+    await revoke.getByLabel('Reason (recorded in the audit log)').fill('walk done with it');
+    await Promise.all([
+      page.waitForURL(/done=key-revoked/),
+      revoke.getByRole('button', { name: 'Revoke the key' }).click(),
+    ]);
+    await page.getByRole('status').filter({ hasText: 'The key is revoked' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'browser-made', exact: true }).count()).toBe(0);
+    const after = await adminCall(gateway.url, { method: 'GET', path: '/v1/admin/api-keys', key: operator.key });
+    expect((after.body as Array<{ name: string }>).map((key) => key.name)).not.toContain('browser-made');
 
     // IP bans: add after the review page.
     await page.getByRole('link', { name: 'IP bans' }).first().click();
