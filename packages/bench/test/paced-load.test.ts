@@ -78,6 +78,36 @@ describe('measurePaced', () => {
     expect(result.errors).toBe(0);
   });
 
+  it('sends the bodies in turn and spreads connections over the replicas', async () => {
+    const bodiesSeen: string[] = [];
+    const bySever = [0, 0];
+    const first = await serve((_req, body, res) => {
+      bodiesSeen.push(body);
+      bySever[0]! += 1;
+      res.writeHead(204).end();
+    });
+    const second = await serve((_req, body, res) => {
+      bodiesSeen.push(body);
+      bySever[1]! += 1;
+      res.writeHead(204).end();
+    });
+    const result = await measurePaced(
+      {
+        url: `${first}/ops`,
+        method: 'POST',
+        bodies: ['{"n":1}', '{"n":2}', '{"n":3}'],
+        headers: {},
+        replicaOrigins: [second],
+      },
+      { requestsPerSecond: 60, durationSeconds: 0.5, connections: 2 },
+    );
+    expect(result.statusCodes).toEqual({ 204: 30 });
+    expect(bodiesSeen.filter((body) => body === '{"n":1}')).toHaveLength(10);
+    expect(new Set(bodiesSeen)).toEqual(new Set(['{"n":1}', '{"n":2}', '{"n":3}']));
+    // Two connections, one to each replica, used in turn.
+    expect(bySever).toEqual([15, 15]);
+  });
+
   it('charges a request the time it waited for a connection', async () => {
     const base = await serve((_req, _body, res) => setTimeout(() => res.writeHead(204).end(), 50));
     const result = await measurePaced(
