@@ -112,6 +112,11 @@ export class PacedLane {
     }
   }
 
+  /** Opens every connection of the lane before its first request is due. */
+  async connect(): Promise<void> {
+    await Promise.all(this.all.map((connection) => connection.connect()));
+  }
+
   close(): void {
     for (const connection of this.all) connection.destroy();
   }

@@ -8,8 +8,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
+/** Connections the latest server accepted. */
+let accepted = 0;
+
 /** Answers /slow after 30 ms, /missing with 404, anything else at once; its base URL. */
 async function serve(): Promise<string> {
+  accepted = 0;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -17,6 +21,9 @@ async function serve(): Promise<string> {
       else if (req.url === '/missing') res.writeHead(404, { 'content-length': 0 }).end();
       else res.writeHead(204).end();
     });
+  });
+  server.on('connection', () => {
+    accepted += 1;
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,5 +58,24 @@ describe('measureMix', () => {
     expect(result.groups['executes']!.requests).toBe(240);
     expect(result.groups['executes']!.latencyMs.max).toBeGreaterThanOrEqual(30);
     expect(result.groups['reads']!.statusCodes).toEqual({ 404: 20 });
+  });
+
+  it('opens every connection before the first request is due', async () => {
+    const base = await serve();
+    // Two requests over eight connections: sent on demand, two connections would be opened.
+    const result = await measureMix({
+      lanes: [
+        {
+          name: 'sparse',
+          group: 'reads',
+          target: { url: `${base}/fast`, method: 'GET', headers: {} },
+          requestsPerSecond: 4,
+          connections: 8,
+        },
+      ],
+      durationSeconds: 0.5,
+    });
+    expect(result.lanes['sparse']!.requests).toBe(2);
+    expect(accepted).toBe(8);
   });
 });
