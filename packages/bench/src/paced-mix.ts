@@ -20,6 +20,11 @@ export interface MixLoad {
 export interface MixMeasurement {
   lanes: Record<string, Measurement>;
   groups: Record<string, Measurement>;
+  /**
+   * CPU seconds a second the generator's process spent while it sent and awaited answers (user +
+   * system, process.cpuUsage): its own share of the machine, without its start-up.
+   */
+  generatorCpu: number;
 }
 
 /**
@@ -40,7 +45,11 @@ export async function measureMix(mix: MixLoad): Promise<MixMeasurement> {
   // Connected before the clock starts: a mix opens a hundred connections or more, and their
   // handshakes all at once at the first due time would be charged to the first requests.
   await Promise.all(lanes.map((lane) => lane.connect()));
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
   const sentFor = await runLanes(lanes);
+  const cpu = process.cpuUsage(cpuBefore);
+  const generatorCpu = (cpu.user + cpu.system) / 1e6 / ((performance.now() - started) / 1000);
   const byGroup = new Map<string, PacedLane[]>();
   for (const [index, lane] of mix.lanes.entries()) {
     byGroup.set(lane.group, [...(byGroup.get(lane.group) ?? []), lanes[index]!]);
@@ -48,5 +57,6 @@ export async function measureMix(mix: MixLoad): Promise<MixMeasurement> {
   return {
     lanes: Object.fromEntries(mix.lanes.map((lane, index) => [lane.name, lanes[index]!.measurement(sentFor)])),
     groups: Object.fromEntries([...byGroup].map(([group, members]) => [group, summarise(members, sentFor)])),
+    generatorCpu,
   };
 }

@@ -58,6 +58,9 @@ describe('measureMix', () => {
     expect(result.groups['executes']!.requests).toBe(240);
     expect(result.groups['executes']!.latencyMs.max).toBeGreaterThanOrEqual(30);
     expect(result.groups['reads']!.statusCodes).toEqual({ 404: 20 });
+    // Spent by this process, which sent the requests and served them: more than none, at most two cores.
+    expect(result.generatorCpu).toBeGreaterThan(0);
+    expect(result.generatorCpu).toBeLessThan(2);
   });
 
   it('opens every connection before the first request is due', async () => {

@@ -8,7 +8,7 @@ function step(rate: number, holds: (rate: number) => boolean): StepResult {
   return {
     totalRate: rate,
     seconds: 1,
-    measurement: { lanes: {}, groups: {} },
+    measurement: { lanes: {}, groups: {}, generatorCpu: 0 },
     samples: [],
     verdict: { passed: holds(rate), reasons: holds(rate) ? [] : ['too slow'] },
   };

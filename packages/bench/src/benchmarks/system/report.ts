@@ -2,7 +2,7 @@ import { ratio } from '../../measure.ts';
 import type { BenchReport, TargetResult } from '../../types.ts';
 import type { Sample } from './sampler.ts';
 import type { SearchResult } from './search.ts';
-import { EXECUTE_P99_LIMIT_MS, type StepResult } from './step.ts';
+import { EXECUTE_P99_LIMIT_MS, LOAD_GENERATOR, type StepResult } from './step.ts';
 import { describeTopology, type Topology } from './topology.ts';
 
 export interface TopologySearch {
@@ -95,9 +95,11 @@ export function systemReport(input: {
 }): SystemReport {
   const { capacity, searches } = input;
   const [single, scaled] = searches;
-  const processes = processSummary(capacity.samples).map(
-    (p) => `${p.name} ${fixed(p.cpu, 2)} CPU s/s, peak RSS ${fixed(p.peakRssMiB, 0)} MiB`,
-  );
+  // The generator's own reading leaves out its start-up, which the sampler's includes.
+  const processes = processSummary(capacity.samples).map((p) => {
+    const cpu = p.name === LOAD_GENERATOR ? capacity.measurement.generatorCpu : p.cpu;
+    return `${p.name} ${fixed(cpu, 2)} CPU s/s, peak RSS ${fixed(p.peakRssMiB, 0)} MiB`;
+  });
   const everySeconds = Math.max(1, Math.round(capacity.seconds / 12));
   const ratios: Record<string, number> = {};
   for (const { topology, search } of searches)

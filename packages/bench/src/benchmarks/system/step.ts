@@ -15,6 +15,8 @@ export const EXECUTE_P99_LIMIT_MS = 50;
 const BACKLOG_LIMIT_SECONDS = 2;
 const BACKLOG_FLOOR = 200;
 const DRAIN_LIMIT_MS = 120_000;
+/** The load generator's name among the sampled processes. */
+export const LOAD_GENERATOR = 'load generator';
 
 export interface Verdict {
   passed: boolean;
@@ -87,7 +89,7 @@ export function stepRunner(setup: StepSetup, deliveriesQueue: string): StepRunne
     return [
       ...setup.system.processes,
       ...(s3 === undefined ? [] : [{ name: 'S3 store (s3rver)', pid: s3 }]),
-      ...(generator === undefined ? [] : [{ name: 'load generator', pid: generator }]),
+      ...(generator === undefined ? [] : [{ name: LOAD_GENERATOR, pid: generator }]),
       { name: 'postgres', command: 'postgres' },
       { name: 'redis-server', command: 'redis-server' },
     ];
