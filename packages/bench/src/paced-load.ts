@@ -27,6 +27,11 @@ export interface PacedOptions {
   durationSeconds: number;
   /** Keep-alive connections; requests due while all are busy wait for one (and their wait counts). */
   connections: number;
+  /**
+   * Where in its interval each request falls, from 0 (request i due at i / rate, the default) to
+   * below 1: loads of a few requests each that should not all start at the same moment.
+   */
+  phase?: number;
 }
 
 /** How often due requests are sent: 1 ms, the finest a Node timer ticks. */
@@ -80,6 +85,8 @@ export class PacedLane {
 
   private readonly templates: Template[];
   private readonly intervalMs: number;
+  /** When request 0 is due, after the load's start. */
+  private readonly offsetMs: number;
   /** Idle connections in turn (first in, first out), so none sits idle long enough for the server's keep-alive timeout to close it under a request. */
   private readonly idle: RawConnection[];
   private readonly all: RawConnection[];
@@ -99,6 +106,7 @@ export class PacedLane {
     this.idle = [...this.all];
     this.total = Math.round(options.requestsPerSecond * options.durationSeconds);
     this.intervalMs = 1000 / options.requestsPerSecond;
+    this.offsetMs = (options.phase ?? 0) * this.intervalMs;
   }
 
   get done(): boolean {
@@ -107,8 +115,8 @@ export class PacedLane {
 
   /** Sends every request due by `now` (ms, performance.now()) of a load that started at `started`. */
   sendDue(started: number, now: number): void {
-    while (this.next < this.total && started + this.next * this.intervalMs <= now) {
-      this.send(started + this.intervalMs * this.next++);
+    while (this.next < this.total && started + this.offsetMs + this.next * this.intervalMs <= now) {
+      this.send(started + this.offsetMs + this.intervalMs * this.next++);
     }
   }
 

@@ -9,6 +9,8 @@ export interface MixLane {
   target: PacedRequest;
   requestsPerSecond: number;
   connections: number;
+  /** PacedOptions.phase: where in its interval each request falls. */
+  phase?: number;
 }
 
 export interface MixLoad {
@@ -40,6 +42,7 @@ export async function measureMix(mix: MixLoad): Promise<MixMeasurement> {
         requestsPerSecond: lane.requestsPerSecond,
         connections: lane.connections,
         durationSeconds: mix.durationSeconds,
+        ...(lane.phase === undefined ? {} : { phase: lane.phase }),
       }),
   );
   // Connected before the clock starts: a mix opens a hundred connections or more, and their

@@ -108,6 +108,23 @@ describe('measurePaced', () => {
     expect(bySever).toEqual([15, 15]);
   });
 
+  it('places each request at its phase of the interval', async () => {
+    const arrivals: number[] = [];
+    const base = await serve((_req, _body, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(204).end();
+    });
+    const started = performance.now();
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 2, durationSeconds: 1, connections: 1, phase: 0.5 },
+    );
+    expect(result.requests).toBe(2);
+    // Due at 250 and 750 ms rather than 0 and 500.
+    expect(arrivals[0]! - started).toBeGreaterThanOrEqual(245);
+    expect(arrivals[1]! - started).toBeGreaterThanOrEqual(745);
+  });
+
   it('charges a request the time it waited for a connection', async () => {
     const base = await serve((_req, _body, res) => setTimeout(() => res.writeHead(204).end(), 50));
     const result = await measurePaced(

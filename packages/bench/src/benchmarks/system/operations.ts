@@ -5,6 +5,11 @@ import type { SeededGuild } from './seed.ts';
 
 /** How often each heavy operation starts, whatever the total rate: a few at once, all run long. */
 export const OPERATION_INTERVAL_SECONDS = { archive: 15, purge: 15, 'bulk add': 10 } as const;
+/**
+ * Where in its interval each kind starts (PacedOptions.phase): staggered, so that a short load's
+ * one archive, purge and bulk add do not all land together on its first moment.
+ */
+const OPERATION_PHASE = { archive: 0.25, purge: 0.5, 'bulk add': 0.75 } as const;
 /** Operations of a kind in flight at most (requests due meanwhile wait for a connection). */
 const OPERATION_CONNECTIONS = 2;
 
@@ -68,6 +73,7 @@ export function operationLanes(
     target: onGateways({ path, method: 'POST', headers, bodies }, gatewayUrls),
     requestsPerSecond: bodies.length / seconds,
     connections: Math.max(OPERATION_CONNECTIONS, gatewayUrls.length),
+    phase: OPERATION_PHASE[name],
   });
   const archive = JSON.stringify({ guild_id: guild.guildId });
   return [
