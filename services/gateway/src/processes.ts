@@ -7,8 +7,8 @@ import {
   onStopSignals,
   SHUTDOWN_SLACK_MS,
   withServiceNodeFlags,
-} from '@switchboard/runtime';
-import type { GatewayConfig } from './config.ts';
+} from '@switchboard/runtime/lifecycle';
+import type { ProcessesConfig } from './processes-config.ts';
 
 /** What the primary sends a gateway process to make it drain and end (as SIGTERM would). */
 const STOP_MESSAGE = 'switchboard:gateway-stop';
@@ -32,13 +32,13 @@ const REPLACE_AFTER_MS = 1_000;
  * gateway's requests a second, not the cores: on the two-core bench machine two processes took
  * more webhook ingest than one (packages/bench/README.md#gateway-processes).
  *
- * The primary serves nothing itself: it says ready once every process listens, replaces a
- * process that dies afterwards, merges the processes' metrics for a scrape that reaches any of
- * them, and on SIGTERM/SIGINT stops them all (each drains as on its own SIGTERM), ending with
- * 0 only when every one drained. A process that dies before the gateway was first ready ends
+ * The primary serves nothing itself and loads none of the app (main.ts): it says ready once
+ * every process listens, replaces a process that dies afterwards, merges the processes' metrics
+ * for a scrape that reaches any of them, and on SIGTERM/SIGINT stops them all (each drains as
+ * on its own SIGTERM), ending with 0 only when every one drained. A process that dies before the gateway was first ready ends
  * the gateway (a bad port, no database): restarting it is the supervisor's call, as alone.
  */
-export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void {
+export function runGatewayProcesses(config: ProcessesConfig, logger: Logger): void {
   const count = config.GATEWAY_PROCESSES;
   // The processes get the service flags even when the primary was started without them.
   cluster.setupPrimary({ execArgv: withServiceNodeFlags(process.execArgv) });
