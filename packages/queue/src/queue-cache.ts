@@ -1,8 +1,7 @@
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
-import { closeRedis, duplicateRedis, whenRedisReady } from '@switchboard/redis';
+import { closeRedis, duplicateRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
 
 export interface QueueCache {
   /** One BullMQ Queue per queue name, on the producer's connection. */
@@ -14,10 +13,10 @@ export interface QueueCache {
 
 interface EventsEntry {
   events: Promise<QueueEvents>;
-  template: Redis;
+  template: RedisClient;
 }
 
-export function createQueueCache(connection: Redis, prefix: string, logger?: Logger): QueueCache {
+export function createQueueCache(connection: RedisClient, prefix: string, logger?: Logger): QueueCache {
   const queues = new Map<QueueName, Queue>();
   const listeners = new Map<QueueName, EventsEntry>();
   const warn = (queue: QueueName, what: string) => (error: Error) =>

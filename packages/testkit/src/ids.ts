@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { workerIdLeaseKey } from '@switchboard/snowflake';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * Snowflake worker ids for the generators of test fixtures, from 900–1022. The processes a
@@ -24,7 +24,7 @@ export function testSnowflakeWorkerId(): number {
 }
 
 /** Marks the fixture ids as leased under `prefix`, for good: the file's keys are removed after it. */
-export async function reserveFixtureWorkerIds(redis: Redis, prefix: string): Promise<void> {
+export async function reserveFixtureWorkerIds(redis: RedisClient, prefix: string): Promise<void> {
   const pipeline = redis.pipeline();
   for (let id = FIRST_ID; id <= LAST_ID; id++) pipeline.set(workerIdLeaseKey(prefix, id), 'test-fixtures');
   await pipeline.exec();

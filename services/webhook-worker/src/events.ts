@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { MessageResponse, StreamEvent } from '@switchboard/contracts';
-import { whenRedisReady } from '@switchboard/redis';
+import { whenRedisReady, type RedisClient } from '@switchboard/redis';
 
 /**
  * For each entry not marked "published": appends it, then marks it. Redis runs a script
@@ -33,9 +32,9 @@ const COMMAND = 'switchboardPublishEventsOnce';
 type PublishOnce = (numberOfKeys: string, ...keysAndArgs: string[]) => Promise<Array<string | null>>;
 type WithPublish = { [COMMAND]: PublishOnce };
 
-const clientsWithCommand = new WeakSet<Redis>();
+const clientsWithCommand = new WeakSet<RedisClient>();
 
-function withPublish(redis: Redis): WithPublish {
+function withPublish(redis: RedisClient): WithPublish {
   if (!clientsWithCommand.has(redis)) {
     redis.defineCommand(COMMAND, { lua: PUBLISH_ONCE_LUA });
     clientsWithCommand.add(redis);
@@ -71,7 +70,7 @@ export interface OnceEvent {
  * or null when that event was appended before.
  */
 export async function appendEventsOnce(
-  redis: Redis,
+  redis: RedisClient,
   options: EventStreamOptions,
   events: readonly OnceEvent[],
 ): Promise<Array<string | null>> {
@@ -98,7 +97,7 @@ export function messageEvent(type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message:
 
 /** MESSAGE_CREATE for each message, at most once per message id (see appendEventsOnce). */
 export function publishMessageCreates(
-  redis: Redis,
+  redis: RedisClient,
   options: EventStreamOptions,
   messages: readonly MessageResponse[],
 ): Promise<Array<string | null>> {

@@ -1,9 +1,9 @@
 import { promises as dns } from 'node:dns';
-import type { Redis } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
+import type { RedisClient } from '@switchboard/redis';
 
 export interface ReverseDnsOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   /** `host[:port]` of the resolvers to ask; empty: the system's. */
   servers: readonly string[];
