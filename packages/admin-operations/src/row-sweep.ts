@@ -97,7 +97,10 @@ export function queuedRowSweep(options: {
 }): QueuedRowSweep {
   const { pool, redis, config, table, contract, rowJob, logger } = options;
   // Reads job states only; the connection stays the process's.
-  const queue = new Queue(rowJob.queue, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const queue = new Queue(rowJob.queue, {
+    connection: redis,
+    prefix: bullPrefix(config.REDIS_PREFIX, { queue: rowJob.queue, connection: redis }),
+  });
   return {
     handler: queuedRowSweepHandler({
       pool,

@@ -10,7 +10,7 @@ import {
 import type { Logger } from '@switchboard/logger';
 import { currentRequestId, tracedSend, type TraceCarrier } from '@switchboard/telemetry';
 import { InvalidJobPayloadError, QueueUnavailableError, ReplicationShortfallError } from './errors.ts';
-import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
+import { toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
 import { isRedisUnavailable, whenRedisReady, type RedisClient } from '@switchboard/redis';
 import { waitForJob, type WaitHandle, type WaitOutcome } from './wait.ts';
@@ -162,7 +162,7 @@ async function addJobsReplicated(
 }
 
 export function createProducer({ connection, redisPrefix, logger, replicas }: ProducerOptions): Producer {
-  const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
+  const cache = createQueueCache(connection, redisPrefix, logger);
   // Not a Set: one add and one delete per waiting request churns a hash table (see InFlight).
   const waits = new InFlight<WaitHandle>();
   /**

@@ -34,7 +34,7 @@ export async function syncSchedules(
   schedules: readonly AnyJobSchedule[],
   logger: Logger,
 ): Promise<void> {
-  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix) });
+  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix, { queue: queueName, connection }) });
   try {
     const declared = new Set(schedules.map((schedule) => schedule.id));
     for (const { key } of await queue.getJobSchedulers()) {

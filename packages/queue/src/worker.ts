@@ -226,7 +226,7 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   const observer = guardedObserver(options.observer, logger);
   const worker = new QueueWorker(queue, createProcessor(queue, registry, active, logger, observer), {
     connection,
-    prefix: bullPrefix(redisPrefix),
+    prefix: bullPrefix(redisPrefix, { queue, connection }),
     concurrency,
     lockDuration: timings.lockDurationMs,
     stalledInterval: timings.stalledIntervalMs,

@@ -21,3 +21,4 @@ export {
   type RedisTarget,
   type SentinelTarget,
 } from './target.ts';
+export { sameSlotTag } from './slots.ts';

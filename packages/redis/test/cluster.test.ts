@@ -10,6 +10,7 @@ import {
   isRedisUnavailable,
   redisConnections,
   redisTarget,
+  sameSlotTag,
   whenRedisReady,
   type RedisClient,
 } from '../src/index.ts';
@@ -95,4 +96,16 @@ it('fails a request-path command at once, as unavailable, while no node answers'
 it('refuses a command across slots, which is why every script keeps its keys in one', async () => {
   const error = await client.mget(keys[0]!, keys[1]!, keys[2]!, keys[3]!).catch((caught: Error) => caught);
   expect(String(error)).toMatch(/CROSSSLOT|same slot/);
+});
+
+it.each(['events', 'sb:events', 'a{b}c', '{a{b}', 'tag{'])(
+  'tags keys into the slot of %s, as the cluster places them',
+  async (key) => {
+    const slotOf = (name: string) => client.cluster('KEYSLOT', name);
+    expect(await slotOf(`sb:events:published:${sameSlotTag(key)}:123`)).toBe(await slotOf(key));
+  },
+);
+
+it('refuses to tag for a key whose slot no tag can name', () => {
+  for (const key of ['a}b', 'x{}y']) expect(() => sameSlotTag(key)).toThrow(/give it a \{hash tag\} of its own/);
 });

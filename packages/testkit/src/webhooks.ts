@@ -127,5 +127,8 @@ export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promi
 
 /** The webhook-deliveries queue under `redisPrefix` (a file's), to look at what a worker did; close it when done. */
 export function webhookDeliveriesQueue(connection: RedisClient, redisPrefix: string): Queue {
-  return new Queue(QUEUES.webhookDeliveries, { connection, prefix: bullPrefix(redisPrefix) });
+  return new Queue(QUEUES.webhookDeliveries, {
+    connection,
+    prefix: bullPrefix(redisPrefix, { queue: QUEUES.webhookDeliveries, connection }),
+  });
 }

@@ -1,5 +1,5 @@
 import type { MessageResponse, StreamEvent } from '@switchboard/contracts';
-import { whenRedisReady, type RedisClient } from '@switchboard/redis';
+import { sameSlotTag, whenRedisReady, type RedisClient } from '@switchboard/redis';
 
 /**
  * For each entry not marked "published": appends it, then marks it. Redis runs a script
@@ -53,9 +53,16 @@ export interface EventStreamOptions {
   markerTtlSeconds: number;
 }
 
-/** The "appended" marker of one event: `marker` is the message id for MESSAGE_CREATE, else the change's own id. */
-export function publishedMarkerKey(redisPrefix: string, marker: string): string {
-  return `${redisPrefix}:events:published:${marker}`;
+/**
+ * The "appended" marker of one event: `marker` is the message id for MESSAGE_CREATE, else the
+ * change's own id. On a Redis Cluster (`clusterStreamKey` given) it carries the stream's hash
+ * tag: the script writes both, and a cluster refuses a script whose keys are in different
+ * slots; the stream keeps its name, which its readers know. A single server keeps the name it
+ * always had, so a retry that straddles an upgrade still finds its marker.
+ */
+export function publishedMarkerKey(redisPrefix: string, marker: string, clusterStreamKey?: string): string {
+  const slot = clusterStreamKey === undefined ? '' : `${sameSlotTag(clusterStreamKey)}:`;
+  return `${redisPrefix}:events:published:${slot}${marker}`;
 }
 
 /** An event and the marker that says it was appended (one per event, never reused). */
@@ -78,7 +85,9 @@ export async function appendEventsOnce(
   const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
   await whenRedisReady(redis);
-  const keys = [options.streamKey, ...events.map(({ marker }) => publishedMarkerKey(options.redisPrefix, marker))];
+  const slotOf = redis.isCluster ? options.streamKey : undefined;
+  const markers = events.map(({ marker }) => publishedMarkerKey(options.redisPrefix, marker, slotOf));
+  const keys = [options.streamKey, ...markers];
   const args = [String(options.markerTtlSeconds), String(options.maxLength), String(width), ...entries.flat()];
   const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
   return events.map((_, index) => ids[index] ?? null);

@@ -48,7 +48,10 @@ export function createWebhookWorkerSetup({
     metrics: deliveryMetrics(metrics),
   });
   // Reads job states only; the connection stays the process's.
-  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, {
+    connection: redis,
+    prefix: bullPrefix(config.REDIS_PREFIX, { queue: WEBHOOK_WORKER_QUEUE, connection: redis }),
+  });
   const sweep = bodySweepHandler({
     storage,
     jobState: (jobId) => deliveries.getJobState(jobId),

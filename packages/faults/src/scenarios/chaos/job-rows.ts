@@ -36,7 +36,11 @@ async function stuckRows(pool: Pool, redis: Redis, redisPrefix: string): Promise
     const described: string[] = [];
     for (const row of rows) {
       const name = FAMILY_QUEUES[row.family]!;
-      if (!queues.has(name)) queues.set(name, new Queue(name, { connection: redis, prefix: bullPrefix(redisPrefix) }));
+      if (!queues.has(name))
+        queues.set(
+          name,
+          new Queue(name, { connection: redis, prefix: bullPrefix(redisPrefix, { queue: name, connection: redis }) }),
+        );
       described.push(`${row.family} ${row.id} ${row.status}, job ${await queues.get(name)!.getJobState(row.id)}`);
     }
     return described;
