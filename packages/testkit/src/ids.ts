@@ -25,7 +25,7 @@ export function testSnowflakeWorkerId(): number {
 
 /** Marks the fixture ids as leased under `prefix`, for good: the file's keys are removed after it. */
 export async function reserveFixtureWorkerIds(redis: RedisClient, prefix: string): Promise<void> {
-  const pipeline = redis.pipeline();
-  for (let id = FIRST_ID; id <= LAST_ID; id++) pipeline.set(workerIdLeaseKey(prefix, id), 'test-fixtures');
-  await pipeline.exec();
+  // One SET each, not a pipeline: on a Redis Cluster the keys are in different slots.
+  const ids = Array.from({ length: LAST_ID - FIRST_ID + 1 }, (_, index) => FIRST_ID + index);
+  await Promise.all(ids.map((id) => redis.set(workerIdLeaseKey(prefix, id), 'test-fixtures')));
 }
