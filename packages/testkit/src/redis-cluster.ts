@@ -12,6 +12,8 @@ export interface RunningRedisCluster {
   nodes: Array<{ host: string; port: number }>;
   /** `host:port,host:port,…`, as REDIS_CLUSTER_NODES is written. */
   nodesVariable: string;
+  /** Sends `signal` to the node on `port` (SIGSTOP, SIGCONT: a node that falls silent). */
+  signal(port: number, signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -19,7 +21,9 @@ export interface RunningRedisCluster {
  * A real Redis Cluster on loopback: three masters (`redis-server --cluster-enabled yes`, no
  * replicas) joined by `redis-cli --cluster create`, in a temporary folder, ready once every
  * node reports `cluster_state:ok`; every process killed by stop(). Each node's cluster bus
- * gets a free port of its own (the default, port + 10000, may be taken or out of range).
+ * gets a free port of its own (the default, port + 10000, may be taken or out of range). The
+ * nodes serve their slots while another is down (no full coverage required), so a test can
+ * silence one and use the others.
  */
 export async function startRedisCluster({ masters = 3 }: { masters?: number } = {}): Promise<RunningRedisCluster> {
   const folder = await mkdtemp(join(tmpdir(), 'sb-cluster-'));
@@ -35,7 +39,8 @@ export async function startRedisCluster({ masters = 3 }: { masters?: number } = 
       const args = [
         ...['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1'],
         ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${index}.conf`],
-        ...['--cluster-node-timeout', '2000', '--save', '', '--appendonly', 'no', '--dir', folder],
+        ...['--cluster-node-timeout', '2000', '--cluster-require-full-coverage', 'no'],
+        ...['--save', '', '--appendonly', 'no', '--dir', folder],
       ];
       children.push(spawn('redis-server', args, { cwd: folder, stdio: 'ignore' }));
       ports.push(port);
@@ -58,7 +63,12 @@ export async function startRedisCluster({ masters = 3 }: { masters?: number } = 
       await waitFor(async () => (await clusterInfo(port)).includes('cluster_state:ok'), 20_000, 100);
     }
     const nodes = ports.map((port) => ({ host: '127.0.0.1', port }));
-    return { nodes, nodesVariable: nodes.map(({ host, port }) => `${host}:${port}`).join(','), stop };
+    const signal = (port: number, signal: NodeJS.Signals) => {
+      const child = children[ports.indexOf(port)];
+      if (!child) throw new Error(`no node of this cluster listens on ${port}`);
+      child.kill(signal);
+    };
+    return { nodes, nodesVariable: nodes.map(({ host, port }) => `${host}:${port}`).join(','), signal, stop };
   } catch (error) {
     await stop();
     throw error;
