@@ -7,6 +7,7 @@ import { clusterSubscriberConnection } from '../src/cluster-internals.ts';
 import {
   closeRedis,
   createRedis,
+  isRedisUnavailable,
   redisConnections,
   SUBSCRIBER_PING_INTERVAL_MS,
   whenRedisReady,
@@ -67,3 +68,35 @@ it('counts the subscriber connection, and moves its channels off a silent node',
   expect(performance.now() - stoppedAt).toBeGreaterThan(WORKER_SOCKET_TIMEOUT_MS - 1_000);
   expect(clusterSubscriberConnection(subscriber)?.options.port).not.toBe(silenced);
 }, 90_000);
+
+it("times a silent node's commands out as unavailable, and serves its slots again once it answers", async () => {
+  const client = createRedis(
+    { nodes: cluster.nodes },
+    { role: 'producer', name: 'cluster-liveness-timeout', commandTimeoutMs: 300 },
+  ) as Cluster;
+  made.push(client);
+  await whenRedisReady(client, 10_000);
+  const key = `cluster-liveness:${randomUUID()}`;
+  await client.set(key, 'kept');
+  const port = await ownerPort(client, key);
+  cluster.signal(port, 'SIGSTOP');
+  try {
+    const started = performance.now();
+    const error = await client.get(key).catch((caught: unknown) => caught);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(isRedisUnavailable(error)).toBe(true);
+  } finally {
+    cluster.signal(port, 'SIGCONT');
+  }
+  // The timed-out connection was dropped; a new one to the same node answers.
+  await waitFor(async () => (await client.get(key).catch(() => null)) === 'kept', 10_000, 100);
+});
+
+/** The port of the master serving `key`'s slot, from the cluster's own slot table. */
+async function ownerPort(client: Cluster, key: string): Promise<number> {
+  const slot = (await client.cluster('KEYSLOT', key)) as number;
+  const range = (await client.cluster('SLOTS')).find(([from, to]) => slot >= from && slot <= to);
+  const master = range?.[2];
+  if (!master) throw new Error(`no master serves slot ${slot}`);
+  return master[1];
+}
