@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
-import { clusterConnections, clusterSubscriberConnection } from './cluster-internals.ts';
+import { clusterConnections, clusterOptions, credentials, pingClusterSubscriber } from './cluster.ts';
 import { isClusterTarget, type ClusterTarget, type RedisTarget } from './target.ts';
 
 /*
@@ -202,30 +202,6 @@ function pingWhileSubscribed(client: Redis): Redis {
   return client;
 }
 
-/**
- * A cluster client subscribes on a connection of its own, made without a liveness bound and
- * never reconnected (once it ends, the client subscribes again through another node). An idle
- * one PINGs every SUBSCRIBER_PING_INTERVAL_MS, and one whose answer does not come within
- * WORKER_SOCKET_TIMEOUT_MS is dropped: its channels move to a live node.
- */
-function pingClusterSubscriber(cluster: Cluster): void {
-  let waiting = false;
-  const timer = setInterval(() => {
-    const subscriber = clusterSubscriberConnection(cluster);
-    if (waiting || subscriber?.status !== 'ready' || subscriber.mode !== 'subscriber') return;
-    waiting = true;
-    const dropper = setTimeout(() => subscriber.disconnect(), WORKER_SOCKET_TIMEOUT_MS);
-    subscriber
-      .ping()
-      .catch(() => {})
-      .finally(() => {
-        waiting = false;
-        clearTimeout(dropper);
-      });
-  }, SUBSCRIBER_PING_INTERVAL_MS).unref();
-  cluster.once('end', () => clearInterval(timer));
-}
-
 /** Every client this process made, by role, until it ends for good. */
 const clientsByRole = new Map<RedisRole, Set<RedisClient>>();
 
@@ -264,7 +240,7 @@ function managed<Client extends RedisClient>(client: Client, options: RedisClien
   if (client instanceof Cluster) {
     // Each node has its own connection: what watchCommands does per connection, it does per node.
     client.on('+node', (node: Redis) => watchCommands(node, options));
-    if (options.role === 'worker') pingClusterSubscriber(client);
+    if (options.role === 'worker') pingClusterSubscriber(client, SUBSCRIBER_PING_INTERVAL_MS, WORKER_SOCKET_TIMEOUT_MS);
     return client;
   }
   const watched = watchCommands(client as Redis, options);
@@ -280,24 +256,13 @@ function reconnectOnReadOnly(error: Error): 2 | false {
   return error.message.startsWith('READONLY') ? 2 : false;
 }
 
-/**
- * A cluster client's own options for a role; its nodes' connections get the role's options.
- * Request-path roles fail at once while the cluster is not ready (no offline queue), as a
- * single client does while it reconnects.
- */
-function clusterOptionsFor(options: RedisClientOptions, credentials: RedisOptions): ClusterOptions {
-  const { retryStrategy: _perNode, lazyConnect, ...nodeOptions } = optionsFor(options);
-  return {
-    redisOptions: { ...credentials, ...nodeOptions },
-    clusterRetryStrategy: retryStrategy,
-    enableOfflineQueue: options.role === 'worker',
-    lazyConnect: lazyConnect ?? false,
-  };
-}
-
 function createCluster({ nodes, username, password }: ClusterTarget, options: RedisClientOptions): Cluster {
-  const credentials = { ...(username ? { username } : {}), ...(password ? { password } : {}) };
-  return managed(new Cluster(nodes, clusterOptionsFor(options, credentials)), options);
+  const offlineQueue = options.role === 'worker';
+  const settings = clusterOptions(optionsFor(options), {
+    offlineQueue,
+    credentials: credentials(username, password),
+  });
+  return managed(new Cluster(nodes, settings), options);
 }
 
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
@@ -314,11 +279,12 @@ export function duplicateRedis<Client extends RedisClient>(client: Client, optio
   // The prototypes': the client's own duplicate() counts what it makes under its own role.
   if (client instanceof Cluster) {
     const { username, password } = client.options.redisOptions ?? {};
-    const credentials = { ...(username ? { username } : {}), ...(password ? { password } : {}) };
-    return managed(
-      Cluster.prototype.duplicate.call(client, [], clusterOptionsFor(options, credentials)),
-      options,
-    ) as Client;
+    const offlineQueue = options.role === 'worker';
+    const overrides = clusterOptions(optionsFor(options), {
+      offlineQueue,
+      credentials: credentials(username, password),
+    });
+    return managed(Cluster.prototype.duplicate.call(client, [], overrides), options) as Client;
   }
   return managed(Redis.prototype.duplicate.call(client, optionsFor(options)), options) as Client;
 }
