@@ -256,11 +256,11 @@ function reconnectOnReadOnly(error: Error): 2 | false {
   return error.message.startsWith('READONLY') ? 2 : false;
 }
 
-function createCluster({ nodes, username, password }: ClusterTarget, options: RedisClientOptions): Cluster {
+function createCluster({ nodes, username, password, tls }: ClusterTarget, options: RedisClientOptions): Cluster {
   const offlineQueue = options.role === 'worker';
   const settings = clusterOptions(optionsFor(options), {
     offlineQueue,
-    credentials: credentials(username, password),
+    access: { ...credentials(username, password), ...(tls ? { tls: {} } : {}) },
   });
   return managed(new Cluster(nodes, settings), options);
 }
@@ -278,11 +278,11 @@ export function createRedis(target: RedisTarget, options: RedisClientOptions): R
 export function duplicateRedis<Client extends RedisClient>(client: Client, options: RedisClientOptions): Client {
   // The prototypes': the client's own duplicate() counts what it makes under its own role.
   if (client instanceof Cluster) {
-    const { username, password } = client.options.redisOptions ?? {};
+    const { username, password, tls } = client.options.redisOptions ?? {};
     const offlineQueue = options.role === 'worker';
     const overrides = clusterOptions(optionsFor(options), {
       offlineQueue,
-      credentials: credentials(username, password),
+      access: { ...credentials(username, password), ...(tls ? { tls } : {}) },
     });
     return managed(Cluster.prototype.duplicate.call(client, [], overrides), options) as Client;
   }

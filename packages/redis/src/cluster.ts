@@ -55,6 +55,7 @@ export function pingClusterSubscriber(cluster: Cluster, intervalMs: number, time
   cluster.once('end', () => clearInterval(timer));
 }
 
+/** The username and password options of a connection, each only when given. */
 export function credentials(username: string | undefined, password: string | undefined): RedisOptions {
   return { ...(username ? { username } : {}), ...(password ? { password } : {}) };
 }
@@ -68,10 +69,10 @@ export function credentials(username: string | undefined, password: string | und
  */
 export function clusterOptions(
   { retryStrategy, lazyConnect, ...nodeOptions }: RedisOptions,
-  { offlineQueue, credentials }: { offlineQueue: boolean; credentials: RedisOptions },
+  { offlineQueue, access }: { offlineQueue: boolean; access: RedisOptions },
 ): ClusterOptions {
   return {
-    redisOptions: { ...credentials, ...nodeOptions },
+    redisOptions: { ...access, ...nodeOptions },
     ...(retryStrategy ? { clusterRetryStrategy: retryStrategy } : {}),
     enableOfflineQueue: offlineQueue,
     lazyConnect: lazyConnect ?? false,

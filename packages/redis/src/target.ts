@@ -13,6 +13,8 @@ export interface ClusterTarget {
   nodes: Array<{ host: string; port: number }>;
   username?: string;
   password?: string;
+  /** TLS to every node (REDIS_URL is `rediss://`), as managed clusters with in-transit encryption need. */
+  tls?: boolean;
 }
 
 /** Where a process's Redis is: a `redis://` URL, a master behind Sentinel, or a cluster. */
@@ -40,7 +42,7 @@ export function redisTarget(config: {
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
   };
   if (config.REDIS_CLUSTER_NODES && config.REDIS_CLUSTER_NODES.length > 0) {
-    return { nodes: config.REDIS_CLUSTER_NODES, ...credentials };
+    return { nodes: config.REDIS_CLUSTER_NODES, ...credentials, ...(url.protocol === 'rediss:' ? { tls: true } : {}) };
   }
   if (!config.REDIS_SENTINELS || config.REDIS_SENTINELS.length === 0) return config.REDIS_URL;
   const db = Number(url.pathname.slice(1) || 0);

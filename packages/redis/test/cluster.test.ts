@@ -109,3 +109,17 @@ it.each(['events', 'sb:events', 'a{b}c', '{a{b}', 'tag{'])(
 it('refuses to tag for a key whose slot no tag can name', () => {
   for (const key of ['a}b', 'x{}y']) expect(() => sameSlotTag(key)).toThrow(/give it a \{hash tag\} of its own/);
 });
+
+it("takes REDIS_URL's credentials and TLS for every node, and keeps them in a duplicate", () => {
+  const target = redisTarget({ REDIS_URL: 'rediss://user:p%40ss@unused:6380/0', REDIS_CLUSTER_NODES: cluster.nodes });
+  expect(target).toEqual({ nodes: cluster.nodes, username: 'user', password: 'p@ss', tls: true });
+  const secure = createRedis(target, { role: 'client', lazyConnect: true }) as Cluster;
+  const duplicate = duplicateRedis(secure, { role: 'worker', lazyConnect: true });
+  for (const each of [secure, duplicate]) {
+    expect(each.options.redisOptions).toMatchObject({ username: 'user', password: 'p@ss', tls: {} });
+  }
+  expect(duplicate.options.redisOptions?.maxRetriesPerRequest).toBeNull();
+  expect(secure.options.enableOfflineQueue).toBe(false);
+  expect(duplicate.options.enableOfflineQueue).toBe(true);
+  made.push(secure, duplicate);
+});
