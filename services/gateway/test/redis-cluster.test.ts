@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ACL } from '@switchboard/contracts';
 import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
 import {
   createWebhookFixture,
@@ -12,6 +13,7 @@ import {
   type RunningRedisCluster,
   type ServiceProcess,
 } from '@switchboard/testkit';
+import { adminCall, createAdmin, signInToDashboard } from './admin-helpers.ts';
 
 // The gateway and the webhook worker as processes on a real three-master Redis Cluster
 // (REDIS_CLUSTER_NODES): executes stored through the queue, the rate limiter, the events
@@ -69,4 +71,23 @@ it('stores executes sent through a gateway and a worker on a cluster, each once,
   expect(ready.status).toBe(200);
   // Nothing refused for crossing slots, nor let through unlimited (the limiter fails open).
   expect(`${gateway.stdout()}${worker.stdout()}`).not.toMatch(/CROSSSLOT|rate limit/i);
+}, 60_000);
+
+it('numbers and publishes an IP ban, and keeps a dashboard session, on the cluster', async () => {
+  const base = `http://127.0.0.1:${gateway.ready['port']}`;
+  const admin = await createAdmin(pool(), [ACL.authenticate, ACL.banIpAdd, ACL.jobsRead]);
+  const banned = await adminCall(base, {
+    method: 'POST',
+    path: '/v1/admin/bans/ip/add',
+    key: admin.key,
+    body: { ips: ['198.51.100.7'], reason: 'cluster' },
+  });
+  expect(banned.status).toBe(204);
+  // The script that numbers and publishes the change ran on the node of its one key.
+  expect(await redis.get(`${environment.redisPrefix}:ip-bans:seq`)).toBe('1');
+  const { answer, cookie } = await signInToDashboard(base, admin.key);
+  expect(answer.status).toBe(200);
+  const board = await fetch(`${base}/v1/admin/dashboard/`, { headers: { cookie }, redirect: 'manual' });
+  expect(board.status).toBe(200);
+  expect(`${gateway.stdout()}${worker.stdout()}`).not.toMatch(/CROSSSLOT|redis connection error/i);
 }, 60_000);
