@@ -4,6 +4,7 @@ import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@swit
 import {
   createWebhookFixture,
   reserveFixtureWorkerIds,
+  ServiceExitError,
   spawnService,
   startRedisCluster,
   useTestEnvironment,
@@ -90,4 +91,16 @@ it('numbers and publishes an IP ban, and keeps a dashboard session, on the clust
   const board = await fetch(`${base}/v1/admin/dashboard/`, { headers: { cookie }, redirect: 'manual' });
   expect(board.status).toBe(200);
   expect(`${gateway.stdout()}${worker.stdout()}`).not.toMatch(/CROSSSLOT|redis connection error/i);
+}, 60_000);
+
+it('stops a webhook worker at start whose events stream no hash tag can share a slot with', async () => {
+  const env = environment.processEnv({
+    REDIS_CLUSTER_NODES: cluster.nodesVariable,
+    REDIS_URL: 'redis://127.0.0.1:1',
+    EVENTS_STREAM_KEY: 'events}',
+  });
+  const refused = await spawnService('webhook-worker', env).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(ServiceExitError);
+  expect((refused as ServiceExitError).status.code).not.toBe(0);
+  expect(`${(refused as ServiceExitError).stderr}`).toMatch(/events\}.*give it a \{hash tag\}/s);
 }, 60_000);
