@@ -8,11 +8,13 @@ export interface CliOptions {
   /** Times each benchmark runs; with more than one, each figure's median and range follow. */
   rounds: number;
   list: boolean;
+  /** Whether --duration was given: else a benchmark's own default applies (loadFor). */
+  durationGiven: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [name ...] [--duration <s>] [--connections <n>] [--warmup <s>] [--rounds <n>] [--list]
   name           benchmarks to run (default: all); --list shows them
-  --duration     measured seconds per target (default 10)
+  --duration     measured seconds per target (default 10; system: 120, its capacity run)
   --connections  concurrent connections (default 50)
   --warmup       discarded warm-up seconds before each measurement (default 3)
   --rounds       runs of each benchmark, then the median and range of each figure (default 1)`;
@@ -48,5 +50,12 @@ export function parseCli(argv: string[]): CliOptions {
     load: { durationSeconds: duration, connections, warmupSeconds: warmup },
     rounds,
     list,
+    durationGiven: values.duration !== undefined,
   };
+}
+
+/** The load options for `benchmark`: its own default duration unless --duration was given. */
+export function loadFor(cli: CliOptions, benchmark: { defaultDurationSeconds?: number }): LoadOptions {
+  if (cli.durationGiven || benchmark.defaultDurationSeconds === undefined) return cli.load;
+  return { ...cli.load, durationSeconds: benchmark.defaultDurationSeconds };
 }

@@ -9,18 +9,18 @@ const GATEWAY_ENTRY = join(REPO_ROOT, 'services/gateway/src/main.ts');
 const BASELINE_ENTRY = join(import.meta.dirname, 'baseline-server.ts');
 
 export interface Harness {
-  /** A context whose processes are stopped by `cleanup` (run after that one benchmark). */
-  contextFor(cleanup: CleanupStack): BenchContext;
+  /** A context with `load`, whose processes are stopped by `cleanup` (run after that one benchmark). */
+  contextFor(cleanup: CleanupStack, load: LoadOptions): BenchContext;
 }
 
 /**
  * Services (databases, Redis, S3) are resolved once, on first use, and stopped by
  * `sharedCleanup` at the end of the run; processes belong to one benchmark.
  */
-export function createHarness(config: BenchConfig, load: LoadOptions, sharedCleanup: CleanupStack): Harness {
+export function createHarness(config: BenchConfig, sharedCleanup: CleanupStack): Harness {
   let services: Promise<BenchServices> | undefined;
   return {
-    contextFor: (cleanup) =>
+    contextFor: (cleanup, load) =>
       benchContext(load, cleanup, () => (services ??= startBenchServices(config, sharedCleanup))),
   };
 }

@@ -3,11 +3,14 @@
  * message each, and answers each with its measurement; ends when its parent goes.
  */
 import { runAutocannon } from './autocannon-run.ts';
-import { isLoadRequest, type LoadAnswer, type LoadRequest } from './load-generator-protocol.ts';
+import { isLoadRequest, type LoadAnswer, type LoadRequest, type LoadResult } from './load-generator-protocol.ts';
 import { measurePaced } from './paced-load.ts';
+import { measureMix } from './paced-mix.ts';
 
-function generate(request: LoadRequest) {
-  return request.kind === 'autocannon' ? runAutocannon(request.run) : measurePaced(request.target, request.options);
+function generate(request: LoadRequest): Promise<LoadResult> {
+  if (request.kind === 'autocannon') return runAutocannon(request.run);
+  if (request.kind === 'mix') return measureMix(request.mix);
+  return measurePaced(request.target, request.options);
 }
 
 process.on('message', (message) => {

@@ -1,9 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
 import type { AutocannonRun } from './autocannon-run.ts';
-import type { Load, LoadAnswer, LoadRequest } from './load-generator-protocol.ts';
+import type { Load, LoadAnswer, LoadRequest, LoadResult } from './load-generator-protocol.ts';
 import type { Measurement } from './measure.ts';
 import type { PacedOptions, PacedRequest } from './paced-load.ts';
+import type { MixLoad, MixMeasurement } from './paced-mix.ts';
 import { captureOutput } from './processes.ts';
 
 const ENTRY = new URL('./load-generator-process.ts', import.meta.url).pathname;
@@ -23,11 +24,15 @@ const ENTRY = new URL('./load-generator-process.ts', import.meta.url).pathname;
 class LoadGenerator {
   private current: GeneratorProcess | undefined;
 
-  run(load: Load): Promise<Measurement> {
+  run(load: Load): Promise<LoadResult> {
     this.current ??= new GeneratorProcess((retired) => {
       if (this.current === retired) this.current = undefined;
     });
     return this.current.run(load);
+  }
+
+  get pid(): number | undefined {
+    return this.current?.pid;
   }
 }
 
@@ -38,7 +43,7 @@ class GeneratorProcess {
   private nextId = 1;
   private readonly pending = new Map<
     number,
-    { resolve: (measurement: Measurement) => void; reject: (error: Error) => void }
+    { resolve: (result: LoadResult) => void; reject: (error: Error) => void }
   >();
 
   /** Called once this process takes no more loads. */
@@ -60,9 +65,13 @@ class GeneratorProcess {
     for (const pipe of [this.child.stdout, this.child.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
   }
 
-  run(load: Load): Promise<Measurement> {
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  run(load: Load): Promise<LoadResult> {
     const request: LoadRequest = { ...load, id: this.nextId++ };
-    const answer = new Promise<Measurement>((resolve, reject) => this.pending.set(request.id, { resolve, reject }));
+    const answer = new Promise<LoadResult>((resolve, reject) => this.pending.set(request.id, { resolve, reject }));
     this.child.send(request);
     return answer;
   }
@@ -85,10 +94,20 @@ const generator = new LoadGenerator();
 
 /** Runs `run` with autocannon in the load generator's process. */
 export function autocannonLoad(run: AutocannonRun): Promise<Measurement> {
-  return generator.run({ kind: 'autocannon', run });
+  return generator.run({ kind: 'autocannon', run }) as Promise<Measurement>;
 }
 
 /** An open-loop load at a steady rate (measurePaced) from the load generator's process. */
 export function pacedLoad(target: PacedRequest, options: PacedOptions): Promise<Measurement> {
-  return generator.run({ kind: 'paced', target, options });
+  return generator.run({ kind: 'paced', target, options }) as Promise<Measurement>;
+}
+
+/** Several paced loads at once (measureMix) from the load generator's process. */
+export function mixLoad(mix: MixLoad): Promise<MixMeasurement> {
+  return generator.run({ kind: 'mix', mix }) as Promise<MixMeasurement>;
+}
+
+/** The process generating loads now, if any (its CPU and memory are reported with the rest). */
+export function loadGeneratorPid(): number | undefined {
+  return generator.pid;
 }

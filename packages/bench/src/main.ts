@@ -1,6 +1,6 @@
 import { findBenchmarks, BENCHMARKS } from './benchmarks/index.ts';
 import { CleanupStack } from './cleanup.ts';
-import { parseCli, USAGE, type CliOptions } from './cli.ts';
+import { loadFor, parseCli, USAGE, type CliOptions } from './cli.ts';
 import { loadBenchConfig } from './config.ts';
 import { createHarness } from './context.ts';
 import { formatReport, writeReport, writeRoundsSummary } from './report.ts';
@@ -53,24 +53,25 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 let failed = false;
 try {
-  const harness = createHarness(config, cli.load, shared);
+  const harness = createHarness(config, shared);
   for (const benchmark of selected) {
+    const load = loadFor(cli, benchmark);
     const reports: BenchReport[] = [];
     for (let round = 1; round <= cli.rounds; round++) {
       current = new CleanupStack();
       try {
-        const report = await benchmark.run(harness.contextFor(current));
+        const report = await benchmark.run(harness.contextFor(current, load));
         reports.push(report);
-        const path = await writeReport(config.outputDirectory, report, cli.load);
+        const path = await writeReport(config.outputDirectory, report, load);
         const heading = cli.rounds > 1 ? `round ${round} of ${cli.rounds}\n` : '';
-        process.stdout.write(`\n${heading}${formatReport(report, cli.load)}\nresults: ${path}\n`);
+        process.stdout.write(`\n${heading}${formatReport(report, load)}\nresults: ${path}\n`);
       } finally {
         await current.run();
       }
     }
     if (cli.rounds > 1) {
       const summary = summariseRounds(reports);
-      const path = await writeRoundsSummary(config.outputDirectory, summary, cli.load);
+      const path = await writeRoundsSummary(config.outputDirectory, summary, load);
       process.stdout.write(`\n${formatRoundsSummary(summary)}\nrounds: ${path}\n`);
     }
   }

@@ -45,6 +45,19 @@ export class RawConnection {
     (this.socket ?? this.open()).write(request);
   }
 
+  /**
+   * Opens the connection ahead of its first request; resolves once it is open or has failed (a
+   * failure then shows on the first request, which opens it again).
+   */
+  connect(): Promise<void> {
+    const socket = this.socket ?? this.open();
+    if (!socket.connecting) return Promise.resolve();
+    return new Promise((resolve) => {
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+  }
+
   /** Closes the connection; a request under way is abandoned (its callback never runs). */
   destroy(): void {
     this.settle = null;

@@ -50,5 +50,7 @@ export interface BenchReport {
 export interface Benchmark {
   name: string;
   description: string;
+  /** Measured seconds when --duration is not given (default: the CLI's). */
+  defaultDurationSeconds?: number;
   run(context: BenchContext): Promise<BenchReport>;
 }

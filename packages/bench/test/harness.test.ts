@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '@switchboard/testkit';
 import { CleanupStack } from '../src/cleanup.ts';
-import { parseCli } from '../src/cli.ts';
+import { loadFor, parseCli } from '../src/cli.ts';
 import { measure } from '../src/measure.ts';
 import { forkHelper } from '../src/processes.ts';
 import { formatReport } from '../src/report.ts';
@@ -16,6 +16,7 @@ describe('bench harness', () => {
       list: false,
       load: { connections: 50, durationSeconds: 10, warmupSeconds: 3 },
       rounds: 1,
+      durationGiven: false,
     });
     expect(parseCli(['discovery', '--duration', '2', '-c', '8', '--warmup=0']).load).toEqual({
       connections: 8,
@@ -23,6 +24,10 @@ describe('bench harness', () => {
       warmupSeconds: 0,
     });
     expect(parseCli(['ban-check', '--rounds', '5']).rounds).toBe(5);
+    // A benchmark's own default duration applies unless --duration says otherwise.
+    expect(loadFor(parseCli(['system']), { defaultDurationSeconds: 120 }).durationSeconds).toBe(120);
+    expect(loadFor(parseCli(['system', '-d', '20']), { defaultDurationSeconds: 120 }).durationSeconds).toBe(20);
+    expect(loadFor(parseCli(['discovery']), {}).durationSeconds).toBe(10);
     expect(() => parseCli(['--rounds', '0'])).toThrow(/--rounds/);
     expect(() => parseCli(['--duration', 'soon'])).toThrow(/--duration/);
     expect(() => parseCli(['--bogus'])).toThrow();

@@ -78,6 +78,53 @@ describe('measurePaced', () => {
     expect(result.errors).toBe(0);
   });
 
+  it('sends the bodies in turn and spreads connections over the replicas', async () => {
+    const bodiesSeen: string[] = [];
+    const bySever = [0, 0];
+    const first = await serve((_req, body, res) => {
+      bodiesSeen.push(body);
+      bySever[0]! += 1;
+      res.writeHead(204).end();
+    });
+    const second = await serve((_req, body, res) => {
+      bodiesSeen.push(body);
+      bySever[1]! += 1;
+      res.writeHead(204).end();
+    });
+    const result = await measurePaced(
+      {
+        url: `${first}/ops`,
+        method: 'POST',
+        bodies: ['{"n":1}', '{"n":2}', '{"n":3}'],
+        headers: {},
+        replicaOrigins: [second],
+      },
+      { requestsPerSecond: 60, durationSeconds: 0.5, connections: 2 },
+    );
+    expect(result.statusCodes).toEqual({ 204: 30 });
+    expect(bodiesSeen.filter((body) => body === '{"n":1}')).toHaveLength(10);
+    expect(new Set(bodiesSeen)).toEqual(new Set(['{"n":1}', '{"n":2}', '{"n":3}']));
+    // Two connections, one to each replica, used in turn.
+    expect(bySever).toEqual([15, 15]);
+  });
+
+  it('places each request at its phase of the interval', async () => {
+    const arrivals: number[] = [];
+    const base = await serve((_req, _body, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(204).end();
+    });
+    const started = performance.now();
+    const result = await measurePaced(
+      { url: `${base}/`, method: 'GET', headers: {} },
+      { requestsPerSecond: 2, durationSeconds: 1, connections: 1, phase: 0.5 },
+    );
+    expect(result.requests).toBe(2);
+    // Due at 250 and 750 ms rather than 0 and 500.
+    expect(arrivals[0]! - started).toBeGreaterThanOrEqual(245);
+    expect(arrivals[1]! - started).toBeGreaterThanOrEqual(745);
+  });
+
   it('charges a request the time it waited for a connection', async () => {
     const base = await serve((_req, _body, res) => setTimeout(() => res.writeHead(204).end(), 50));
     const result = await measurePaced(

@@ -138,6 +138,13 @@ describe('switchboard bans', () => {
     const listed = await cli('bans', 'ip', 'list');
     expect(headerOf(listed.stdout)).toEqual(expect.arrayContaining(['IP', 'REASON', 'EXPIRES AT']));
     expect(listed.stdout).toContain('198.51.100.0/24');
+    // --contains is the list route's filter; the next-page hint keeps it.
+    const searched = jsonOf(await cli('bans', 'ip', 'list', '--contains', '198.51', '--json'));
+    expect(searched.bans.map((ban: { ip: string }) => ban.ip)).toEqual(['198.51.100.0/24']);
+    expect(searched.contains).toBe('198.51');
+    const paged = await cli('bans', 'ip', 'list', '--contains', '.', '--limit', '1');
+    expect(paged.stdout).toMatch(/^more: --cursor \S+ --contains '\.'$/m);
+    expect((await cli('bans', 'ip', 'list', '--contains', "it's")).stdout).toContain(`(no ban contains "it's")`);
 
     // The address itself is unbanned; the range still covers it and is named.
     expect(jsonOf(await cli('bans', 'ip', 'remove', '203.0.113.7', '198.51.100.4', '--json'))).toEqual({

@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { createPurgeGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { createPurgeGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
-import { useGateway } from './helpers.ts';
+import { useOperationGateways } from './operation-gateways.ts';
 
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-/** Answers 202 at once: the purge outlives the request. */
-const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-useWorker(environment, 'asset-purge-worker');
+const { gateway, impatient } = useOperationGateways(environment, ['asset-purge-worker']);
 let admin: AdminFixture;
 
 beforeAll(async () => {

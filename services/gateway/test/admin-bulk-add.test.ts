@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { createGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
-import { useGateway } from './helpers.ts';
+import { useOperationGateways } from './operation-gateways.ts';
 
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', BULK_MAX_USER_IDS: '50' });
-/** Answers 202 at once: the operation outlives the request. */
-const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-useWorker(environment, 'bulk-worker');
+const { gateway, impatient } = useOperationGateways(environment, ['bulk-worker'], { BULK_MAX_USER_IDS: '50' });
 let admin: AdminFixture;
 
 beforeAll(async () => {

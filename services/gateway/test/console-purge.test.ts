@@ -1,15 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createPurgeGuildFixture, holdRowLock, useTestEnvironment, useWorker } from '@switchboard/testkit';
+import { createPurgeGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { finishedOperationPage, signInToConsole, textOf, type ConsoleClient } from './console-helpers.ts';
-import { useGateway } from './helpers.ts';
+import { useOperationGateways } from './operation-gateways.ts';
 
 const environment = useTestEnvironment();
-const gateway = useGateway(environment, { RATE_LIMITS_ENABLED: 'false' });
-/** Answers 202 at once: the purge outlives the request, as a large one does. */
-const impatient = useGateway(environment, { RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '0' });
-useWorker(environment, 'asset-purge-worker');
+const { gateway, impatient } = useOperationGateways(environment, ['asset-purge-worker']);
 
 let admin: AdminFixture;
 beforeAll(async () => {

@@ -305,6 +305,28 @@ describe('console bans', () => {
     expect(pages).toBe(2);
     expect([...seen].sort()).toEqual(['203.0.113.10', '203.0.113.7', '203.0.113.8', '203.0.113.9']);
 
+    // One a page: Next to the last page, then Previous back to the first, page by page.
+    const banOn = (body: string) => /<td><code>(203\.0\.113\.\d+)<\/code><\/td>/.exec(body)![1]!;
+    const linkTo = (body: string, rel: string) => {
+      const match = new RegExp(`<a href="/console(/bans/ip\\?[^"]+)" rel="${rel}">`).exec(body);
+      return match ? match[1]!.replace(/&amp;/g, '&') : null;
+    };
+    let body = (await client.get('/bans/ip?limit=1')).body as string;
+    expect(linkTo(body, 'prev')).toBeNull();
+    const forward = [banOn(body)];
+    for (let next = linkTo(body, 'next'); next !== null; next = linkTo(body, 'next')) {
+      body = (await client.get(next)).body as string;
+      forward.push(banOn(body));
+    }
+    expect(forward).toHaveLength(4);
+    const backward = [banOn(body)];
+    for (let previous = linkTo(body, 'prev'); previous !== null; previous = linkTo(body, 'prev')) {
+      body = (await client.get(previous)).body as string;
+      backward.push(banOn(body));
+    }
+    expect(backward).toEqual([...forward].reverse());
+    expect(body).not.toContain('First page');
+
     // Search: the list route's `contains`, kept by the pager.
     const searched = (await client.get('/bans/ip?q=113.1&limit=1')).body as string;
     expect(searched).toContain('Bans containing “113.1”');

@@ -8,6 +8,7 @@ import { deliveryLatency } from './delivery-latency/index.ts';
 import { deliveryThroughput } from './delivery-throughput/index.ts';
 import { discovery } from './discovery.ts';
 import { ipLookup } from './ip-lookup/index.ts';
+import { system } from './system/index.ts';
 import { webhookExecute } from './webhook-execute/index.ts';
 import { webhookIngest } from './webhook-ingest/index.ts';
 import { webhookIngestSustained } from './webhook-ingest-sustained/index.ts';
@@ -30,6 +31,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   bulkAdd,
   assetPurge,
   archiveExport,
+  system,
 ];
 
 export function findBenchmarks(names: string[]): Benchmark[] {

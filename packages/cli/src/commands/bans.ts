@@ -127,6 +127,12 @@ function checkCommand(kind: Kind): RegisteredCommand {
   });
 }
 
+/** The options that fetch the page after this one, keeping the filter (quoted for a POSIX shell). */
+function nextPageOptions(cursor: string, contains: string | undefined): string {
+  if (contains === undefined) return `--cursor ${cursor}`;
+  return `--cursor ${cursor} --contains '${contains.replaceAll("'", `'\\''`)}'`;
+}
+
 function listCommand(kind: Kind): RegisteredCommand {
   const { what } = KINDS[kind];
   const { list } = LIMITS.bans;
@@ -137,24 +143,43 @@ function listCommand(kind: Kind): RegisteredCommand {
     options: {
       limit: { type: 'string', value: 'N', description: `bans per page (${list.default})` },
       cursor: { type: 'string', value: 'CURSOR', description: 'the next page: next_cursor of the page before' },
+      contains: { type: 'string', value: 'TEXT', description: 'only bans whose value holds TEXT, in any case' },
       'include-expired': { type: 'boolean', description: 'list lapsed bans too' },
     },
     schema: z.object({
       limit: intOption(list.min, list.max).optional(),
       cursor: z.string().optional(),
+      contains: z.string().min(1).max(LIMITS.bans.containsMaxLength).optional(),
       'include-expired': z.boolean().optional(),
     }),
-    run: (options, api) =>
-      api.request<{ bans: Array<Record<string, unknown>>; next_cursor: string | null }>(
+    run: async (options, api) => {
+      const page = await api.request<{ bans: Array<Record<string, unknown>>; next_cursor: string | null }>(
         'POST',
         `/v1/admin/bans/${kind}/list`,
-        { body: { limit: options.limit, cursor: options.cursor, include_expired: options['include-expired'] } },
-      ),
+        {
+          body: {
+            limit: options.limit,
+            cursor: options.cursor,
+            contains: options.contains,
+            include_expired: options['include-expired'],
+          },
+        },
+      );
+      // The filter goes along, so the hint for the next page can repeat it.
+      return options.contains === undefined ? page : { ...page, contains: options.contains };
+    },
     render: (page): Rendered => ({
       kind: 'sections',
       sections: [
-        table(page.bans, undefined, '(no bans)'),
-        ...(page.next_cursor ? [{ kind: 'text' as const, text: `more: --cursor ${page.next_cursor}` }] : []),
+        table(page.bans, undefined, 'contains' in page ? `(no ban contains "${page.contains}")` : '(no bans)'),
+        ...(page.next_cursor
+          ? [
+              {
+                kind: 'text' as const,
+                text: `more: ${nextPageOptions(page.next_cursor, 'contains' in page ? page.contains : undefined)}`,
+              },
+            ]
+          : []),
       ],
     }),
   });

@@ -1,6 +1,6 @@
 // The three ban lists the console shows, their form and query schemas, and the expiry choices.
 import { z } from 'zod';
-import { ACL, LIMITS, type AclName } from '@switchboard/contracts';
+import { LIMITS } from '@switchboard/contracts';
 import { field } from './form.ts';
 
 export interface BanKind {
@@ -9,7 +9,6 @@ export interface BanKind {
   single: string;
   plural: string;
   noun: string;
-  acls: { check: AclName; add: AclName; remove: AclName };
 }
 
 export const KINDS = {
@@ -18,21 +17,18 @@ export const KINDS = {
     single: 'email',
     plural: 'emails',
     noun: 'email address',
-    acls: { check: ACL.banEmailCheck, add: ACL.banEmailAdd, remove: ACL.banEmailRemove },
   },
   ip: {
     title: 'IP bans',
     single: 'ip',
     plural: 'ips',
     noun: 'address or CIDR range',
-    acls: { check: ACL.banIpCheck, add: ACL.banIpAdd, remove: ACL.banIpRemove },
   },
   phone: {
     title: 'Phone bans',
     single: 'phone',
     plural: 'phones',
     noun: 'phone number',
-    acls: { check: ACL.banPhoneCheck, add: ACL.banPhoneAdd, remove: ACL.banPhoneRemove },
   },
 } as const satisfies Record<string, BanKind>;
 export type KindName = keyof typeof KINDS;
@@ -58,8 +54,25 @@ export interface ListedBan {
   [field: string]: unknown;
 }
 
+/** In `back`, the first page (which has no cursor); not a base64url character, so never a cursor. */
+export const FIRST_PAGE = '~';
+/** How many earlier pages `back` remembers: it rides in every link's query string. */
+export const MAX_BACK = 10;
+const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
+
 export const listQuery = z.object({
   cursor: z.string().max(512).optional(),
+  /**
+   * The pages before this one, oldest first, joined by `.` (FIRST_PAGE for the first): the list
+   * route pages forward only, so Previous follows this trail back. A bad trail is dropped.
+   */
+  back: z
+    .string()
+    .max(MAX_BACK * 513)
+    .transform((text) => text.split('.'))
+    .pipe(z.array(z.string().refine((entry) => entry === FIRST_PAGE || CURSOR.test(entry))).max(MAX_BACK))
+    .optional()
+    .catch(undefined),
   limit: z.coerce.number().int().min(LIMITS.bans.list.min).max(LIMITS.bans.list.max).catch(PAGE_SIZE),
   check: z.string().max(512).optional(),
   /** Search: the list route's `contains`. */

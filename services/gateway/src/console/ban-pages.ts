@@ -6,7 +6,9 @@ import {
   DEFAULT_EXPIRY,
   EXPIRIES,
   expiryLabel,
+  FIRST_PAGE,
   KINDS,
+  MAX_BACK,
   type AddForm,
   type BanKind,
   type KindName,
@@ -30,7 +32,7 @@ export function addFormHtml(ctx: ConsoleContext, name: KindName, values: Partial
       ? html`<div class="check"><input type="checkbox" id="retroactive" name="retroactive" value="on"${values.retroactive ? html` checked` : ''}><label for="retroactive">Also sign out users last seen inside (revokes their tokens)</label></div>
 <div class="check"><input type="checkbox" id="force" name="force" value="on"${values.force ? html` checked` : ''}><label for="force">Allow a range wider than this gateway bans by default</label></div>`
       : html``;
-  return html`<form method="post" action="${ctx.base}/bans/${name}/add">
+  return html`<form method="post" action="${ctx.base}/bans/${name}/add" data-confirm>
 <label for="values">${kind.noun[0]!.toUpperCase()}${kind.noun.slice(1)}, one a line</label>
 <textarea id="values" name="values" rows="3" required>${values.values ?? ''}</textarea>
 <label for="reason">Reason (kept with the ban and recorded in the audit log)</label>
@@ -61,24 +63,38 @@ ${name === 'ip' ? html`<td>${ban.reverse_dns ?? 'No name'}</td>` : ''}
 <td>${ban.reason ?? 'No reason given'}</td>
 <td>${timeCell(ban.created_at, '')}</td>
 <td>${timeCell(ban.expires_at, 'Never expires')}</td>
-${canRemove ? html`<td><a href="${remove}" aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
+${canRemove ? html`<td><a href="${remove}" data-confirm aria-label="Remove the ban on ${value}">Remove…</a></td>` : ''}
 </tr>`;
   });
   return html`<table><caption>${search === undefined ? 'Bans in force' : `Bans containing “${search}”`}, newest first</caption><thead><tr><th scope="col">${kind.noun}</th>${name === 'ip' ? html`<th scope="col">Reverse DNS</th>` : ''}<th scope="col">Reason</th><th scope="col">Added</th><th scope="col">Expires</th>${canRemove ? html`<th scope="col">Action</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** First page and Next page, keeping the page size and the search. */
+/**
+ * First, Previous and Next page, keeping the page size and the search. Next carries this page on
+ * the `back` trail (the newest MAX_BACK pages), which Previous then follows; a page reached
+ * without a trail offers First only.
+ */
 export function pager(screen: string, query: ListQuery, nextCursor: string | null): Html {
-  const link = (cursor: string | null) => {
+  const link = (cursor: string | null, back: readonly string[]) => {
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.q !== undefined) params.set('q', query.q);
     if (cursor !== null) params.set('cursor', cursor);
+    if (back.length > 0) params.set('back', back.join('.'));
     return `${screen}?${params}`;
   };
-  const first = query.cursor === undefined ? '' : html`<a href="${link(null)}">First page</a>`;
+  const back = query.back ?? [];
+  const previousCursor = back.at(-1);
+  const first = query.cursor === undefined ? '' : html`<a href="${link(null, [])}">First page</a>`;
+  const previous =
+    query.cursor === undefined || previousCursor === undefined
+      ? ''
+      : html`<a href="${link(previousCursor === FIRST_PAGE ? null : previousCursor, back.slice(0, -1))}" rel="prev">Previous page</a>`;
+  const trail = [...back, query.cursor ?? FIRST_PAGE].slice(-MAX_BACK);
   const next =
-    nextCursor === null ? html`<span>Last page.</span>` : html`<a href="${link(nextCursor)}" rel="next">Next page</a>`;
-  return html`<nav class="pager" aria-label="Pages">${first}${next}</nav>`;
+    nextCursor === null
+      ? html`<span>Last page.</span>`
+      : html`<a href="${link(nextCursor, trail)}" rel="next">Next page</a>`;
+  return html`<nav class="pager" aria-label="Pages">${first}${previous}${next}</nav>`;
 }
 
 export function searchForm(screen: string, query: ListQuery): Html {
@@ -121,7 +137,7 @@ export function reviewPage(
 <form method="post" action="${ctx.base}/bans/${name}/add">
 ${hidden('values', form.values)}${hidden('reason', form.reason)}${hidden('expires', form.expires)}${hidden('retroactive', form.retroactive)}${hidden('force', form.force)}
 <input type="hidden" name="confirm" value="ban">
-<p><button type="submit" class="danger">Ban</button> <a href="${ctx.base}/bans/${name}">Cancel</a></p>
+<p><button type="submit" class="danger">Ban</button> <a href="${ctx.base}/bans/${name}" data-dismiss>Cancel</a></p>
 </form>`,
   );
 }
@@ -155,7 +171,7 @@ export function removeConfirmPage(ctx: ConsoleContext, name: KindName, res: Resp
 <input type="hidden" name="confirm" value="remove">
 <label for="reason">Reason (recorded in the audit log)</label>
 <input type="text" id="reason" name="reason" maxlength="512" required>
-<p><button type="submit" class="danger">Remove the ban</button> <a href="${ctx.base}/bans/${name}">Cancel</a></p>
+<p><button type="submit" class="danger">Remove the ban</button> <a href="${ctx.base}/bans/${name}" data-dismiss>Cancel</a></p>
 </form>`,
   );
 }

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { AclName } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl } from '../admin-auth/index.ts';
 import {
   addForm,
@@ -27,6 +28,15 @@ import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page, sendRefusal } from './layout.ts';
 import { noticeOf } from './notices.ts';
+import { routeAcls } from './route-acls.ts';
+
+/** Who sees each list's add form and remove links: the ACLs of those admin routes, read at start. */
+const WRITE_ACLS = Object.fromEntries(
+  (Object.keys(KINDS) as KindName[]).map((name) => [
+    name,
+    { add: routeAcls(`POST /v1/admin/bans/${name}/add`), remove: routeAcls(`POST /v1/admin/bans/${name}/remove`) },
+  ]),
+) as Record<KindName, { add: readonly AclName[]; remove: readonly AclName[] }>;
 
 async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: Response): Promise<void> {
   const kind: BanKind = KINDS[name];
@@ -62,8 +72,8 @@ async function listPage(ctx: ConsoleContext, name: KindName, req: Request, res: 
     return;
   }
   const list = answer.body as { bans: ListedBan[]; next_cursor: string | null };
-  const canAdd = grantedAcl(principal, [kind.acls.add]) !== null;
-  const canRemove = grantedAcl(principal, [kind.acls.remove]) !== null;
+  const canAdd = grantedAcl(principal, WRITE_ACLS[name].add) !== null;
+  const canRemove = grantedAcl(principal, WRITE_ACLS[name].remove) !== null;
   res.type('html').send(
     page(
       common,

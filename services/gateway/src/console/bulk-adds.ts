@@ -1,7 +1,7 @@
 // The bulk add screen: a guild and user ids, then the outcome per user.
 import type { Router } from 'express';
 import { z } from 'zod';
-import { ACL, type BulkOperationResult } from '@switchboard/contracts';
+import type { BulkOperationResult } from '@switchboard/contracts';
 import { valuesOf } from './ban-kinds.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
@@ -73,7 +73,6 @@ export function bulkAddScreens(ctx: ConsoleContext): Router {
     screen: '/bulk/add-members',
     operations: '/bulk/operations',
     title: 'Bulk add members',
-    acl: ACL.bulkAddGuildMembers,
     form: bulkForm,
     confirmValue: 'add',
     idPrefix: 'bulk',

@@ -6,7 +6,8 @@
 // - Every page and form is an ordinary admin API call made with that key (admin-api.ts), so the
 //   admin routes' ACLs, rate limits, validation and audit apply exactly as for any client.
 // - Forms work without script (POST, then a redirect); console.js only adds copy buttons,
-//   expanders and live archive and operation progress. A strict CSP forbids inline script and style.
+//   expanders, live archive and operation progress, and shows confirmation pages in a <dialog>.
+//   A strict CSP forbids inline script and style.
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError, isApiError, requestIdOf } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';
@@ -30,6 +31,7 @@ import { archiveScreens } from './archives.ts';
 import { auditScreens } from './audit.ts';
 import { banScreens } from './bans.ts';
 import { bulkAddScreens } from './bulk-adds.ts';
+import { failedJobScreens } from './failed-jobs.ts';
 import { keyScreens } from './keys.ts';
 import { purgeScreens } from './purges.ts';
 import { noticeOf } from './notices.ts';
@@ -105,6 +107,7 @@ export function consoleRouter(deps: GatewayDeps, keyAuthentication: AdminKeyAuth
   router.use(archiveScreens(context));
   router.use(purgeScreens(context));
   router.use(bulkAddScreens(context));
+  router.use(failedJobScreens(context));
   router.use((_req, _res, next) => next(new ApiError('NOT_FOUND')));
   router.use(consoleErrors(base, deps.logger));
   return router;

@@ -94,7 +94,7 @@ function keyTable(ctx: ConsoleContext, keys: ListedKey[]): Html {
 <td>${timeCell(key.created_at, '')}</td>
 <td>${timeCell(key.last_used_at, 'Never used')}</td>
 <td>${timeCell(key.expires_at, 'Never expires')}</td>
-<td><a href="${ctx.base}${SCREEN}/${key.key_id}/revoke" aria-label="Revoke the key ${key.name}">Revoke…</a></td>
+<td><a href="${ctx.base}${SCREEN}/${key.key_id}/revoke" data-confirm aria-label="Revoke the key ${key.name}">Revoke…</a></td>
 </tr>`,
   );
   return html`<table><caption>Your live keys</caption><thead><tr><th scope="col">Name</th><th scope="col">ACLs</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Action</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -242,7 +242,7 @@ export function keyScreens(ctx: ConsoleContext): Router {
 <input type="hidden" name="confirm" value="revoke">
 <label for="reason">Reason (recorded in the audit log)</label>
 <input type="text" id="reason" name="reason" maxlength="512">
-<p><button type="submit" class="danger">Revoke the key</button> <a href="${base}${SCREEN}">Cancel</a></p>
+<p><button type="submit" class="danger">Revoke the key</button> <a href="${base}${SCREEN}" data-dismiss>Cancel</a></p>
 </form>`,
       ),
     );

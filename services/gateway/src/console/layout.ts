@@ -1,11 +1,12 @@
 import type { RequestHandler, Response } from 'express';
 import { ApiError } from '@switchboard/http';
-import { ACL, type AclName } from '@switchboard/contracts';
+import type { AclName } from '@switchboard/contracts';
 import { adminPrincipal, grantedAcl, type AdminPrincipal } from '../admin-auth/index.ts';
 import type { AdminAnswer } from './admin-api.ts';
 import { apiErrorText } from './form.ts';
 import { CONSOLE_ASSETS } from './assets.ts';
 import { html, type Html } from './html.ts';
+import { routeAcls } from './route-acls.ts';
 
 /** A screen of the console: its path under the console, its name, and who may open it. */
 interface Screen {
@@ -14,25 +15,28 @@ interface Screen {
   anyOf: readonly AclName[];
 }
 
-/** The screens in navigation order. */
+/** The screens in navigation order, each shown by the ACLs of the admin route it opens with. */
 export const SCREENS: readonly Screen[] = [
-  { path: '/keys', name: 'API keys', anyOf: [ACL.apiKeyManage] },
-  { path: '/bans/email', name: 'Email bans', anyOf: [ACL.banEmailCheck] },
-  { path: '/bans/ip', name: 'IP bans', anyOf: [ACL.banIpCheck] },
-  { path: '/bans/phone', name: 'Phone bans', anyOf: [ACL.banPhoneCheck] },
-  { path: '/audit', name: 'Audit log', anyOf: [ACL.auditLogView] },
-  { path: '/archives', name: 'Archives', anyOf: [ACL.archiveTriggerUser, ACL.archiveTriggerGuild, ACL.archiveViewAll] },
-  { path: '/assets/purge', name: 'Asset purge', anyOf: [ACL.assetPurge] },
-  { path: '/bulk/add-members', name: 'Bulk add members', anyOf: [ACL.bulkAddGuildMembers] },
+  { path: '/keys', name: 'API keys', anyOf: routeAcls('GET /v1/admin/api-keys') },
+  { path: '/bans/email', name: 'Email bans', anyOf: routeAcls('POST /v1/admin/bans/email/list') },
+  { path: '/bans/ip', name: 'IP bans', anyOf: routeAcls('POST /v1/admin/bans/ip/list') },
+  { path: '/bans/phone', name: 'Phone bans', anyOf: routeAcls('POST /v1/admin/bans/phone/list') },
+  { path: '/audit', name: 'Audit log', anyOf: routeAcls('POST /v1/admin/audit-logs') },
+  { path: '/archives', name: 'Archives', anyOf: routeAcls('POST /v1/admin/archives/list') },
+  { path: '/assets/purge', name: 'Asset purge', anyOf: routeAcls('POST /v1/admin/assets/purge') },
+  { path: '/bulk/add-members', name: 'Bulk add members', anyOf: routeAcls('POST /v1/admin/bulk/add-guild-members') },
+  { path: '/jobs/failed', name: 'Failed jobs', anyOf: routeAcls('GET /v1/admin/jobs/failed') },
+  // A redirect to the queue dashboard (its own sign-in), for whoever may open a dashboard session.
+  { path: '/queue-dashboard', name: 'Queue dashboard', anyOf: routeAcls('POST /v1/admin/dashboard/session') },
 ];
 
 /**
  * Refuses (403, as the admin API would) a screen whose pages call no API before a form is sent,
- * unless the operator holds `acl`.
+ * unless the operator holds one of `anyOf` (an ADMIN_ROUTES entry's list, from routeAcls).
  */
-export function requireAcl(acl: AclName): RequestHandler {
+export function requireAnyAcl(anyOf: readonly AclName[]): RequestHandler {
   return (_req, res, next) => {
-    if (grantedAcl(adminPrincipal(res), [acl]) === null) throw new ApiError('MISSING_ACL');
+    if (grantedAcl(adminPrincipal(res), anyOf) === null) throw new ApiError('MISSING_ACL');
     next();
   };
 }

@@ -8,6 +8,7 @@ const NOTICES: Record<string, string> = {
   'ban-added': 'The ban is in force.',
   'ban-removed': 'The ban is removed.',
   'archive-queued': 'The archive is queued: its progress shows below.',
+  'job-retried': 'The job is back in its queue: a worker runs it again.',
 };
 
 export function noticeOf(query: unknown): string | null {

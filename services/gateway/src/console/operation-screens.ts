@@ -3,14 +3,14 @@
 // once finished, its outcome per item.
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
-import type { AclName } from '@switchboard/contracts';
 import { ApiError } from '@switchboard/http';
 import { adminPrincipal } from '../admin-auth/index.ts';
 import { parseForm } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
-import { page, requireAcl, sendRefusal } from './layout.ts';
+import { page, requireAnyAcl, sendRefusal } from './layout.ts';
 import { isOperationAnswer, operationIdOf, operationStatus, operationStatusRoute } from './operation-view.ts';
+import { routeAcls } from './route-acls.ts';
 
 /** The fields every operation form has besides its own: the reason and the confirmation. */
 interface Confirmable {
@@ -24,8 +24,6 @@ export interface OperationScreenSpec<Form extends Confirmable, Target> {
   /** Where an operation's result page lives: `${operations}/<id>` (and `/status`). */
   operations: string;
   title: string;
-  /** The ACL the API routes require, from @switchboard/contracts. */
-  acl: AclName;
   form: z.ZodType<Form>;
   /** What `confirm` carries once the operator has seen the confirmation page. */
   confirmValue: string;
@@ -63,7 +61,7 @@ export function operationScreens<Form extends Confirmable, Target>(
   const formPage = (res: Response, form: Partial<Form>, error: string | null = null) =>
     page(
       { ...common(res, error), title: spec.title },
-      html`<form method="post" action="${ctx.base}${spec.screen}">${spec.fields(form)}</form>`,
+      html`<form method="post" action="${ctx.base}${spec.screen}" data-confirm>${spec.fields(form)}</form>`,
     );
   const confirmPage = (res: Response, target: Target, error: string | null = null) => {
     const confirmation = spec.confirmation(target);
@@ -75,7 +73,7 @@ ${confirmation.hidden}
 <label for="${spec.idPrefix}-reason">Reason (recorded in the audit log)</label>
 <input type="text" id="${spec.idPrefix}-reason" name="reason" maxlength="512" required>
 <input type="hidden" name="confirm" value="${spec.confirmValue}">
-<p><button type="submit" class="danger">${confirmation.button}</button> <a href="${ctx.base}${spec.screen}">Cancel</a></p>
+<p><button type="submit" class="danger">${confirmation.button}</button> <a href="${ctx.base}${spec.screen}" data-dismiss>Cancel</a></p>
 </form>`,
     );
   };
@@ -100,7 +98,8 @@ ${confirmation.hidden}
     );
 
   const router = Router();
-  router.use([spec.screen, spec.operations], requireAcl(spec.acl));
+  // The start route's ACLs (ADMIN_ROUTES); its status route requires the same.
+  router.use([spec.screen, spec.operations], requireAnyAcl(routeAcls(`POST ${spec.api.start}`)));
   router.get(spec.screen, (_req, res) => {
     res.type('html').send(formPage(res, {}));
   });

@@ -1,7 +1,7 @@
 // The asset purge screen: emoji and sticker ids or a whole guild, then the outcome per item.
 import type { Router } from 'express';
 import { z } from 'zod';
-import { ACL, type AssetPurgeResult } from '@switchboard/contracts';
+import type { AssetPurgeResult } from '@switchboard/contracts';
 import { valuesOf } from './ban-kinds.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
@@ -71,7 +71,6 @@ export function purgeScreens(ctx: ConsoleContext): Router {
     screen: '/assets/purge',
     operations: '/assets/purges',
     title: 'Asset purge',
-    acl: ACL.assetPurge,
     form: purgeForm,
     confirmValue: 'purge',
     idPrefix: 'purge',

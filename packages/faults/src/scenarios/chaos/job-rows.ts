@@ -1,8 +1,13 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUES, type QueueName } from '@switchboard/contracts';
+import {
+  ARCHIVE_EXPORT_JOB,
+  ASSET_PURGE_JOB,
+  BULK_ADD_GUILD_MEMBERS_JOB,
+  type AnyJobContract,
+} from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullPrefix, jobIdOf } from '@switchboard/queue';
 import { waitFor } from '@switchboard/testkit';
 
 /** The admin operations' rows, by family: `archive completed×12 failed×1`. */
@@ -17,10 +22,11 @@ export interface JobRows {
   stuck: string[];
 }
 
-const FAMILY_QUEUES: Record<string, QueueName> = {
-  archive: QUEUES.archiveExports,
-  purge: QUEUES.assetPurges,
-  bulk: QUEUES.bulkOperations,
+/** The job that carries each family's rows, its id derived from the row id. */
+const FAMILY_JOBS: Record<string, AnyJobContract> = {
+  archive: ARCHIVE_EXPORT_JOB,
+  purge: ASSET_PURGE_JOB,
+  bulk: BULK_ADD_GUILD_MEMBERS_JOB,
 };
 
 const UNFINISHED_ROWS = `
@@ -28,20 +34,20 @@ const UNFINISHED_ROWS = `
   UNION ALL SELECT 'purge', id::text, status FROM asset_purges WHERE status IN ('queued', 'running')
   UNION ALL SELECT 'bulk', id::text, status FROM bulk_operations WHERE status IN ('queued', 'running')`;
 
-/** The row is the job's state and its id the job id: what BullMQ holds of each unfinished row's job. */
+/** The row is the job's state and its id gives the job id: what BullMQ holds of each unfinished row's job. */
 async function stuckRows(pool: Pool, redis: Redis, redisPrefix: string): Promise<string[]> {
   const { rows } = await pool.query<{ family: string; id: string; status: string }>(UNFINISHED_ROWS);
   const queues = new Map<string, Queue>();
   try {
     const described: string[] = [];
     for (const row of rows) {
-      const name = FAMILY_QUEUES[row.family]!;
-      if (!queues.has(name))
-        queues.set(
-          name,
-          new Queue(name, { connection: redis, prefix: bullPrefix(redisPrefix, { queue: name, connection: redis }) }),
-        );
-      described.push(`${row.family} ${row.id} ${row.status}, job ${await queues.get(name)!.getJobState(row.id)}`);
+      const job = FAMILY_JOBS[row.family]!;
+      if (!queues.has(job.queue)) {
+        const prefix = bullPrefix(redisPrefix, { queue: job.queue, connection: redis });
+        queues.set(job.queue, new Queue(job.queue, { connection: redis, prefix }));
+      }
+      const state = await queues.get(job.queue)!.getJobState(jobIdOf(job, row.id));
+      described.push(`${row.family} ${row.id} ${row.status}, job ${state}`);
     }
     return described;
   } finally {

@@ -96,3 +96,74 @@ pollWhileLive(
     if (view.status !== 'queued' && view.status !== 'running') window.location.reload();
   },
 );
+
+// Confirmations in a modal <dialog>: a link to a confirmation page (a[data-confirm]), or a form
+// whose answer is one (form[data-confirm], the review step), opens that page's heading and form
+// in a dialog over the current page instead of leaving it. The dialog's form posts exactly as the
+// page's would; Cancel (data-dismiss) and Escape close it and give the focus back. Whatever goes
+// wrong, the browser falls back to the page itself, which is also all there is without script.
+function showConfirmation(pageHtml, opener) {
+  const main = new DOMParser().parseFromString(pageHtml, 'text/html').querySelector('main');
+  const heading = main?.querySelector('h1');
+  if (!main?.querySelector('form[method="post"]') || !heading) return false;
+  const dialog = document.createElement('dialog');
+  dialog.className = 'confirm';
+  const title = document.createElement('h2');
+  title.id = 'confirm-title';
+  title.textContent = heading.textContent;
+  dialog.setAttribute('aria-labelledby', title.id);
+  dialog.append(title);
+  for (const node of main.childNodes) {
+    if (node !== heading) dialog.append(document.importNode(node, true));
+  }
+  // Ids stay unique in the document: one the page already uses is renamed, with its labels.
+  for (const element of dialog.querySelectorAll('[id]')) {
+    if (element === title || !document.getElementById(element.id)) continue;
+    const renamed = `dialog-${element.id}`;
+    for (const label of dialog.querySelectorAll(`label[for="${CSS.escape(element.id)}"]`)) label.htmlFor = renamed;
+    element.id = renamed;
+  }
+  for (const dismiss of dialog.querySelectorAll('[data-dismiss]')) {
+    dismiss.addEventListener('click', (event) => {
+      event.preventDefault();
+      dialog.close();
+    });
+  }
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    opener.focus();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  return true;
+}
+
+for (const link of document.querySelectorAll('a[data-confirm]')) {
+  link.addEventListener('click', async (event) => {
+    // A new tab or window gets the page, as without script.
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    try {
+      const answer = await fetch(link.href, { headers: { Accept: 'text/html' } });
+      if (answer.ok && showConfirmation(await answer.text(), link)) return;
+    } catch {
+      // The page itself, below.
+    }
+    window.location.assign(link.href);
+  });
+}
+
+for (const form of document.querySelectorAll('form[data-confirm]')) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const opener = event.submitter ?? form;
+    try {
+      // The review step changes nothing: if its answer is no confirmation, the form is sent again.
+      const answer = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) });
+      if (answer.ok && !answer.redirected && showConfirmation(await answer.text(), opener)) return;
+    } catch {
+      // The page itself, below.
+    }
+    form.submit();
+  });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { BodySupply } from '../src/benchmarks/system/operations.ts';
+import { searchCapacity } from '../src/benchmarks/system/search.ts';
+import type { StepResult } from '../src/benchmarks/system/step.ts';
+
+/** A step at `rate` that holds when `holds(rate)`; nothing else of it is read by the search. */
+function step(rate: number, holds: (rate: number) => boolean): StepResult {
+  return {
+    totalRate: rate,
+    seconds: 1,
+    measurement: { lanes: {}, groups: {}, generatorCpu: 0 },
+    samples: [],
+    verdict: { passed: holds(rate), reasons: holds(rate) ? [] : ['too slow'] },
+  };
+}
+
+describe('the system benchmark', () => {
+  it('doubles until a rate fails, then bisects to within the precision', async () => {
+    const tried: number[] = [];
+    const holds = (rate: number) => rate <= 1_234;
+    const result = await searchCapacity(
+      async (rate) => {
+        tried.push(rate);
+        return step(rate, holds);
+      },
+      { startRate: 100, maxDoublings: 8, maxBisections: 6, precision: 0.05 },
+    );
+    expect(tried.slice(0, 5)).toEqual([100, 200, 400, 800, 1600]);
+    expect(result.maxRate).toBeLessThanOrEqual(1_234);
+    expect(result.failedAt).toBeGreaterThan(1_234);
+    expect((result.failedAt! - result.maxRate) / result.failedAt!).toBeLessThanOrEqual(0.05);
+    expect(result.steps.map((s) => s.totalRate)).toEqual(tried);
+  });
+
+  it('answers 0 when not even the start rate holds, and stops doubling at its bound', async () => {
+    const none = await searchCapacity(async (rate) => step(rate, () => false), {
+      startRate: 100,
+      maxDoublings: 8,
+      maxBisections: 2,
+      precision: 0.1,
+    });
+    expect(none.maxRate).toBe(0);
+    expect(none.steps.map((s) => s.totalRate)).toEqual([100, 50, 25]);
+    const all = await searchCapacity(async (rate) => step(rate, () => true), {
+      startRate: 100,
+      maxDoublings: 3,
+      maxBisections: 2,
+      precision: 0.1,
+    });
+    expect(all.maxRate).toBe(800);
+    expect(all.failedAt).toBeUndefined();
+  });
+
+  it('hands out each seeded body once, in order, then wraps and says so', () => {
+    const supply = new BodySupply(['a', 'b', 'c']);
+    expect(supply.take(2)).toEqual(['a', 'b']);
+    expect(supply.wrapped).toBe(0);
+    expect(supply.take(3)).toEqual(['c', 'a', 'b']);
+    expect(supply.wrapped).toBe(1);
+  });
+});
