@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
 import {
+  createGuildFixture,
   createWebhookFixture,
   reserveFixtureWorkerIds,
   ServiceExitError,
@@ -25,6 +26,7 @@ let cluster: RunningRedisCluster;
 let redis: RedisClient;
 let gateway: ServiceProcess;
 let worker: ServiceProcess;
+let bulkWorker: ServiceProcess;
 
 beforeAll(async () => {
   cluster = await startRedisCluster();
@@ -33,14 +35,15 @@ beforeAll(async () => {
   await reserveFixtureWorkerIds(redis, environment.redisPrefix);
   // REDIS_URL's host is a closed port: with REDIS_CLUSTER_NODES it gives only credentials.
   const env = environment.processEnv({ REDIS_CLUSTER_NODES: cluster.nodesVariable, REDIS_URL: 'redis://127.0.0.1:1' });
-  [gateway, worker] = await Promise.all([
+  [gateway, worker, bulkWorker] = await Promise.all([
     spawnService('gateway', { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
     spawnService('webhook-worker', { ...env, LOG_LEVEL: 'warn' }),
+    spawnService('bulk-worker', { ...env, LOG_LEVEL: 'warn' }),
   ]);
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all([gateway?.stop(), worker?.stop()]);
+  await Promise.all([gateway?.stop(), worker?.stop(), bulkWorker?.stop()]);
   if (redis) await closeRedis(redis);
   await cluster?.stop();
 });
@@ -103,4 +106,21 @@ it('stops a webhook worker at start whose events stream no hash tag can share a 
   expect(refused).toBeInstanceOf(ServiceExitError);
   expect((refused as ServiceExitError).status.code).not.toBe(0);
   expect(`${(refused as ServiceExitError).stderr}`).toMatch(/events\}.*give it a \{hash tag\}/s);
+}, 60_000);
+
+it("runs an admin operation on the cluster: a bulk add answered with its worker's outcome", async () => {
+  const base = `http://127.0.0.1:${gateway.ready['port']}`;
+  const admin = await createAdmin(pool(), [ACL.authenticate, ACL.bulkAddGuildMembers]);
+  const { guildId, userIds } = await createGuildFixture(pool(), 2);
+  // Enqueue-and-wait: the row, the job on its queue's slot, the worker, the result back.
+  const answer = await adminCall(base, {
+    method: 'POST',
+    path: '/v1/admin/bulk/add-guild-members',
+    key: admin.key,
+    body: { guild_id: guildId, user_ids: userIds },
+  });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({ successful: userIds, failed: [] });
+  const logs = `${gateway.stdout()}${bulkWorker.stdout()}`;
+  expect(logs).not.toMatch(/CROSSSLOT|redis connection error/i);
 }, 60_000);
