@@ -1,11 +1,11 @@
 import { Queue, type JobType } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { env } from '@switchboard/config';
 import type { AnyJobContract } from '@switchboard/contracts';
 import { failArchive, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { bullPrefix, jobIdOf, type AnyJobSchedule } from '@switchboard/queue';
 import { failOperation, type OperationTable } from './rows.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** The tables whose rows are jobs' states, each inserted by the gateway before its job is enqueued. */
 export type JobRowTable = OperationTable | 'archives';
@@ -88,7 +88,7 @@ export interface QueuedRowSweep {
  */
 export function queuedRowSweep(options: {
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   config: { REDIS_PREFIX: string; QUEUED_ROW_ORPHAN_AGE_MS: number; QUEUED_ROW_SWEEP_INTERVAL_MS: number };
   table: JobRowTable;
   contract: AnyJobContract;
@@ -97,7 +97,10 @@ export function queuedRowSweep(options: {
 }): QueuedRowSweep {
   const { pool, redis, config, table, contract, rowJob, logger } = options;
   // Reads job states only; the connection stays the process's.
-  const queue = new Queue(rowJob.queue, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const queue = new Queue(rowJob.queue, {
+    connection: redis,
+    prefix: bullPrefix(config.REDIS_PREFIX, { queue: rowJob.queue, connection: redis }),
+  });
   return {
     handler: queuedRowSweepHandler({
       pool,

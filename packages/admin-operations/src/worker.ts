@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { AnyJobContract, JobContract, OperationPayload } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
@@ -6,6 +5,7 @@ import type { FinalFailureHandlersFor, HandlersFor } from '@switchboard/queue';
 import { operationJob } from './job.ts';
 import { queuedRowSweep } from './row-sweep.ts';
 import type { Operation, OperationTable } from './rows.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * What a worker that runs one kind of admin operation registers: `job` runs `run` on the
@@ -17,7 +17,7 @@ export function operationWorkerSetup<
   Job extends JobContract<OperationPayload, any>,
   SweepJob extends AnyJobContract,
 >(options: {
-  resources: { pool: Pool; redis: Redis };
+  resources: { pool: Pool; redis: RedisClient };
   config: { REDIS_PREFIX: string; QUEUED_ROW_ORPHAN_AGE_MS: number; QUEUED_ROW_SWEEP_INTERVAL_MS: number };
   logger: Logger;
   table: OperationTable;

@@ -29,6 +29,7 @@ export const cliConfigSchema = z.object({
   REDIS_URL: commonSchema.shape.REDIS_URL.optional(),
   REDIS_SENTINELS: commonSchema.shape.REDIS_SENTINELS,
   REDIS_SENTINEL_NAME: commonSchema.shape.REDIS_SENTINEL_NAME,
+  REDIS_CLUSTER_NODES: commonSchema.shape.REDIS_CLUSTER_NODES,
   REDIS_PREFIX: commonSchema.shape.REDIS_PREFIX,
   ...snowflakeSchema.shape,
   ...s3Schema.shape,

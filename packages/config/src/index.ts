@@ -50,6 +50,8 @@ export const DEVELOPMENT_S3_KEY = 'S3RVER';
  * runs on the development store's key.
  */
 function crossVariableProblems(config: Record<string, unknown>): string[] {
+  const cluster = redisClusterProblem(config);
+  if (cluster) return [cluster];
   if (config['SECRETS_ENCRYPTION_KEY'] !== undefined && config['SECRETS_ENCRYPTION_KEYS'] !== undefined) {
     return [
       'SECRETS_ENCRYPTION_KEY, SECRETS_ENCRYPTION_KEYS: set one of them (KEYS lists every key, the write key first)',
@@ -75,6 +77,40 @@ function crossVariableProblems(config: Record<string, unknown>): string[] {
     ];
   }
   return [];
+}
+
+/** `host:port,host:port,…` into its entries (REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
+function hostPortList() {
+  return z.string().transform((list, context) => {
+    const entries = list.split(',').map((entry) => /^\s*([^\s:]+):(\d{1,5})\s*$/.exec(entry));
+    if (entries.some((match) => match === null)) {
+      context.addIssue({ code: 'custom', message: 'expected host:port,host:port,…' });
+      return z.NEVER;
+    }
+    return entries.map((match) => ({ host: match![1]!, port: Number(match![2]) }));
+  });
+}
+
+/**
+ * What a Redis Cluster cannot do for us. Sentinel watches single masters, a cluster fails over
+ * by itself: one of the two. WAIT counts the writes of the connection it is sent on, and a
+ * cluster client sends a key-less command to any node, so it would confirm nothing. A cluster
+ * has only database 0.
+ */
+function redisClusterProblem(config: Record<string, unknown>): string | undefined {
+  const nodes = config['REDIS_CLUSTER_NODES'] as unknown[] | undefined;
+  if (!nodes || nodes.length === 0) return undefined;
+  if ((config['REDIS_SENTINELS'] as unknown[] | undefined)?.length) {
+    return 'REDIS_CLUSTER_NODES, REDIS_SENTINELS: set one of them (a Redis Cluster fails over by itself, without sentinels)';
+  }
+  if (Number(config['REDIS_WAIT_REPLICAS'] ?? 0) > 0) {
+    return 'REDIS_WAIT_REPLICAS: must be 0 with REDIS_CLUSTER_NODES (WAIT counts the writes of one connection, and a cluster client sends it to any node)';
+  }
+  const url = config['REDIS_URL'];
+  if (typeof url === 'string' && Number(new URL(url).pathname.slice(1) || 0) !== 0) {
+    return 'REDIS_URL: a Redis Cluster has only database 0, remove the database number from the URL';
+  }
+  return undefined;
 }
 
 /** Reusable variable parsers, so every process reads the same names the same way. */
@@ -133,18 +169,14 @@ export const commonSchema = z.object({
    * master REDIS_SENTINEL_NAME, and again after a failover; REDIS_URL then gives only the
    * credentials and the database.
    */
-  REDIS_SENTINELS: z
-    .string()
-    .transform((list, context) => {
-      const sentinels = list.split(',').map((entry) => /^\s*([^\s:]+):(\d{1,5})\s*$/.exec(entry));
-      if (sentinels.some((match) => match === null)) {
-        context.addIssue({ code: 'custom', message: 'expected host:port,host:port,…' });
-        return z.NEVER;
-      }
-      return sentinels.map((match) => ({ host: match![1]!, port: Number(match![2]) }));
-    })
-    .optional(),
+  REDIS_SENTINELS: hostPortList().optional(),
   REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  /**
+   * `host:port,host:port,…`: seed nodes of a Redis Cluster. Clients learn every master from
+   * them and follow slot moves and failovers; REDIS_URL then gives only the credentials
+   * (docs/decisions.md#redis-cluster).
+   */
+  REDIS_CLUSTER_NODES: hostPortList().optional(),
   /** Prefix of every Redis key and channel, so deployments (and test files) can share a server. */
   REDIS_PREFIX: z
     .string()

@@ -12,9 +12,15 @@ export {
  * BullMQ's key prefix for a deployment: `${REDIS_PREFIX}:bull`. Producers and workers both
  * derive it here from REDIS_PREFIX, so they always agree, and deployments (or test files)
  * sharing one Redis never see each other's queues.
+ *
+ * On a Redis Cluster (`on.connection` is one), `${REDIS_PREFIX}:bull:{<queue>}`: BullMQ's
+ * scripts touch several keys of a queue at once, which a cluster refuses unless they share a
+ * slot; the hash tag gives each queue a slot of its own, so queues spread over the masters.
+ * Nothing spans two queues (no flows). A single server keeps the prefix it always had, so jobs
+ * queued before an upgrade are still found (docs/decisions.md#redis-cluster).
  */
-export function bullPrefix(redisPrefix: string): string {
-  return `${redisPrefix}:bull`;
+export function bullPrefix(redisPrefix: string, on?: { queue: string; connection: { isCluster: boolean } }): string {
+  return on?.connection.isCluster ? `${redisPrefix}:bull:{${on.queue}}` : `${redisPrefix}:bull`;
 }
 
 /** Per-call options of an enqueue; everything else comes from the contract. */

@@ -1,6 +1,5 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import { createBatcher, InFlight } from '@switchboard/batching';
-import type { Redis } from 'ioredis';
 import {
   JOB_ORIGIN_FIELD,
   type AnyJobContract,
@@ -11,14 +10,14 @@ import {
 import type { Logger } from '@switchboard/logger';
 import { currentRequestId, tracedSend, type TraceCarrier } from '@switchboard/telemetry';
 import { InvalidJobPayloadError, QueueUnavailableError, ReplicationShortfallError } from './errors.ts';
-import { bullPrefix, toJobOptions, type EnqueueOptions } from './options.ts';
+import { toJobOptions, type EnqueueOptions } from './options.ts';
 import { createQueueCache } from './queue-cache.ts';
-import { isRedisUnavailable, whenRedisReady } from '@switchboard/redis';
+import { isRedisUnavailable, whenRedisReady, type RedisClient } from '@switchboard/redis';
 import { waitForJob, type WaitHandle, type WaitOutcome } from './wait.ts';
 
 export interface ProducerOptions {
   /** A `producer` client from createRedis; the caller owns it and closes it after the producer. */
-  connection: Redis;
+  connection: RedisClient;
   /** The deployment's REDIS_PREFIX (not the BullMQ prefix, which is derived from it). */
   redisPrefix: string;
   logger?: Logger;
@@ -151,7 +150,7 @@ async function addJobs(queue: Queue, jobs: PreparedJob[]): Promise<Job[]> {
  * could go first and cover none of them.
  */
 async function addJobsReplicated(
-  connection: Redis,
+  connection: RedisClient,
   queue: Queue,
   jobs: PreparedJob[],
   { count, timeoutMs }: { count: number; timeoutMs: number },
@@ -163,7 +162,7 @@ async function addJobsReplicated(
 }
 
 export function createProducer({ connection, redisPrefix, logger, replicas }: ProducerOptions): Producer {
-  const cache = createQueueCache(connection, bullPrefix(redisPrefix), logger);
+  const cache = createQueueCache(connection, redisPrefix, logger);
   // Not a Set: one add and one delete per waiting request churns a hash table (see InFlight).
   const waits = new InFlight<WaitHandle>();
   /**

@@ -1,8 +1,8 @@
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
-import { closeRedis, duplicateRedis, whenRedisReady } from '@switchboard/redis';
+import { closeRedis, duplicateRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
+import { bullPrefix } from './options.ts';
 
 export interface QueueCache {
   /** One BullMQ Queue per queue name, on the producer's connection. */
@@ -14,10 +14,11 @@ export interface QueueCache {
 
 interface EventsEntry {
   events: Promise<QueueEvents>;
-  template: Redis;
+  template: RedisClient;
 }
 
-export function createQueueCache(connection: Redis, prefix: string, logger?: Logger): QueueCache {
+export function createQueueCache(connection: RedisClient, redisPrefix: string, logger?: Logger): QueueCache {
+  const prefixOf = (queue: QueueName) => bullPrefix(redisPrefix, { queue, connection });
   const queues = new Map<QueueName, Queue>();
   const listeners = new Map<QueueName, EventsEntry>();
   const warn = (queue: QueueName, what: string) => (error: Error) =>
@@ -32,7 +33,7 @@ export function createQueueCache(connection: Redis, prefix: string, logger?: Log
   function queueFor(name: QueueName): Queue {
     let queue = queues.get(name);
     if (!queue) {
-      const made = new Queue(name, { connection, prefix });
+      const made = new Queue(name, { connection, prefix: prefixOf(name) });
       // An EventEmitter without an error listener would crash the process.
       made.on('error', warn(name, 'queue error'));
       made.waitUntilReady().catch((error: Error) => {
@@ -59,7 +60,11 @@ export function createQueueCache(connection: Redis, prefix: string, logger?: Log
     const events = whenRedisReady(connection)
       .then(() => connection.xrevrange(streamKey, '+', '-', 'COUNT', 1))
       .then((entries) => {
-        const listener = new QueueEvents(name, { connection: template, prefix, lastEventId: entries[0]?.[0] ?? '0-0' });
+        const listener = new QueueEvents(name, {
+          connection: template,
+          prefix: prefixOf(name),
+          lastEventId: entries[0]?.[0] ?? '0-0',
+        });
         listener.on('error', warn(name, 'queue events error'));
         return listener;
       });

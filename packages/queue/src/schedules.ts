@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { bullPrefix, toJobOptions } from './options.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * Periodic work as a BullMQ job scheduler: Redis holds one schedule per id and adds one job per
@@ -28,13 +28,13 @@ export type AnyJobSchedule = Omit<JobSchedule, 'contract'> & { contract: AnyJobC
  * worker's. The worker's own connection is not used.
  */
 export async function syncSchedules(
-  connection: Redis,
+  connection: RedisClient,
   redisPrefix: string,
   queueName: QueueName,
   schedules: readonly AnyJobSchedule[],
   logger: Logger,
 ): Promise<void> {
-  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix) });
+  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix, { queue: queueName, connection }) });
   try {
     const declared = new Set(schedules.map((schedule) => schedule.id));
     for (const { key } of await queue.getJobSchedulers()) {

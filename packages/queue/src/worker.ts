@@ -1,5 +1,4 @@
 import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { InFlight } from '@switchboard/batching';
 import { jobOriginOf, type AnyJobContract, type QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
@@ -7,7 +6,7 @@ import { tracedProcess, withRequestId } from '@switchboard/telemetry';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
-import { closeRedis, createRedis, duplicateRedis, type RedisTarget } from '@switchboard/redis';
+import { closeRedis, createRedis, duplicateRedis, type RedisTarget, type RedisClient } from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
 import {
   registerHandlers,
@@ -57,8 +56,8 @@ export interface StartWorkerOptions<Contracts extends readonly AnyJobContract[]>
   onFinalFailure?: NoInfer<FinalFailureHandlersFor<Contracts>>;
   /** Periodic jobs of this queue, set up (idempotently) when the worker starts. */
   schedules?: readonly AnyJobSchedule[];
-  /** A Redis URL or Sentinel target, or a factory of `worker` clients (createRedis with role `worker`). */
-  connection: RedisTarget | (() => Redis);
+  /** A Redis URL, Sentinel or cluster target, or a factory of `worker` clients (createRedis with role `worker`). */
+  connection: RedisTarget | (() => RedisClient);
   /** The deployment's REDIS_PREFIX. */
   redisPrefix: string;
   concurrency?: number;
@@ -227,7 +226,7 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   const observer = guardedObserver(options.observer, logger);
   const worker = new QueueWorker(queue, createProcessor(queue, registry, active, logger, observer), {
     connection,
-    prefix: bullPrefix(redisPrefix),
+    prefix: bullPrefix(redisPrefix, { queue, connection }),
     concurrency,
     lockDuration: timings.lockDurationMs,
     stalledInterval: timings.stalledIntervalMs,

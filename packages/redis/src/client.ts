@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
-import type { RedisTarget } from './target.ts';
+import { clusterConnections, clusterOptions, credentials, pingClusterSubscriber } from './cluster.ts';
+import { isClusterTarget, type ClusterTarget, type RedisTarget } from './target.ts';
 
 /*
  * ioredis is pinned to 5.11.1 (the release BullMQ 6.7 develops against), not 6.0.0. 6.0.0
@@ -18,6 +19,9 @@ import type { RedisTarget } from './target.ts';
  * request never hangs on it.
  */
 export type RedisRole = 'worker' | 'producer' | 'client';
+
+/** A client of one server (plain or behind Sentinel) or of a Redis Cluster: the same commands. */
+export type RedisClient = Redis | Cluster;
 
 export interface RedisClientOptions {
   role: RedisRole;
@@ -99,11 +103,13 @@ function optionsFor({
   };
 }
 
-function watchErrors(client: Redis, { role, name, logger }: RedisClientOptions): Redis {
-  // Without a listener ioredis prints every reconnect failure to stderr.
-  client.on('error', (error: Error) => {
+function watchErrors<Client extends RedisClient>(client: Client, { role, name, logger }: RedisClientOptions): Client {
+  const warn = (error: Error) =>
     logger?.warn({ redisClient: name ?? role, reason: error.message }, 'redis connection error');
-  });
+  // Without a listener ioredis prints every reconnect failure to stderr.
+  client.on('error', warn);
+  // A cluster reports its nodes' connection errors apart.
+  if (client instanceof Cluster) client.on('node error', warn);
   return client;
 }
 
@@ -197,34 +203,48 @@ function pingWhileSubscribed(client: Redis): Redis {
 }
 
 /** Every client this process made, by role, until it ends for good. */
-const clientsByRole = new Map<RedisRole, Set<Redis>>();
+const clientsByRole = new Map<RedisRole, Set<RedisClient>>();
 
-function countClient(client: Redis, role: RedisRole): Redis {
-  const clients = clientsByRole.get(role) ?? new Set<Redis>();
+function countClient<Client extends RedisClient>(client: Client, role: RedisRole): Client {
+  const clients = clientsByRole.get(role) ?? new Set<RedisClient>();
   clientsByRole.set(role, clients);
   clients.add(client);
   client.once('end', () => clients.delete(client));
   // BullMQ makes its blocking connections with duplicate(): counted too, under the same role.
-  const duplicate = client.duplicate.bind(client);
-  client.duplicate = ((...args: Parameters<Redis['duplicate']>) =>
-    countClient(duplicate(...args), role)) as Redis['duplicate'];
+  const duplicate = client.duplicate.bind(client) as (...args: unknown[]) => RedisClient;
+  client.duplicate = ((...args: unknown[]) => countClient(duplicate(...args), role)) as Client['duplicate'];
   return client;
 }
 
-/** Connections this process holds to Redis now (connected or handshaking), by role. */
+const isOpen = (client: { status: string }) => client.status === 'ready' || client.status === 'connect';
+
+/**
+ * Connections this process holds to Redis now (connected or handshaking), by role. A cluster
+ * client holds one per node it has talked to, and one more while it is subscribed.
+ */
 export function redisConnections(): Record<RedisRole, number> {
   const open: Record<RedisRole, number> = { worker: 0, producer: 0, client: 0 };
   for (const [role, clients] of clientsByRole) {
-    for (const client of clients) if (client.status === 'ready' || client.status === 'connect') open[role] += 1;
+    for (const client of clients) {
+      if (!(client instanceof Cluster)) open[role] += isOpen(client) ? 1 : 0;
+      else for (const connection of clusterConnections(client)) open[role] += isOpen(connection) ? 1 : 0;
+    }
   }
   return open;
 }
 
 /** Every client gets the same handling, however it was made. */
-function managed(client: Redis, options: RedisClientOptions): Redis {
+function managed<Client extends RedisClient>(client: Client, options: RedisClientOptions): Client {
   countClient(client, options.role);
-  const watched = watchCommands(watchErrors(client, options), options);
-  return options.role === 'worker' ? pingWhileSubscribed(watched) : watched;
+  watchErrors(client, options);
+  if (client instanceof Cluster) {
+    // Each node has its own connection: what watchCommands does per connection, it does per node.
+    client.on('+node', (node: Redis) => watchCommands(node, options));
+    if (options.role === 'worker') pingClusterSubscriber(client, SUBSCRIBER_PING_INTERVAL_MS, WORKER_SOCKET_TIMEOUT_MS);
+    return client;
+  }
+  const watched = watchCommands(client as Redis, options);
+  return (options.role === 'worker' ? pingWhileSubscribed(watched) : watched) as Client;
 }
 
 /**
@@ -236,32 +256,61 @@ function reconnectOnReadOnly(error: Error): 2 | false {
   return error.message.startsWith('READONLY') ? 2 : false;
 }
 
+function createCluster({ nodes, username, password, tls }: ClusterTarget, options: RedisClientOptions): Cluster {
+  const offlineQueue = options.role === 'worker';
+  const settings = clusterOptions(optionsFor(options), {
+    offlineQueue,
+    access: { ...credentials(username, password), ...(tls ? { tls: {} } : {}) },
+  });
+  return managed(new Cluster(nodes, settings), options);
+}
+
 /** The one place Redis clients are made (queues, rate limits, pub/sub, caches). */
-export function createRedis(target: RedisTarget, options: RedisClientOptions): Redis {
+export function createRedis(target: string | Exclude<RedisTarget, ClusterTarget>, options: RedisClientOptions): Redis;
+export function createRedis(target: RedisTarget, options: RedisClientOptions): RedisClient;
+export function createRedis(target: RedisTarget, options: RedisClientOptions): RedisClient {
   if (typeof target === 'string') return managed(new Redis(target, optionsFor(options)), options);
+  if (isClusterTarget(target)) return createCluster(target, options);
   return managed(new Redis({ ...target, ...optionsFor(options), reconnectOnError: reconnectOnReadOnly }), options);
 }
 
-/** A new connection to the same server as `client`, with the options of another role. */
-export function duplicateRedis(client: Redis, options: RedisClientOptions): Redis {
-  // The prototype's: the client's own duplicate() counts what it makes under its own role.
-  return managed(Redis.prototype.duplicate.call(client, optionsFor(options)), options);
+/** A new connection to the same server (or cluster) as `client`, with the options of another role. */
+export function duplicateRedis<Client extends RedisClient>(client: Client, options: RedisClientOptions): Client {
+  // The prototypes': the client's own duplicate() counts what it makes under its own role.
+  if (client instanceof Cluster) {
+    const { username, password, tls } = client.options.redisOptions ?? {};
+    const offlineQueue = options.role === 'worker';
+    const overrides = clusterOptions(optionsFor(options), {
+      offlineQueue,
+      access: { ...credentials(username, password), ...(tls ? { tls } : {}) },
+    });
+    return managed(Cluster.prototype.duplicate.call(client, [], overrides), options) as Client;
+  }
+  return managed(Redis.prototype.duplicate.call(client, optionsFor(options)), options) as Client;
 }
 
-/** ioredis's messages for a command it could not send or got no answer to in time. */
+/**
+ * ioredis's messages for a command it could not send or got no answer to in time, and a
+ * cluster's for one it could not route (slots unknown, every node failed, a slot without a
+ * master: CLUSTERDOWN, or redirections that never settle while slots move).
+ */
 const UNAVAILABLE =
-  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|Redis connection|Redis not ready)/;
+  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|Redis connection|Redis not ready|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Too many Cluster redirections|CLUSTERDOWN)/;
 
 /** Redis cannot serve right now (down, unreachable, silent): callers answer 503, not 500. */
 export function isRedisUnavailable(error: unknown): boolean {
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
-  return name === 'MaxRetriesPerRequestError' || (typeof message === 'string' && UNAVAILABLE.test(message));
+  return (
+    name === 'MaxRetriesPerRequestError' ||
+    name === 'ClusterAllFailedError' ||
+    (typeof message === 'string' && UNAVAILABLE.test(message))
+  );
 }
 
 /** One pending wait per client, however many requests arrive while it connects. */
-const readyWaits = new WeakMap<Redis, Promise<void>>();
+const readyWaits = new WeakMap<RedisClient, Promise<void>>();
 
-function waitForReady(client: Redis, timeoutMs: number): Promise<void> {
+function waitForReady(client: RedisClient, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let onReady: (() => void) | undefined;
   let onClose: (() => void) | undefined;
@@ -285,7 +334,7 @@ function waitForReady(client: Redis, timeoutMs: number): Promise<void> {
  * rejects at once when it is down and waiting to retry. For request paths, which must not
  * hang on Redis but should not fail just because the process started a moment ago.
  */
-export async function whenRedisReady(client: Redis, timeoutMs = 1000): Promise<void> {
+export async function whenRedisReady(client: RedisClient, timeoutMs = 1000): Promise<void> {
   if (client.status === 'ready') return;
   if (client.status === 'wait') client.connect().catch(() => {});
   else if (client.status !== 'connecting' && client.status !== 'connect') {
@@ -304,7 +353,7 @@ export async function whenRedisReady(client: Redis, timeoutMs = 1000): Promise<v
  * `timeoutMs`: for start-up, when a process cannot do its work without Redis (whenRedisReady,
  * for request paths, gives up at once while the client waits to retry).
  */
-export async function redisReadyWithin(client: Redis, timeoutMs: number): Promise<void> {
+export async function redisReadyWithin(client: RedisClient, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return;
   if (client.status === 'end') throw new Error('Redis connection is closed');
   if (client.status === 'wait') client.connect().catch(() => {});
@@ -324,7 +373,7 @@ export async function redisReadyWithin(client: Redis, timeoutMs: number): Promis
 }
 
 /** Closes a client politely, or drops it if Redis does not answer within the bound. */
-export async function closeRedis(client: Redis, timeoutMs = 1000): Promise<void> {
+export async function closeRedis(client: RedisClient, timeoutMs = 1000): Promise<void> {
   if (client.status === 'end') return;
   if (client.status !== 'ready') {
     client.disconnect();

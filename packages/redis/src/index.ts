@@ -10,6 +10,15 @@ export {
   SUBSCRIBER_PING_INTERVAL_MS,
   WORKER_SOCKET_TIMEOUT_MS,
   type RedisRole,
+  type RedisClient,
   type RedisClientOptions,
 } from './client.ts';
-export { describeTarget, redisTarget, type RedisTarget, type SentinelTarget } from './target.ts';
+export {
+  describeTarget,
+  isClusterTarget,
+  redisTarget,
+  type ClusterTarget,
+  type RedisTarget,
+  type SentinelTarget,
+} from './target.ts';
+export { sameSlotTag } from './slots.ts';

@@ -1,16 +1,15 @@
-import type { Redis } from 'ioredis';
 import type { CommonConfig, S3Config } from '@switchboard/config';
 import { createPool, poolModeOptions, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import { settlesWithin } from '@switchboard/queue';
-import { closeRedis, createRedis, redisTarget } from '@switchboard/redis';
+import { closeRedis, createRedis, redisTarget, type RedisClient } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
 
 /** What a process talks to: the database pool, a request-path Redis client and S3. */
 export interface Resources {
   pool: Pool;
   /** A fail-fast `client` (createRedis role `client`): commands never wait for a dead Redis. */
-  redis: Redis;
+  redis: RedisClient;
   storage: Storage;
   /** Closes all three; each gets `timeoutMs`, so a dead dependency cannot hold the exit. */
   close(timeoutMs?: number): Promise<void>;

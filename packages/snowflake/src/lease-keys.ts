@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { MAX_WORKER_ID } from './generator.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** The key whose value is the token of the process holding `workerId`, while it is leased. */
 export function workerIdLeaseKey(prefix: string, workerId: number): string {
@@ -33,17 +33,22 @@ return 0`;
 
 export type RenewOutcome = 'renewed' | 'retaken' | 'taken-by-another';
 
-export async function renewWorkerId(redis: Redis, key: string, token: string, ttlMs: number): Promise<RenewOutcome> {
+export async function renewWorkerId(
+  redis: RedisClient,
+  key: string,
+  token: string,
+  ttlMs: number,
+): Promise<RenewOutcome> {
   const outcome = await redis.eval(RENEW_SCRIPT, 1, key, token, ttlMs);
   return outcome === 1 ? 'renewed' : outcome === 2 ? 'retaken' : 'taken-by-another';
 }
 
-export async function releaseWorkerId(redis: Redis, key: string, token: string): Promise<void> {
+export async function releaseWorkerId(redis: RedisClient, key: string, token: string): Promise<void> {
   await redis.eval(RELEASE_SCRIPT, 1, key, token);
 }
 
 async function takeWorkerId(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   workerId: number,
   token: string,
@@ -59,7 +64,7 @@ async function takeWorkerId(
  * id space makes this slow. Returns null when every id is leased.
  */
 export async function takeFreeWorkerId(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   token: string,
   ttlMs: number,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
-import { redisReadyWithin } from '@switchboard/redis';
+import { redisReadyWithin, type RedisClient } from '@switchboard/redis';
 import { createSnowflakeGenerator, snowflakeTimestamp, type SnowflakeGenerator } from './generator.ts';
 import { releaseWorkerId, renewWorkerId, takeFreeWorkerId, workerIdLeaseKey } from './lease-keys.ts';
 
@@ -28,7 +27,7 @@ import { releaseWorkerId, renewWorkerId, takeFreeWorkerId, workerIdLeaseKey } fr
 
 export interface SnowflakeLeaseOptions {
   /** A fail-fast client (createRedis role `client`): a renewal must fail while Redis is away, not queue. */
-  redis: Redis;
+  redis: RedisClient;
   /** REDIS_PREFIX. */
   prefix: string;
   /** SNOWFLAKE_WORKER_ID: leased when free; otherwise another free id is, and the log says which. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * A clock a test moves itself, kept in a Redis key as whole microseconds, so that a process
@@ -14,7 +14,11 @@ export interface TestClock {
 }
 
 /** Sets the clock in `key` to `startMicros` (default: now) and returns it. */
-export async function frozenClock(redis: Redis, key: string, startMicros = Date.now() * 1000): Promise<TestClock> {
+export async function frozenClock(
+  redis: RedisClient,
+  key: string,
+  startMicros = Date.now() * 1000,
+): Promise<TestClock> {
   let now = Math.trunc(startMicros);
   await redis.set(key, String(now));
   return {

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { workerIdLeaseKey } from '@switchboard/snowflake';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * Snowflake worker ids for the generators of test fixtures, from 900–1022. The processes a
@@ -24,8 +24,8 @@ export function testSnowflakeWorkerId(): number {
 }
 
 /** Marks the fixture ids as leased under `prefix`, for good: the file's keys are removed after it. */
-export async function reserveFixtureWorkerIds(redis: Redis, prefix: string): Promise<void> {
-  const pipeline = redis.pipeline();
-  for (let id = FIRST_ID; id <= LAST_ID; id++) pipeline.set(workerIdLeaseKey(prefix, id), 'test-fixtures');
-  await pipeline.exec();
+export async function reserveFixtureWorkerIds(redis: RedisClient, prefix: string): Promise<void> {
+  // One SET each, not a pipeline: on a Redis Cluster the keys are in different slots.
+  const ids = Array.from({ length: LAST_ID - FIRST_ID + 1 }, (_, index) => FIRST_ID + index);
+  await Promise.all(ids.map((id) => redis.set(workerIdLeaseKey(prefix, id), 'test-fixtures')));
 }

@@ -84,3 +84,4 @@ export { frozenClock, type TestClock } from './clock.ts';
 export { watchEventLoop, type EventLoopWatch } from './event-loop.ts';
 export { startOwnedStore, type OwnedStore, type StoreKind } from './owned-store/index.ts';
 export { useOwnedStore } from './owned-store/use.ts';
+export { startRedisCluster, type RunningRedisCluster } from './redis-cluster.ts';

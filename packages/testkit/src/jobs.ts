@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import {
   findOperation,
@@ -11,7 +10,7 @@ import {
 import type { JobContract, OperationJobContract } from '@switchboard/contracts';
 import { createPool, type Pool } from '@switchboard/db';
 import { createProducer, type Producer, type WaitOutcome } from '@switchboard/queue';
-import { closeRedis, createRedis } from '@switchboard/redis';
+import { closeRedis, createRedis, type RedisClient } from '@switchboard/redis';
 import type { Storage } from '@switchboard/storage';
 import type { TestEnvironment } from './environment.ts';
 import { storageFor } from './storage.ts';
@@ -21,7 +20,7 @@ import { waitFor } from './wait.ts';
 export interface JobStores {
   pool: Pool;
   /** A producer client, as the gateway's. */
-  redis: Redis;
+  redis: RedisClient;
   /** The gateway's producer: payloads parsed by their contract, job ids derived from them. */
   producer: Producer;
   storage: Storage;

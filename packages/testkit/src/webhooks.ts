@@ -1,5 +1,4 @@
 import { type JobType, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
 import { LIMITS, parseStreamEvent, QUEUES, WEBHOOK_DELIVERY_JOB, type StreamEvent } from '@switchboard/contracts';
 import {
@@ -17,6 +16,7 @@ import { bullPrefix } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId } from './ids.ts';
 import { waitFor } from './wait.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 const ids = createSnowflakeGenerator(testSnowflakeWorkerId());
 
@@ -99,7 +99,7 @@ export function messagesOf(pool: Pool, webhookId: string, count = 1, timeoutMs =
 }
 
 /** Every entry of the events stream `streamKey` (a file's eventsStreamKey) about `channelId`, oldest first. */
-export async function channelEvents(redis: Redis, streamKey: string, channelId: string): Promise<StreamEvent[]> {
+export async function channelEvents(redis: RedisClient, streamKey: string, channelId: string): Promise<StreamEvent[]> {
   const entries = await redis.xrange(streamKey, '-', '+');
   return entries.map(([, fields]) => parseStreamEvent(fields)).filter((event) => event.channel_id === channelId);
 }
@@ -126,6 +126,9 @@ export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promi
 }
 
 /** The webhook-deliveries queue under `redisPrefix` (a file's), to look at what a worker did; close it when done. */
-export function webhookDeliveriesQueue(connection: Redis, redisPrefix: string): Queue {
-  return new Queue(QUEUES.webhookDeliveries, { connection, prefix: bullPrefix(redisPrefix) });
+export function webhookDeliveriesQueue(connection: RedisClient, redisPrefix: string): Queue {
+  return new Queue(QUEUES.webhookDeliveries, {
+    connection,
+    prefix: bullPrefix(redisPrefix, { queue: QUEUES.webhookDeliveries, connection }),
+  });
 }

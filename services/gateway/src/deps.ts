@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Pool, SecretKeyring } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import type { Registry } from '@switchboard/metrics';
@@ -9,6 +8,7 @@ import type { AdminKeys } from './admin-auth/key-cache.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { GatewayConfig } from './config.ts';
 import type { IpBans } from './ip-bans/index.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /**
  * Everything a gateway router or admin area may use, built once by createApp. Routers take the
@@ -19,7 +19,7 @@ export interface GatewayDeps {
   logger: Logger;
   pool: Pool;
   /** A request-path client (`createRedis(url, { role: 'client' })`): fails fast, never queues. */
-  redis: Redis;
+  redis: RedisClient;
   storage: Storage;
   /** Enqueues jobs. Its `?wait=true` listener connects on first use. */
   producer: Producer;

@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
 import { createProducer, type Producer } from '@switchboard/queue';
-import { closeRedis, createRedis, redisTarget } from '@switchboard/redis';
+import { closeRedis, createRedis, redisTarget, type RedisClient } from '@switchboard/redis';
 import type { GatewayConfig } from './config.ts';
 
 export interface GatewayProducer {
@@ -16,7 +15,7 @@ export interface GatewayProducer {
  * connection it runs on and holds that connection while it waits, and rate limits and ban checks
  * must not queue behind it.
  */
-export function openGatewayProducer(config: GatewayConfig, redis: Redis, logger: Logger): GatewayProducer {
+export function openGatewayProducer(config: GatewayConfig, redis: RedisClient, logger: Logger): GatewayProducer {
   if (config.REDIS_WAIT_REPLICAS === 0) {
     const producer = createProducer({ connection: redis, redisPrefix: config.REDIS_PREFIX, logger });
     return { producer, close: () => producer.close() };

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitBucketName } from '@switchboard/contracts';
 import { failureBudget, rateLimit, redisKeyClock, type FailureBudget } from '@switchboard/http';
 import type { Logger } from '@switchboard/logger';
 import { Counter, type Registry } from '@switchboard/metrics';
 import type { GatewayConfig } from './config.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** The rate limiter of one bucket, for a route. */
 export type RouteLimiter = (bucket: RateLimitBucketName) => RequestHandler;
@@ -20,7 +20,7 @@ interface LimiterDeps {
     | 'AUTH_FAILURE_BUDGET'
     | 'AUTH_FAILURE_WINDOW_MS'
   >;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   metrics: Registry;
 }

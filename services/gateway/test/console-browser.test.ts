@@ -60,16 +60,30 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   expect(focused).toBe(true);
 }
 
+/** A new page with the walks' timeout, collecting what the browser reports of CSP violations. */
+async function watchedPage(): Promise<{ page: Page; cspViolations: string[] }> {
+  const page = await chromium.context.newPage();
+  page.setDefaultTimeout(UI_TIMEOUT_MS);
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+  return { page, cspViolations };
+}
+
+/** Signs in at `baseUrl`'s console with the keyboard only: Tab to the key field, type, Enter. */
+async function signInByKeyboard(page: Page, baseUrl: string, key: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await tabTo(page, page.locator('#key'));
+  await page.keyboard.type(key);
+  await Promise.all([page.waitForURL(`${baseUrl}/console/`), page.keyboard.press('Enter')]);
+}
+
 describe('operator console in a browser', () => {
   it('signs in, creates a key (one ACL ticked by keyboard) and revokes it, bans an IP, pages and removes it', {
     timeout: WALK_TIMEOUT_MS,
   }, async () => {
-    const page = await chromium.context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    const { page, cspViolations } = await watchedPage();
 
     await page.goto(`${gateway.url}/console/`);
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');
@@ -190,12 +204,7 @@ describe('operator console in a browser', () => {
     await insertUsers(gateway.pool, [{ id: ownerId, username: `u${ownerId.slice(-8)}` }]);
     const guildId = fixtureIds.next();
     await insertGuild(gateway.pool, { id: guildId, name: 'walked', ownerId });
-    const page = await chromium.context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    const { page, cspViolations } = await watchedPage();
     await page.goto(`${gateway.url}/console/sign-in`);
     await page.fill('#key', auditor.key);
     await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);
@@ -250,16 +259,8 @@ describe('operator console in a browser', () => {
     const adder = await createAdmin(gateway.pool, [ACL.authenticate, ACL.bulkAddGuildMembers]);
     const { guildId, userIds } = await createGuildFixture(gateway.pool, 2);
     const missing = fixtureIds.next();
-    const page = await chromium.context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
-    await page.goto(`${impatient.url}/console/sign-in`);
-    await tabTo(page, page.locator('#key'));
-    await page.keyboard.type(adder.key);
-    await Promise.all([page.waitForURL(`${impatient.url}/console/`), page.keyboard.press('Enter')]);
+    const { page, cspViolations } = await watchedPage();
+    await signInByKeyboard(page, impatient.url, adder.key);
 
     await tabTo(page, page.getByRole('link', { name: 'Bulk add members' }).first());
     await Promise.all([page.waitForURL(/\/console\/bulk\/add-members$/), page.keyboard.press('Enter')]);
@@ -300,16 +301,8 @@ describe('operator console in a browser', () => {
     const purger = await createAdmin(gateway.pool, [ACL.authenticate, ACL.assetPurge]);
     const { guildId, emojiA, stickerId } = await createPurgeGuildFixture(gateway.pool, gateway.storage);
     const unknown = fixtureIds.next();
-    const page = await chromium.context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
-    await page.goto(`${impatient.url}/console/sign-in`);
-    await tabTo(page, page.locator('#key'));
-    await page.keyboard.type(purger.key);
-    await Promise.all([page.waitForURL(`${impatient.url}/console/`), page.keyboard.press('Enter')]);
+    const { page, cspViolations } = await watchedPage();
+    await signInByKeyboard(page, impatient.url, purger.key);
 
     await tabTo(page, page.getByRole('link', { name: 'Asset purge' }).first());
     await Promise.all([page.waitForURL(/\/console\/assets\/purge$/), page.keyboard.press('Enter')]);
@@ -351,12 +344,7 @@ describe('operator console in a browser', () => {
   }, async () => {
     const jobs = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead, ACL.jobsWrite]);
     const jobId = await failedJob(jobQueue, environment.redisUrl, 'walked-failure');
-    const page = await chromium.context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    const { page, cspViolations } = await watchedPage();
     await page.goto(`${gateway.url}/console/sign-in`);
     await page.fill('#key', jobs.key);
     await Promise.all([page.waitForURL(`${gateway.url}/console/`), page.click('button[type=submit]')]);

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createPool, type Pool } from '@switchboard/db';
 import { answerClientErrors } from '@switchboard/http';
@@ -18,6 +17,7 @@ import {
   type TestEnvironment,
 } from '@switchboard/testkit';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 export interface RunningGateway {
   url: string;
@@ -29,7 +29,7 @@ export interface RunningGateway {
    * the gateway's (seeding 200,000 rows on a busy machine may take longer than a request may).
    */
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   storage: Storage;
   /** Passed to createApp so that close() also closes its `?wait=true` listener. */
   producer: Producer;

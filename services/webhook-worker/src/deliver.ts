@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import {
   presentMessage,
   type MessageResponse,
@@ -26,6 +25,7 @@ import { publishMessageCreates, type EventStreamOptions } from './events.ts';
 import { createLimiter } from './limit.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { renderDelivery, UndeliverableError, type Rendering } from './render.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** Test-only pause (WEBHOOK_TEST_DELAY_*), to kill a worker at a known point of a delivery. */
 export interface TestDelay {
@@ -36,7 +36,7 @@ export interface TestDelay {
 export interface DeliveryDeps {
   pool: Pool;
   /** A request-path client, for the events stream. */
-  redis: Redis;
+  redis: RedisClient;
   storage: Storage;
   events: EventStreamOptions;
   testDelay?: TestDelay | undefined;

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { MessageResponse, StreamEvent } from '@switchboard/contracts';
-import { whenRedisReady } from '@switchboard/redis';
+import { sameSlotTag, whenRedisReady, type RedisClient } from '@switchboard/redis';
 
 /**
  * For each entry not marked "published": appends it, then marks it. Redis runs a script
@@ -33,9 +32,9 @@ const COMMAND = 'switchboardPublishEventsOnce';
 type PublishOnce = (numberOfKeys: string, ...keysAndArgs: string[]) => Promise<Array<string | null>>;
 type WithPublish = { [COMMAND]: PublishOnce };
 
-const clientsWithCommand = new WeakSet<Redis>();
+const clientsWithCommand = new WeakSet<RedisClient>();
 
-function withPublish(redis: Redis): WithPublish {
+function withPublish(redis: RedisClient): WithPublish {
   if (!clientsWithCommand.has(redis)) {
     redis.defineCommand(COMMAND, { lua: PUBLISH_ONCE_LUA });
     clientsWithCommand.add(redis);
@@ -54,9 +53,16 @@ export interface EventStreamOptions {
   markerTtlSeconds: number;
 }
 
-/** The "appended" marker of one event: `marker` is the message id for MESSAGE_CREATE, else the change's own id. */
-export function publishedMarkerKey(redisPrefix: string, marker: string): string {
-  return `${redisPrefix}:events:published:${marker}`;
+/**
+ * The "appended" marker of one event: `marker` is the message id for MESSAGE_CREATE, else the
+ * change's own id. On a Redis Cluster (`clusterStreamKey` given) it carries the stream's hash
+ * tag: the script writes both, and a cluster refuses a script whose keys are in different
+ * slots; the stream keeps its name, which its readers know. A single server keeps the name it
+ * always had, so a retry that straddles an upgrade still finds its marker.
+ */
+export function publishedMarkerKey(redisPrefix: string, marker: string, clusterStreamKey?: string): string {
+  const slot = clusterStreamKey === undefined ? '' : `${sameSlotTag(clusterStreamKey)}:`;
+  return `${redisPrefix}:events:published:${slot}${marker}`;
 }
 
 /** An event and the marker that says it was appended (one per event, never reused). */
@@ -71,7 +77,7 @@ export interface OnceEvent {
  * or null when that event was appended before.
  */
 export async function appendEventsOnce(
-  redis: Redis,
+  redis: RedisClient,
   options: EventStreamOptions,
   events: readonly OnceEvent[],
 ): Promise<Array<string | null>> {
@@ -79,7 +85,9 @@ export async function appendEventsOnce(
   const width = entries[0]?.length ?? 0;
   // A fail-fast client refuses commands while it (re)connects; wait briefly rather than fail the job.
   await whenRedisReady(redis);
-  const keys = [options.streamKey, ...events.map(({ marker }) => publishedMarkerKey(options.redisPrefix, marker))];
+  const slotOf = redis.isCluster ? options.streamKey : undefined;
+  const markers = events.map(({ marker }) => publishedMarkerKey(options.redisPrefix, marker, slotOf));
+  const keys = [options.streamKey, ...markers];
   const args = [String(options.markerTtlSeconds), String(options.maxLength), String(width), ...entries.flat()];
   const ids = await withPublish(redis)[COMMAND](String(keys.length), ...keys, ...args);
   return events.map((_, index) => ids[index] ?? null);
@@ -98,7 +106,7 @@ export function messageEvent(type: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message:
 
 /** MESSAGE_CREATE for each message, at most once per message id (see appendEventsOnce). */
 export function publishMessageCreates(
-  redis: Redis,
+  redis: RedisClient,
   options: EventStreamOptions,
   messages: readonly MessageResponse[],
 ): Promise<Array<string | null>> {

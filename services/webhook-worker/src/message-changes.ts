@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   presentMessage,
   type WebhookMessageChangeResult,
@@ -9,11 +8,12 @@ import { deleteWebhookMessage, editWebhookMessage, type Pool } from '@switchboar
 import type { JobHandler } from '@switchboard/queue';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
 import { appendEventsOnce, messageEvent, type EventStreamOptions } from './events.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 export interface MessageChangeDeps {
   pool: Pool;
   /** A request-path client, for the events stream. */
-  redis: Redis;
+  redis: RedisClient;
   events: EventStreamOptions;
 }
 

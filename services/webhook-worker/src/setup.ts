@@ -7,6 +7,7 @@ import {
   WEBHOOK_MESSAGE_EDIT_JOB,
 } from '@switchboard/contracts';
 import { bullPrefix } from '@switchboard/queue';
+import { sameSlotTag } from '@switchboard/redis';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
@@ -33,6 +34,9 @@ export function createWebhookWorkerSetup({
   resources: { pool, redis, storage },
   metrics,
 }: WorkerContext<WebhookWorkerConfig>): WorkerSetup<typeof WEBHOOK_WORKER_JOBS> {
+  // On a Redis Cluster the markers take the stream's slot (publishedMarkerKey): a stream name
+  // no tag can share a slot with stops the worker here rather than failing every delivery.
+  if (redis.isCluster) sameSlotTag(config.EVENTS_STREAM_KEY);
   const events = {
     streamKey: config.EVENTS_STREAM_KEY,
     redisPrefix: config.REDIS_PREFIX,
@@ -48,7 +52,10 @@ export function createWebhookWorkerSetup({
     metrics: deliveryMetrics(metrics),
   });
   // Reads job states only; the connection stays the process's.
-  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, {
+    connection: redis,
+    prefix: bullPrefix(config.REDIS_PREFIX, { queue: WEBHOOK_WORKER_QUEUE, connection: redis }),
+  });
   const sweep = bodySweepHandler({
     storage,
     jobState: (jobId) => deliveries.getJobState(jobId),

@@ -8,7 +8,7 @@ import type { Measurement } from '../measure.ts';
 import { spawnService, type RunningService } from '../processes.ts';
 import { startBenchServices } from '../services.ts';
 import { median } from '../rounds.ts';
-import { startOtlpReceiver, type OtlpReceiver } from '@switchboard/testkit';
+import { startOtlpReceiver, startPgBouncer, type OtlpReceiver } from '@switchboard/testkit';
 import { alternate, type Slice } from './alternate.ts';
 import { GATEWAY_ENTRY_IN_TREE, parseVariant, type Variant } from './variant.ts';
 import { WORKLOADS } from './workloads.ts';
@@ -16,7 +16,9 @@ import { WORKLOADS } from './workloads.ts';
 const USAGE = `usage: npm run bench:compare -- <${Object.keys(WORKLOADS).join('|')}> <tree>[@NAME=value,...] <tree>[@...] ... [--rounds <n>] [--slice <s>] [--warmup <s>] [--connections <n>] [--rate <r>]
   tree           a checkout with its own node_modules: . for this one, or a git worktree of another revision after npm ci there
   @NAME=value    environment the variant's gateway gets on top of the workload's (comma-separated);
-                 a value {otlp} is the URL of an OTLP/HTTP receiver in this process (tracing on)
+                 a value {otlp} is the URL of an OTLP/HTTP receiver in this process (tracing on),
+                 {pgbouncer} the run's database through a PgBouncer in transaction mode the
+                 harness starts, {database} the run's database itself (for DATABASE_DIRECT_URL)
   --rounds       slices of each variant, alternating (default 12)
   --slice        seconds of load per slice (default 3)
   --warmup       seconds of load each gateway gets first, not measured (default 10)
@@ -125,25 +127,35 @@ function report(variants: Variant[], slices: Slice[][]): string {
   return lines.join('\n');
 }
 
-/** Where a variant's environment says `{otlp}`: the receiver's URL. */
+/** Values a variant's environment may name, filled in by the harness (see USAGE). */
 const OTLP_RECEIVER = '{otlp}';
+const PGBOUNCER = '{pgbouncer}';
+const DATABASE = '{database}';
+
+const names = (variants: Variant[], placeholder: string) =>
+  variants.some((variant) => Object.values(variant.env).includes(placeholder));
 
 /**
  * An OTLP/HTTP receiver in this process when a variant traces to it, taking the spans as a
  * collector would (answered, not kept) without a collector's own CPU on the machine.
  */
 async function otlpReceiverFor(variants: Variant[]): Promise<OtlpReceiver | undefined> {
-  if (!variants.some((variant) => Object.values(variant.env).includes(OTLP_RECEIVER))) return undefined;
+  if (!names(variants, OTLP_RECEIVER)) return undefined;
   const receiver = await startOtlpReceiver({ keepSpans: false });
   cleanup.defer('OTLP receiver', () => receiver.close());
   return receiver;
 }
 
-function withReceiver(env: Record<string, string>, receiver: OtlpReceiver | undefined): Record<string, string> {
-  if (!receiver) return env;
-  return Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [name, value === OTLP_RECEIVER ? receiver.url : value]),
-  );
+/** A PgBouncer in transaction mode in front of the run's database when a variant reaches it through one. */
+async function pgBouncerFor(variants: Variant[], databaseUrl: string): Promise<string | undefined> {
+  if (!names(variants, PGBOUNCER)) return undefined;
+  const bouncer = await startPgBouncer(databaseUrl, 'transaction');
+  cleanup.defer('PgBouncer', () => bouncer.stop());
+  return bouncer.urlFor(databaseUrl);
+}
+
+function filledIn(env: Record<string, string>, values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, values[value] ?? value]));
 }
 
 /**
@@ -160,6 +172,11 @@ async function main(): Promise<void> {
   log(`preparing ${workloadName}: ${workload.description}`);
   const prepared = await workload.prepare(base['DATABASE_URL']!, log);
   const receiver = await otlpReceiverFor(variants);
+  const placeholders = {
+    [OTLP_RECEIVER]: receiver?.url,
+    [PGBOUNCER]: await pgBouncerFor(variants, base['DATABASE_URL']!),
+    [DATABASE]: base['DATABASE_URL'],
+  };
   const gateways: RunningService[] = [];
   for (const [index, variant] of variants.entries()) {
     // Each its own queue prefix: one variant's jobs never land in another's queue.
@@ -167,7 +184,7 @@ async function main(): Promise<void> {
       GATEWAY_PROCESSES: '1',
       ...workload.gatewayEnv,
       REDIS_PREFIX: `${base['REDIS_PREFIX']}-v${index}`,
-      ...withReceiver(variant.env, receiver),
+      ...filledIn(variant.env, placeholders),
     });
     const gateway = await spawnService(
       { name: variant.label, entry: join(variant.tree, GATEWAY_ENTRY_IN_TREE), env },

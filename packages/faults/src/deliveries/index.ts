@@ -25,7 +25,10 @@ export interface DeliveryWatch {
 
 export function watchDeliveries(environment: TestEnvironment): DeliveryWatch {
   const redis = createRedis(environment.redisUrl, { role: 'worker', name: 'faults-deliveries' });
-  const queue = new Queue(QUEUES.webhookDeliveries, { connection: redis, prefix: bullPrefix(environment.redisPrefix) });
+  const queue = new Queue(QUEUES.webhookDeliveries, {
+    connection: redis,
+    prefix: bullPrefix(environment.redisPrefix, { queue: QUEUES.webhookDeliveries, connection: redis }),
+  });
   // A scenario that stops Redis makes this connection fail too; without a listener BullMQ prints each error.
   queue.on('error', () => {});
   return {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { GCRA_LUA } from './gcra-script.ts';
 
@@ -47,10 +47,10 @@ type WithGcra = {
   [COMMAND]: (routeKey: string, globalKey: string, ...args: Array<number | string>) => Promise<GcraReply>;
 };
 
-const clientsWithCommand = new WeakSet<Redis>();
+const clientsWithCommand = new WeakSet<Redis | Cluster>();
 
 /** Adds the script command to a client once; ioredis then sends EVALSHA, EVAL on NOSCRIPT. */
-function withGcra(redis: Redis): WithGcra {
+function withGcra(redis: Redis | Cluster): WithGcra {
   if (!clientsWithCommand.has(redis)) {
     redis.defineCommand(COMMAND, { lua: GCRA_LUA, numberOfKeys: 2 });
     clientsWithCommand.add(redis);
@@ -72,7 +72,7 @@ export function rateLimitKey(prefix: string, identity: string, bucketKey: string
  * would be admitted and leaves the buckets as they were.
  */
 export async function checkRateLimit(
-  redis: Redis,
+  redis: Redis | Cluster,
   prefix: string,
   check: RateLimitCheck,
   clock?: RateLimitClock,
@@ -106,7 +106,7 @@ export async function checkRateLimit(
  * A clock read from a Redis key holding whole microseconds, for processes whose tests move
  * time from the outside (the gateway's RATE_LIMIT_CLOCK_KEY). Redis time while the key is unset.
  */
-export function redisKeyClock(redis: Redis, key: string): RateLimitClock {
+export function redisKeyClock(redis: Redis | Cluster, key: string): RateLimitClock {
   return async () => {
     const value = await redis.get(key);
     return value === null ? undefined : Number(value);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { createLogger, type Logger } from '@switchboard/logger';
 import {
   GLOBAL_RATE_LIMIT,
@@ -13,7 +13,7 @@ import { checkRateLimit, type RateLimitCheck, type RateLimitClock, type RateLimi
 import { sendRateLimited, setRateLimitHeaders } from './response.ts';
 
 export interface RateLimitOptions {
-  redis: Redis;
+  redis: Redis | Cluster;
   /** REDIS_PREFIX: keys are `<prefix>:rl:{<identity>}:<bucket>`. */
   prefix: string;
   /** A name from RATE_LIMIT_BUCKETS, or a bucket of its own (tests, one-off routes). */
@@ -42,9 +42,9 @@ export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 500;
 
 /** At most one "failing open" warning per Redis client per interval, not one per request. */
 const WARNING_INTERVAL_MS = 10_000;
-const lastWarningAt = new WeakMap<Redis, number>();
+const lastWarningAt = new WeakMap<Redis | Cluster, number>();
 let fallbackLogger: Logger | undefined;
-const DOWN = new Set<Redis['status']>(['reconnecting', 'close', 'end']);
+const DOWN = new Set<(Redis | Cluster)['status']>(['reconnecting', 'close', 'end']);
 
 /**
  * Express middleware admitting a request against its bucket and the identity's global
@@ -109,7 +109,7 @@ export async function decideOrFailOpen(
   }
 }
 
-function warnFailingOpen(redis: Redis, logger: Logger, check: RateLimitCheck, reason: string): void {
+function warnFailingOpen(redis: Redis | Cluster, logger: Logger, check: RateLimitCheck, reason: string): void {
   const now = Date.now();
   if (now - (lastWarningAt.get(redis) ?? -Infinity) < WARNING_INTERVAL_MS) return;
   lastWarningAt.set(redis, now);

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { touchAdminApiKeyLastUsed, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
+import type { RedisClient } from '@switchboard/redis';
 
 /** `last_used_at` is written at most once per this interval per key (docs/decisions.md#admin-keys). */
 export const KEY_USE_INTERVAL_MS = 60_000;
@@ -21,7 +21,12 @@ export type KeyUseRecorder = (keyId: string) => void;
  * admin call, a large share of the ban check's CPU:
  * packages/bench/README.md#credentials-and-admin-keys.)
  */
-export function keyUseRecorder(options: { pool: Pool; redis: Redis; prefix: string; logger: Logger }): KeyUseRecorder {
+export function keyUseRecorder(options: {
+  pool: Pool;
+  redis: RedisClient;
+  prefix: string;
+  logger: Logger;
+}): KeyUseRecorder {
   const { pool, redis, prefix, logger } = options;
   const intervalSeconds = KEY_USE_INTERVAL_MS / 1000;
   /** Until when (ms) a marker is known to stand, per key, whichever replica set it; swept as it grows. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { hashCredential } from '@switchboard/auth';
+import type { RedisClient } from '@switchboard/redis';
 
 /** What every session remembers: which key signed in. Never the key itself in clear. */
 export interface AdminSession {
@@ -30,7 +30,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * hand out usable cookies.
  */
 export function adminSessions<S extends AdminSession = AdminSession>(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   kind: 'dashboard' | 'console',
 ): AdminSessions<S> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { openWithToken, sealWithToken } from './token-seal.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** Long enough to follow the redirect on a slow link; short enough that nothing lingers. */
 const CREATED_SECRET_TTL_SECONDS = 120;
@@ -19,7 +19,7 @@ export interface CreatedKey {
  * redirect): stored sealed under the session token, read once (GETDEL), so a reload or the back
  * button shows it no more and no other session can open it.
  */
-export function createdSecrets(redis: Redis, prefix: string) {
+export function createdSecrets(redis: RedisClient, prefix: string) {
   const keyOf = (id: string) => `${prefix}:console-created-key:${id}`;
   return {
     async put(created: CreatedKey, sessionToken: string): Promise<string> {

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { deltaFromWire, deltaToWire, wireDeltaSchema, type IpBanDelta } from './entry.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 /** Where IP ban changes travel. Renaming either strands replicas on the old name during a deploy. */
 export function ipBanChannel(prefix: string): string {
@@ -20,14 +20,14 @@ redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2])
 return seq`;
 
 /** Publishes a change to every replica (this one included); returns its sequence number. */
-export async function publishIpBanDelta(redis: Redis, prefix: string, delta: IpBanDelta): Promise<number> {
+export async function publishIpBanDelta(redis: RedisClient, prefix: string, delta: IpBanDelta): Promise<number> {
   const payload = JSON.stringify(deltaToWire(delta));
   const seq = await redis.eval(PUBLISH_SCRIPT, 1, ipBanSequenceKey(prefix), ipBanChannel(prefix), payload);
   return Number(seq);
 }
 
 /** The last sequence number handed out (0 when none yet). */
-export async function currentIpBanSequence(redis: Redis, prefix: string): Promise<number> {
+export async function currentIpBanSequence(redis: RedisClient, prefix: string): Promise<number> {
   const value = await redis.get(ipBanSequenceKey(prefix));
   return value === null ? 0 : Number(value);
 }

@@ -1,9 +1,8 @@
-import type { Redis } from 'ioredis';
 import { readIpBanVersion, type Pool } from '@switchboard/db';
 import type { IpNetwork } from '@switchboard/ip';
 import type { Logger } from '@switchboard/logger';
 import type { Registry } from '@switchboard/metrics';
-import { closeRedis, duplicateRedis } from '@switchboard/redis';
+import { closeRedis, duplicateRedis, type RedisClient } from '@switchboard/redis';
 import { currentIpBanSequence, ipBanChannel, parseIpBanMessage, publishIpBanDelta } from './channel.ts';
 import type { IpBanDelta, IpBanEntry } from './entry.ts';
 import { LiveIpBanIndex } from './live-index.ts';
@@ -13,7 +12,7 @@ import { ipBanMetrics, type IpBanMetrics } from './metrics.ts';
 export interface IpBansOptions {
   pool: Pool;
   /** The request-path client: publishes changes and reads the sequence. Closing it stops this. */
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
   /**
@@ -69,7 +68,7 @@ class IpBanSync implements IpBans {
   private readonly index = new LiveIpBanIndex();
   private loadedBytes = 0;
   private readonly metrics: IpBanMetrics | undefined;
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly channel: string;
   private isLoaded = false;
   private markLoaded!: () => void;

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import type { Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
 import type { GatewayConfig } from '../config.ts';
 import { requireUser, resolveUser } from './principal.ts';
 import { tokenUseRecorder } from './token-use.ts';
+import type { RedisClient } from '@switchboard/redis';
 
 export interface UserAuth {
   /** Before the rate limiter: sets the principal and the identity `user:<id>`, never answers. */
@@ -20,7 +20,7 @@ export interface UserAuth {
 export function userAuth(deps: {
   config: Pick<GatewayConfig, 'REDIS_PREFIX' | 'TRUSTED_PROXY_HOPS'>;
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
 }): UserAuth {
   const { config, pool, redis, logger } = deps;

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { recordUserTokenSeen, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
+import type { RedisClient } from '@switchboard/redis';
 
 /** last_seen_ip/last_seen_at are written at most once per this interval per token and address. */
 export const TOKEN_SEEN_INTERVAL_MS = 60_000;
@@ -16,7 +16,7 @@ export type TokenUseRecorder = (tokenHash: Buffer, ip: string) => void;
  */
 export function tokenUseRecorder(options: {
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
 }): TokenUseRecorder {

@@ -2,27 +2,20 @@ import { join } from 'node:path';
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { createAdminWithKey } from '@switchboard/auth';
 import { storageKeys } from '@switchboard/contracts';
-import { createPool, insertEmojis, insertGuild, insertUsers } from '@switchboard/db';
+import { createPool, insertGuild, insertUsers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import type { Storage } from '@switchboard/storage';
 import { REPO_ROOT } from '../../config.ts';
 import { ratio } from '../../measure.ts';
 import { benchStorage } from '../../services.ts';
 import type { Benchmark } from '../../types.ts';
-import { runConcurrently, timedMeasurement } from '../bulk-add/timed.ts';
+import { timedMeasurement } from '../bulk-add/timed.ts';
+import { insertGuildEmojis, uploadPngs } from './emojis.ts';
 import { spawnWorker } from '../webhook-support/worker-process.ts';
 
 const ASSET_PURGE_WORKER_ENTRY = join(REPO_ROOT, 'services/asset-purge-worker/src/main.ts');
 const ASSETS = 10_000;
 /** S3's DeleteObjects maximum: what the worker sends, and what the baseline sends. */
 const DELETE_BATCH = 1000;
-const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
-
-async function uploadAll(storage: Storage, keys: readonly string[]): Promise<void> {
-  await runConcurrently(keys.length, 32, (index) =>
-    storage.upload(keys[index]!, PNG, { contentType: 'image/png' }).then(() => {}),
-  );
-}
 
 /**
  * POST /admin/assets/purge {guild_id} for a guild of 10,000 emojis (rows and objects), through
@@ -46,24 +39,12 @@ export const assetPurge: Benchmark = {
       await insertUsers(pool, [{ id: ownerId, username: 'bench_purge_owner' }]);
       await insertGuild(pool, { id: guildId, name: 'bench purge', ownerId });
       for (let start = 0; start < ASSETS; start += 1000) {
-        const slice = emojiIds.slice(start, start + 1000);
-        await insertEmojis(
-          pool,
-          slice.map((id) => ({
-            id,
-            guildId,
-            name: `e_${id.slice(-10)}`,
-            creatorId: ownerId,
-            storageKey: storageKeys.emoji(id),
-            contentType: 'image/png',
-            size: PNG.length,
-          })),
-        );
+        await insertGuildEmojis(pool, guildId, ownerId, emojiIds.slice(start, start + 1000));
       }
       const baselineKeys = Array.from({ length: ASSETS }, (_, i) => `bench-baseline/${i}`);
       context.log(`uploading ${2 * ASSETS} objects`);
-      await uploadAll(storage, emojiIds.map(storageKeys.emoji));
-      await uploadAll(storage, baselineKeys);
+      await uploadPngs(storage, emojiIds.map(storageKeys.emoji), 32);
+      await uploadPngs(storage, baselineKeys, 32);
 
       const { key } = await createAdminWithKey(pool, ids, {
         name: 'bench-purge',

@@ -1,6 +1,6 @@
 // Sentry's published payloads, as the error-tracker transformer's own tests use them.
 import { issuePayload } from '../../../../webhook-formats/test/support/sentry.ts';
-import { realPushPayload } from '../webhook-support/fixture.ts';
+import { CI_DEPLOY_MESSAGE, realPushPayload } from '../webhook-support/fixture.ts';
 
 /** One execute format as the load sends it: the path suffix, body and headers. */
 export interface ExecutePayload {
@@ -12,25 +12,6 @@ export interface ExecutePayload {
   /** A header with a fresh UUID per request (the code host's delivery id: each delivery is new). */
   uniqueHeader?: string;
 }
-
-/** What a CI script posts to a Discord-style webhook: a line and one embed. */
-const PLAIN_MESSAGE = {
-  content: 'Deploy **#4812** finished on `production` in 3m 12s',
-  username: 'CI',
-  embeds: [
-    {
-      title: 'api-server v2.31.0',
-      url: 'https://ci.example.com/builds/4812',
-      description: 'Rolled out to 12 of 12 instances; error rate unchanged.',
-      color: 0x2ecc71,
-      fields: [
-        { name: 'Commit', value: '`9f2c1ab` Fix the retry budget of the export client', inline: true },
-        { name: 'Author', value: 'octocat', inline: true },
-      ],
-      timestamp: '2026-11-27T04:00:00.000Z',
-    },
-  ],
-};
 
 /** A Slack incoming-webhook message with attachments, as deploy bots send them. */
 const SLACK_MESSAGE = {
@@ -57,7 +38,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 /** The four execute formats: plain, chat app (Slack), code host (a real GitHub push), error tracker (Sentry). */
 export function executePayloads(): ExecutePayload[] {
   return [
-    { format: 'plain', suffix: '', body: JSON.stringify(PLAIN_MESSAGE), headers: JSON_TYPE },
+    { format: 'plain', suffix: '', body: JSON.stringify(CI_DEPLOY_MESSAGE), headers: JSON_TYPE },
     { format: 'chatapp', suffix: '/slack', body: JSON.stringify(SLACK_MESSAGE), headers: JSON_TYPE },
     {
       format: 'codehost',

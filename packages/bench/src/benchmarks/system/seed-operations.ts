@@ -1,14 +1,13 @@
 import { storageKeys } from '@switchboard/contracts';
-import { insertEmojis, insertGuild, insertUsers, type Pool } from '@switchboard/db';
+import { insertGuild, insertUsers, type Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { runConcurrently } from '../bulk-add/timed.ts';
+import { insertGuildEmojis, uploadPngs } from '../asset-purge/emojis.ts';
 
 /** Users per bulk add: the interface's maximum, as an operator's batch would be. */
 export const USERS_PER_BULK_ADD = 1000;
 /** Emojis (rows and objects) of each guild a purge empties. */
 export const ASSETS_PER_PURGE = 100;
-const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 
 /** How many of each heavy operation the whole run may send. */
 export interface OperationsPlan {
@@ -52,24 +51,11 @@ async function purgeGuilds(
     const guildId = ids.next();
     await insertGuild(pool, { id: guildId, name: `bench purge ${index}`, ownerId });
     const emojiIds = Array.from({ length: ASSETS_PER_PURGE }, () => ids.next());
-    await insertEmojis(
-      pool,
-      emojiIds.map((id) => ({
-        id,
-        guildId,
-        name: `e_${id.slice(-10)}`,
-        creatorId: ownerId,
-        storageKey: storageKeys.emoji(id),
-        contentType: 'image/png',
-        size: PNG.length,
-      })),
-    );
+    await insertGuildEmojis(pool, guildId, ownerId, emojiIds);
     keys.push(...emojiIds.map(storageKeys.emoji));
     guildIds.push(guildId);
   }
-  await runConcurrently(keys.length, 16, (index) =>
-    storage.upload(keys[index]!, PNG, { contentType: 'image/png' }).then(() => {}),
-  );
+  await uploadPngs(storage, keys, 16);
   return guildIds;
 }
 

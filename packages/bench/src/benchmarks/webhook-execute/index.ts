@@ -3,29 +3,10 @@ import { ratio } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { measurePostsWithCpu } from '../webhook-support/drive.ts';
-import { seedWebhook } from '../webhook-support/fixture.ts';
+import { CI_DEPLOY_MESSAGE, seedWebhook } from '../webhook-support/fixture.ts';
 import { emptyQueue, openQueue } from '../webhook-support/queue.ts';
 
 const BASELINE_ENTRY = new URL('../webhook-ingest/baseline.ts', import.meta.url).pathname;
-
-/** What a CI or monitoring script posts to a Discord-style webhook: a line and one embed. */
-const MESSAGE = {
-  content: 'Deploy **#4812** finished on `production` in 3m 12s',
-  username: 'CI',
-  embeds: [
-    {
-      title: 'api-server v2.31.0',
-      url: 'https://ci.example.com/builds/4812',
-      description: 'Rolled out to 12 of 12 instances; error rate unchanged.',
-      color: 0x2ecc71,
-      fields: [
-        { name: 'Commit', value: '`9f2c1ab` Fix the retry budget of the export client', inline: true },
-        { name: 'Author', value: 'octocat', inline: true },
-      ],
-      timestamp: '2026-11-27T04:00:00.000Z',
-    },
-  ],
-};
 
 /** One gateway, started with `env`, measured on plain execute of `hook`, then stopped. */
 async function measureGateway(context: BenchContext, env: Record<string, string>, path: string, body: string) {
@@ -50,7 +31,7 @@ export const webhookExecute: Benchmark = {
   async run(context) {
     const env = await context.serviceEnv();
     const hook = await seedWebhook(env['DATABASE_URL']!);
-    const body = JSON.stringify(MESSAGE);
+    const body = JSON.stringify(CI_DEPLOY_MESSAGE);
     const path = `/v1/webhooks/${hook.webhookId}/${hook.token}`;
     context.log(`message ${body.length} bytes; measuring the gateway with its webhook cache`);
     const cached = await measureGateway(context, {}, path, body);

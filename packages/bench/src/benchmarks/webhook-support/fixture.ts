@@ -48,3 +48,22 @@ export function realPushPayload(): string {
   if (!push) throw new Error('@octokit/webhooks-examples has no push example with commits');
   return JSON.stringify(push);
 }
+
+/** What a CI or monitoring script posts to a Discord-style webhook: a line and one embed. */
+export const CI_DEPLOY_MESSAGE = {
+  content: 'Deploy **#4812** finished on `production` in 3m 12s',
+  username: 'CI',
+  embeds: [
+    {
+      title: 'api-server v2.31.0',
+      url: 'https://ci.example.com/builds/4812',
+      description: 'Rolled out to 12 of 12 instances; error rate unchanged.',
+      color: 0x2ecc71,
+      fields: [
+        { name: 'Commit', value: '`9f2c1ab` Fix the retry budget of the export client', inline: true },
+        { name: 'Author', value: 'octocat', inline: true },
+      ],
+      timestamp: '2026-11-27T04:00:00.000Z',
+    },
+  ],
+};

@@ -43,7 +43,8 @@ async function stuckRows(pool: Pool, redis: Redis, redisPrefix: string): Promise
     for (const row of rows) {
       const job = FAMILY_JOBS[row.family]!;
       if (!queues.has(job.queue)) {
-        queues.set(job.queue, new Queue(job.queue, { connection: redis, prefix: bullPrefix(redisPrefix) }));
+        const prefix = bullPrefix(redisPrefix, { queue: job.queue, connection: redis });
+        queues.set(job.queue, new Queue(job.queue, { connection: redis, prefix }));
       }
       const state = await queues.get(job.queue)!.getJobState(jobIdOf(job, row.id));
       described.push(`${row.family} ${row.id} ${row.status}, job ${state}`);

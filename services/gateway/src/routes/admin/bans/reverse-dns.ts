@@ -1,9 +1,9 @@
 import { promises as dns } from 'node:dns';
-import type { Redis } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
+import type { RedisClient } from '@switchboard/redis';
 
 export interface ReverseDnsOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   /** `host[:port]` of the resolvers to ask; empty: the system's. */
   servers: readonly string[];
@@ -52,9 +52,9 @@ async function lookup(resolver: dns.Resolver, address: string, timeoutMs: number
 }
 
 /**
- * Reverse DNS for list pages: one MGET for the cached names (`<prefix>:rdns:<ip>`), then every
- * miss looked up at once, then one pipeline writing the answers back. A Redis failure only
- * costs the cache; a DNS failure gives null.
+ * Reverse DNS for list pages: the cached names read at once (`<prefix>:rdns:<ip>`), then every
+ * miss looked up at once, then the answers written back at once. A Redis failure only costs
+ * the cache; a DNS failure gives null.
  */
 export function createReverseDns({ redis, prefix, servers, timeoutMs, logger }: ReverseDnsOptions): ReverseDnsLookup {
   const resolver = createResolver(servers, timeoutMs);
@@ -64,7 +64,11 @@ export function createReverseDns({ redis, prefix, servers, timeoutMs, logger }: 
     const names = new Map<string, string | null>();
     const unique = [...new Set(addresses)];
     if (unique.length === 0) return names;
-    const cached = await redis.mget(unique.map(keyOf)).catch(() => unique.map(() => null));
+    // One GET per name, not MGET (nor a pipeline for the writes): on a Redis Cluster the names
+    // are in different slots. They still leave in one write (createRedis holds a tick's commands).
+    const cached = await Promise.all(unique.map((address) => redis.get(keyOf(address)))).catch(() =>
+      unique.map(() => null),
+    );
     const misses: string[] = [];
     unique.forEach((address, i) => {
       const hit = cached[i];
@@ -72,14 +76,13 @@ export function createReverseDns({ redis, prefix, servers, timeoutMs, logger }: 
       else names.set(address, hit === NONE ? null : hit);
     });
     const outcomes = await Promise.all(misses.map((address) => lookup(resolver, address, timeoutMs)));
-    const pipeline = redis.pipeline();
-    misses.forEach((address, i) => {
+    const writes = misses.map((address, i) => {
       const outcome = outcomes[i]!;
       names.set(address, outcome.name);
-      pipeline.set(keyOf(address), outcome.name ?? NONE, 'EX', outcome.ttlSeconds);
+      return redis.set(keyOf(address), outcome.name ?? NONE, 'EX', outcome.ttlSeconds);
     });
     if (misses.length > 0) {
-      await pipeline.exec().catch((error: unknown) => {
+      await Promise.all(writes).catch((error: unknown) => {
         logger.warn(
           { reason: error instanceof Error ? error.message : String(error) },
           'could not cache reverse DNS names',
