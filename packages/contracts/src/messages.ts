@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { snowflakeTimestamp } from '@switchboard/snowflake';
+import { snowflakeTimestamp } from '@switchboard/snowflake/ids';
 import { apiSchema } from './api-schemas.ts';
 import { presentUserPartial, type UserPartialRecord } from './users.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { snowflakeText } from '@switchboard/snowflake';
+import { snowflakeText } from '@switchboard/snowflake/ids';
 
 const INVALID_SNOWFLAKE = {
   code: 'custom',

@@ -6,10 +6,17 @@ import { compareWords, hostBitsOfWord, widthOf, writeBigintWords, type AddressWi
 
 const INITIAL_CAPACITY = 64;
 
-function grown<T extends Uint32Array | Uint8Array | Float64Array | Int32Array>(array: T, length: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(length);
-  copy.set(array);
-  return copy;
+type Column = Uint32Array | Uint8Array | Float64Array | Int32Array;
+
+/**
+ * The column resized to `length` elements (zeros past the old end). Transferring frees the old
+ * buffer at once: a copy would leave it for the next full collection, and a million entries'
+ * columns outgrown on the way (and the capacity trimmed at the end) were, in an idle process,
+ * as many megabytes resident as the index itself (packages/bench/README.md#gateway-memory).
+ */
+export function resized<T extends Column>(array: T, length: number): T {
+  const Type = array.constructor as new (buffer: ArrayBuffer) => T;
+  return new Type((array.buffer as ArrayBuffer).transfer(length * array.BYTES_PER_ELEMENT));
 }
 
 /** One table's columns as entries arrive; notes whether they arrived in order. */
@@ -40,10 +47,10 @@ class TableBuilder {
   }
 
   private grow(capacity: number): void {
-    this.starts = grown(this.starts, capacity * this.width);
-    this.prefixes = grown(this.prefixes, capacity);
-    this.expires = grown(this.expires, capacity);
-    this.tags = grown(this.tags, capacity);
+    this.starts = resized(this.starts, capacity * this.width);
+    this.prefixes = resized(this.prefixes, capacity);
+    this.expires = resized(this.expires, capacity);
+    this.tags = resized(this.tags, capacity);
   }
 
   /** Address order; ranges starting together: the wider first (it contains the other). */
@@ -62,10 +69,10 @@ class TableBuilder {
       for (let i = 0; i < n; i++) identity[i] = i;
       yield* this.reorder(yield* sortSteps(identity, (a, b) => this.compare(a, b)));
     }
-    const starts = this.starts.slice(0, n * this.width);
-    const prefixes = this.prefixes.slice(0, n);
-    const expires = this.expires.slice(0, n);
-    const tags = this.tags.slice(0, n);
+    const starts = resized(this.starts, n * this.width);
+    const prefixes = resized(this.prefixes, n);
+    const expires = resized(this.expires, n);
+    const tags = resized(this.tags, n);
     this.starts = new Uint32Array(0);
     this.prefixes = new Uint8Array(0);
     this.expires = new Float64Array(0);
@@ -104,6 +111,7 @@ class TableBuilder {
       tags[i] = this.tags[from]!;
       if (i % STEP_SIZE === STEP_SIZE - 1) yield;
     }
+    for (const column of [this.starts, this.prefixes, this.expires, this.tags]) resized(column, 0);
     this.starts = starts;
     this.prefixes = prefixes;
     this.expires = expires;

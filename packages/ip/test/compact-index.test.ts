@@ -4,6 +4,7 @@ import {
   type CompactIpIndex,
   CompactIpIndexBuilder,
   parseIpNetwork,
+  resized,
   runInSlices,
   type IpNetwork,
 } from '../src/index.ts';
@@ -199,5 +200,18 @@ describe('runInSlices', () => {
     expect(await runInSlices(steps(), 5)).toBe('done');
     clearInterval(counting);
     expect(immediates).toBeGreaterThan(2);
+  });
+});
+
+describe('resized', () => {
+  it('keeps the elements that fit, zero-fills the rest, and frees the old buffer at once', () => {
+    const column = Float64Array.of(1, 2, 3);
+    const grown = resized(column, 5);
+    expect([...grown]).toEqual([1, 2, 3, 0, 0]);
+    expect(column.buffer.detached).toBe(true);
+    const trimmed = resized(grown, 2);
+    expect(trimmed).toBeInstanceOf(Float64Array);
+    expect([...trimmed]).toEqual([1, 2]);
+    expect(grown.buffer.detached).toBe(true);
   });
 });

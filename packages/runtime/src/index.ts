@@ -1,7 +1,16 @@
-export { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS, withServiceNodeFlags } from './heap.ts';
-export { announceReady, isReadyMessage, READY_MESSAGE, type ReadyMessage } from './ready.ts';
+export {
+  announceReady,
+  hasServiceNodeFlags,
+  isReadyMessage,
+  keepShortLivedObjectsYoung,
+  onStopSignals,
+  READY_MESSAGE,
+  SERVICE_NODE_FLAGS,
+  SHUTDOWN_SLACK_MS,
+  withServiceNodeFlags,
+  type ReadyMessage,
+} from './lifecycle.ts';
 export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
-export { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
 export { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
 export {
   runWorkerService,

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import {
   commonSchema,
   env,
@@ -17,21 +16,11 @@ import { dashboardConfigShape } from './dashboard/config.ts';
 import { banConfigShape } from './ip-bans/config.ts';
 import { jobsConfigShape } from './jobs/config.ts';
 import { archiveConfigShape } from './routes/admin/archives/config.ts';
+import { processesConfigShape } from './processes-config.ts';
 import { executeConfigShape } from './routes/webhooks/execute/config.ts';
 
 const httpUrl = () => env.url(['http', 'https']);
 const flag = (fallback: boolean) => env.bool().default(fallback);
-
-/**
- * A gateway process per core leaves none for the workers that store what it accepts: with the
- * webhook worker, PostgreSQL and Redis on the same two cores, one process cut the accepted →
- * stored tail against two (packages/bench/README.md#gateway-processes).
- */
-function gatewayProcesses(count: number | 'auto' | 'shared'): number {
-  if (count === 'auto') return availableParallelism();
-  if (count === 'shared') return Math.max(1, Math.floor(availableParallelism() / 2));
-  return count;
-}
 
 /** The gateway's variables. Every one is parsed here, once; nothing else reads the environment. */
 const variables = z.object({
@@ -59,18 +48,8 @@ const variables = z.object({
    */
   AUTH_FAILURE_BUDGET: env.int(1, 1_000_000).default(RATE_LIMIT_BUCKETS['auth:failures'].limit),
   AUTH_FAILURE_WINDOW_MS: env.int(1000, 86_400_000).default(RATE_LIMIT_BUCKETS['auth:failures'].windowMs),
-  /** How long in-flight requests may run after SIGTERM before connections are cut. */
-  SHUTDOWN_TIMEOUT_MS: env.int(0, 600_000).default(10_000),
-  /**
-   * Gateway processes serving PORT together (node:cluster), each a whole replica. One event
-   * loop is the limit of one process, not of the machine (processes.ts). `auto`: one per core,
-   * for a machine that serves the gateway alone. `shared`: one per two cores (at least one),
-   * for a machine whose workers and stores share the cores (`npm start`, compose).
-   */
-  GATEWAY_PROCESSES: z
-    .union([z.literal('auto'), z.literal('shared'), env.int(1, 256)])
-    .default(1)
-    .transform(gatewayProcesses),
+  // SHUTDOWN_TIMEOUT_MS, GATEWAY_PROCESSES (processes-config.ts: the primary reads only those).
+  ...processesConfigShape,
   /**
    * How long one heard beat of the credential change feed lets a process answer from the admin
    * keys and webhooks it cached (change-feed.ts): also the longest a key or webhook deletion

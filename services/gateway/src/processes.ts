@@ -7,14 +7,28 @@ import {
   onStopSignals,
   SHUTDOWN_SLACK_MS,
   withServiceNodeFlags,
-} from '@switchboard/runtime';
-import type { GatewayConfig } from './config.ts';
+} from '@switchboard/runtime/lifecycle';
+import type { ProcessesConfig } from './processes-config.ts';
 
 /** What the primary sends a gateway process to make it drain and end (as SIGTERM would). */
 const STOP_MESSAGE = 'switchboard:gateway-stop';
 
 export function isStopMessage(message: unknown): boolean {
   return (message as { type?: unknown } | null)?.type === STOP_MESSAGE;
+}
+
+/**
+ * glibc's malloc serves a block of 128 KiB or more with a mapping of its own, given back when
+ * freed, but each such free raises that threshold to the block's size (up to 32 MiB), and
+ * blocks under it then come from heaps that keep freed pages. An IP ban load (pages of bans,
+ * the index's columns as they grow) left a process tens of MiB above what it then held
+ * (packages/bench/README.md#gateway-memory). Fixed at 128 KiB, large blocks come and go with
+ * their mappings. Only where the environment says nothing of malloc (glibc reads it at start;
+ * other C libraries ignore it).
+ */
+function allocatorEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const set = Object.keys(env).some((name) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES');
+  return set ? {} : { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 }
 
 /** Pause before a process that died after the gateway was ready is replaced (a crash loop stays slow). */
@@ -32,16 +46,17 @@ const REPLACE_AFTER_MS = 1_000;
  * gateway's requests a second, not the cores: on the two-core bench machine two processes took
  * more webhook ingest than one (packages/bench/README.md#gateway-processes).
  *
- * The primary serves nothing itself: it says ready once every process listens, replaces a
- * process that dies afterwards, merges the processes' metrics for a scrape that reaches any of
- * them, and on SIGTERM/SIGINT stops them all (each drains as on its own SIGTERM), ending with
- * 0 only when every one drained. A process that dies before the gateway was first ready ends
+ * The primary serves nothing itself and loads none of the app (main.ts): it says ready once
+ * every process listens, replaces a process that dies afterwards, merges the processes' metrics
+ * for a scrape that reaches any of them, and on SIGTERM/SIGINT stops them all (each drains as
+ * on its own SIGTERM), ending with 0 only when every one drained. A process that dies before the gateway was first ready ends
  * the gateway (a bad port, no database): restarting it is the supervisor's call, as alone.
  */
-export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void {
+export function runGatewayProcesses(config: ProcessesConfig, logger: Logger): void {
   const count = config.GATEWAY_PROCESSES;
   // The processes get the service flags even when the primary was started without them.
   cluster.setupPrimary({ execArgv: withServiceNodeFlags(process.execArgv) });
+  const allocator = allocatorEnv(process.env);
   aggregateMetricsForWorkers();
   const listening = new Set<number>();
   let port: number | undefined;
@@ -49,7 +64,7 @@ export function runGatewayProcesses(config: GatewayConfig, logger: Logger): void
   let stopping = false;
 
   const start = (slot: number): void => {
-    const worker = cluster.fork(port === undefined ? {} : { PORT: String(port) });
+    const worker = cluster.fork({ ...allocator, ...(port === undefined ? {} : { PORT: String(port) }) });
     worker.on('message', (message) => {
       if (!isReadyMessage(message)) return;
       if (ready) return logger.info({ processPid: worker.process.pid }, 'a gateway process is back');

@@ -105,4 +105,13 @@ describe('gateway configuration', () => {
     for (const name of BAD_NAMES) expect(stderr).toContain(name);
     expect(stderr).not.toContain('s3cret');
   });
+
+  it('exits non-zero naming each bad variable also as the primary of several processes, which reads only its own', async () => {
+    const exited = await spawnService('gateway', { ...BAD, GATEWAY_PROCESSES: '2' }).catch((error: unknown) => error);
+    expect(exited).toBeInstanceOf(ServiceExitError);
+    const { status, stderr } = exited as ServiceExitError;
+    expect(status.code).not.toBe(0);
+    expect(status.code).not.toBeNull();
+    for (const name of BAD_NAMES) expect(stderr).toContain(name);
+  });
 });

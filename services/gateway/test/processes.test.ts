@@ -28,13 +28,17 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-function startGateway(processes: number, options: { nodeFlags?: readonly string[] } = {}): Promise<ServiceProcess> {
+function startGateway(
+  processes: number,
+  options: { nodeFlags?: readonly string[]; env?: Record<string, string> } = {},
+): Promise<ServiceProcess> {
   const env = environment.processEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     RATE_LIMITS_ENABLED: 'false',
     GATEWAY_PROCESSES: String(processes),
+    ...options.env,
   });
   return spawnService('gateway', env, options);
 }
@@ -42,6 +46,11 @@ function startGateway(processes: number, options: { nodeFlags?: readonly string[
 /** The command line a process was started with (Linux). */
 async function commandLine(pid: number): Promise<string[]> {
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((part) => part !== '');
+}
+
+/** The environment a process was started with (Linux). */
+async function environmentOf(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter((part) => part !== '');
 }
 
 /** GET on a connection of its own: the kernel picks a process for each new connection. */
@@ -88,6 +97,19 @@ describe('GATEWAY_PROCESSES', () => {
     expect(processes).toHaveLength(2);
     for (const pid of processes)
       expect(await commandLine(pid)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+  });
+
+  it("fixes glibc's mmap threshold for its processes unless the environment tunes malloc itself", async () => {
+    gateway = await startGateway(2);
+    for (const pid of await childPids(gateway.child.pid!))
+      expect(await environmentOf(pid)).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+    await gateway.stop('SIGKILL');
+    gateway = await startGateway(2, { env: { MALLOC_ARENA_MAX: '2' } });
+    for (const pid of await childPids(gateway.child.pid!)) {
+      const variables = await environmentOf(pid);
+      expect(variables).toContain('MALLOC_ARENA_MAX=2');
+      expect(variables.some((variable) => variable.startsWith('MALLOC_MMAP_THRESHOLD_='))).toBe(false);
+    }
   });
 
   it('serves even one process from a process with the service node flags when started without them', async () => {

@@ -1,39 +1,12 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import type { Express, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { QUEUES } from '@switchboard/contracts';
 import type { Producer } from '@switchboard/queue';
+import type { Board } from './bull-board.ts';
 
-interface Board {
-  router: RequestHandler;
-  replaceQueues(queues: readonly Queue[]): void;
-}
-
-/**
- * bull-board's read-only mode is set per board, not per request, so there are two boards on
- * the same queues: a read-only one (no write buttons; its API refuses changes too) and a
- * writable one for keys holding `jobs:write`.
- */
-function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean): Board {
-  const serverAdapter = new ExpressAdapter().setBasePath(basePath);
-  const adapters = (list: readonly Queue[]) =>
-    list.map((queue) => new BullMQAdapter(queue, { readOnlyMode, allowRetries: !readOnlyMode }));
-  const { replaceQueues } = createBullBoard({
-    queues: adapters(queues),
-    serverAdapter,
-    options: {
-      uiConfig: {
-        boardTitle: readOnlyMode ? 'Switchboard queues (read-only)' : 'Switchboard queues',
-        miscLinks: [{ text: 'Sign out', url: `${basePath}/logout` }],
-      },
-    },
-  });
-  const app = serverAdapter.getRouter() as Express;
-  // Its own express app: the gateway's settings do not reach it.
-  app.disable('x-powered-by');
-  return { router: app as RequestHandler, replaceQueues: (list) => replaceQueues(adapters(list)) };
+interface Boards {
+  readOnly: Board;
+  writable: Board;
 }
 
 /**
@@ -44,22 +17,32 @@ function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean
  */
 export function queueBoards(producer: Producer, basePath: string): (writable: boolean) => RequestHandler {
   let current: Queue[] = [];
-  let boards: { readOnly: Board; writable: Board } | null = null;
+  let boards: Promise<Boards> | null = null;
 
-  function refresh(): { readOnly: Board; writable: Board } {
+  async function refresh(): Promise<Boards> {
     const queues = Object.values(QUEUES).map((name) => producer.bullQueue(name));
     if (boards === null) {
-      boards = { readOnly: board(queues, basePath, true), writable: board(queues, basePath, false) };
-    } else if (queues.some((queue, i) => queue !== current[i])) {
-      boards.readOnly.replaceQueues(queues);
-      boards.writable.replaceQueues(queues);
+      current = queues;
+      // bull-board's modules too are loaded on first use: most gateway processes never serve the dashboard.
+      boards = import('./bull-board.ts').then(
+        ({ board }) => ({ readOnly: board(queues, basePath, true), writable: board(queues, basePath, false) }),
+        (error: unknown) => {
+          boards = null;
+          throw error;
+        },
+      );
+      return boards;
+    }
+    const built = await boards;
+    if (queues.some((queue, i) => queue !== current[i])) {
+      built.readOnly.replaceQueues(queues);
+      built.writable.replaceQueues(queues);
     }
     current = queues;
-    return boards;
+    return built;
   }
 
   return (writable) => (req, res, next) => {
-    const { readOnly, writable: writer } = refresh();
-    (writable ? writer : readOnly).router(req, res, next);
+    refresh().then(({ readOnly, writable: writer }) => (writable ? writer : readOnly).router(req, res, next), next);
   };
 }

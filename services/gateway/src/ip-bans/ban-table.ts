@@ -1,4 +1,4 @@
-import { type CompactIpIndex, CompactIpIndexBuilder, type IpFamily, type IpNetwork } from '@switchboard/ip';
+import { type CompactIpIndex, CompactIpIndexBuilder, type IpFamily, type IpNetwork, resized } from '@switchboard/ip';
 import type { IpBanEntry } from './entry.ts';
 
 /** What the check route reads beside the index: per ban (by tag) its creation time and reason. */
@@ -103,20 +103,16 @@ export class IpBanTableBuilder {
   }
 
   private grow(): void {
-    const createdAtMs = new Float64Array(this.count * 2);
-    createdAtMs.set(this.createdAtMs);
-    this.createdAtMs = createdAtMs;
-    const reasonIds = new Int32Array(this.count * 2);
-    reasonIds.set(this.reasonIds);
-    this.reasonIds = reasonIds;
+    this.createdAtMs = resized(this.createdAtMs, this.count * 2);
+    this.reasonIds = resized(this.reasonIds, this.count * 2);
   }
 
-  /** Builds in slices of about `sliceMs`, leaving the event loop free in between. */
+  /** Builds in slices of about `sliceMs`, leaving the event loop free in between (once: the table takes the columns). */
   async build(sliceMs?: number): Promise<IpBanTable> {
     const index = await this.index.buildInSlices(sliceMs);
     const columns = {
-      createdAtMs: this.createdAtMs.slice(0, this.count),
-      reasonIds: this.reasonIds.slice(0, this.count),
+      createdAtMs: resized(this.createdAtMs, this.count),
+      reasonIds: resized(this.reasonIds, this.count),
       reasons: this.reasons.texts,
     };
     return new IpBanTable(index, columns);

@@ -41,6 +41,17 @@ function* addPage(builder: IpBanTableBuilder, page: IpBanPage): Steps<number> {
   return 0;
 }
 
+/**
+ * Frees a decoded page's bytes now when they are a buffer of their own (as pg gives a page):
+ * a load's hundred-odd pages would otherwise wait for a collection, and those that lived long
+ * enough to be promoted for a full one, which an idle process may not run for a long time.
+ */
+function releaseRecords(records: Buffer): void {
+  const { buffer } = records;
+  if (buffer instanceof ArrayBuffer && records.byteOffset === 0 && records.byteLength === buffer.byteLength)
+    buffer.transfer(0);
+}
+
 /** Every live ban and the change counter, from one REPEATABLE READ snapshot, into `builder`. */
 async function readSnapshot(
   client: PoolClient,
@@ -55,6 +66,7 @@ async function readSnapshot(
     for (;;) {
       const page = await readIpBanPage(client, after, pageSize);
       skipped += await runInSlices(addPage(builder, page), LOAD_SLICE_MS);
+      releaseRecords(page.records);
       if (page.count < pageSize) break;
       after = page.last;
     }

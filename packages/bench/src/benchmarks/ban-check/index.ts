@@ -82,6 +82,14 @@ async function capture(url: string, key: string, body: unknown): Promise<Capture
 /** A NaN member (unread) makes the whole NaN: a figure missing a process is no figure. */
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
+/** The sum in MiB, then where it is: `<sum> MiB (primary <p> + processes <a>, <b>)`. */
+function formatRss([primary, ...processes]: number[]): string {
+  const mib = (value: number | undefined) => (value ?? Number.NaN).toFixed(0);
+  const total = sum([primary ?? Number.NaN, ...processes]);
+  if (processes.length === 0) return `${mib(total)} MiB (one process)`;
+  return `${mib(total)} MiB (primary ${mib(primary)} + processes ${processes.map(mib).join(', ')})`;
+}
+
 interface Phase {
   targets: TargetResult[];
   /** Process CPU milliseconds per check request: gateway, baseline. */
@@ -89,16 +97,17 @@ interface Phase {
   /** Machine CPU per check request: gateway run, baseline run. */
   machinePerCheck: { gateway: MachineCpu; baseline: MachineCpu };
   loadMs: number;
-  rssMiB: number;
+  /** VmRSS of the gateway's primary, then of each of its processes. */
+  rssMiB: number[];
 }
 
 /** The gateway with every ban loaded: check through HTTP against the bare baseline, then discovery. */
 async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   const loadMs = await untilLoaded(gateway, key);
-  const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
+  const rssMiB = await processTreeMemoryMiB(gateway.pid, 'VmRSS');
   context.log(
-    `gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${rssMiB.toFixed(0)} MiB); measuring ${CHECK_PATH}`,
+    `gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${formatRss(rssMiB)}); measuring ${CHECK_PATH}`,
   );
   const body = JSON.stringify({ ip: BANNED_ADDRESS });
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
@@ -135,11 +144,11 @@ async function withoutBans(
   context: BenchContext,
   databaseUrl: string,
   key: string,
-): Promise<{ target: TargetResult; rssMiB: number }> {
+): Promise<{ target: TargetResult; rssMiB: number[] }> {
   await withPool(databaseUrl, (pool) => pool.query('TRUNCATE ip_bans'));
   const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   await untilLoaded(gateway, key);
-  const rssMiB = sum(await processTreeMemoryMiB(gateway.pid, 'VmRSS'));
+  const rssMiB = await processTreeMemoryMiB(gateway.pid, 'VmRSS');
   context.log(`measuring ${DISCOVERY_PATH} with no bans`);
   const measurement: Measurement = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
   await gateway.stop();
@@ -170,7 +179,7 @@ export const banCheck: Benchmark = {
       benchmark: 'ban-check',
       notes: [
         `${seeded.toLocaleString('en-US')} IP bans seeded in SQL (${SEED.ipv4Singles.toLocaleString('en-US')} IPv4 + ${SEED.ipv6Singles.toLocaleString('en-US')} IPv6 addresses, ${SEED.ipv4Ranges.toLocaleString('en-US')} IPv4 /24 ranges)`,
-        `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS (all its processes) ${loaded.rssMiB.toFixed(0)} MiB with the bans, ${empty.rssMiB.toFixed(0)} MiB without`,
+        `first load of the bans by the gateway: ${(loaded.loadMs / 1000).toFixed(1)} s after /healthz answered; gateway RSS (all its processes) ${formatRss(loaded.rssMiB)} with the bans, ${formatRss(empty.rssMiB)} without`,
         `check body {"ip":"${BANNED_ADDRESS}"} (a banned address: the answer carries reason, dates and the match); each request authenticates its admin key (hash and expiry per request; the key row from memory while the change feed holds its lease, admin_key_lookups_total)`,
         `warm-up before the check runs (gateway and baseline): at least ${STEADY_STATE_WARMUP_SECONDS} s whatever --warmup says (a fresh process compiles its hot code meanwhile); discovery runs keep --warmup`,
         `process CPU per check (ms, user + system, measured run): gateway ${loaded.cpuMsPerCheck.gateway.toFixed(3)}, baseline ${loaded.cpuMsPerCheck.baseline.toFixed(3)}`,
