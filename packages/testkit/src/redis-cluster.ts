@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from '@switchboard/devstack';
 import { spawnProgram } from './processes.ts';
+import { askRedisServer } from './redis-probe.ts';
 import { waitFor } from './wait.ts';
 
 export interface RunningRedisCluster {
@@ -77,21 +77,5 @@ export async function startRedisCluster({ masters = 3 }: { masters?: number } = 
 
 /** CLUSTER INFO of one node; empty while it is still starting. */
 async function clusterInfo(port: number): Promise<string> {
-  const client = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  // Refused while the server is still starting: the caller polls, and the failure is its answer.
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.call('CLUSTER', 'INFO')) as string;
-  } catch {
-    return '';
-  } finally {
-    client.disconnect();
-  }
+  return askRedisServer(port, async (client) => (await client.call('CLUSTER', 'INFO')) as string).catch(() => '');
 }

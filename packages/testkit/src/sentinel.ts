@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '@switchboard/devstack';
+import { askRedisServer } from './redis-probe.ts';
 import { waitFor } from './wait.ts';
 
 export const SENTINEL_MASTER_NAME = 'switchboard';
@@ -147,20 +148,6 @@ async function ping(port: number): Promise<boolean> {
   return (await info(port, 'server').catch(() => '')) !== '';
 }
 
-async function info(port: number, section: string): Promise<string> {
-  const client = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  // Refused while the server is still starting: the caller polls, and the failure is its answer.
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return await client.info(section);
-  } finally {
-    client.disconnect();
-  }
+function info(port: number, section: string): Promise<string> {
+  return askRedisServer(port, (client) => client.info(section));
 }
