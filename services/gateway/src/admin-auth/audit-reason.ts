@@ -1,7 +1,8 @@
 import type { Request } from 'express';
+import { LIMITS } from '@switchboard/contracts';
 
 export const AUDIT_REASON_HEADER = 'x-audit-log-reason';
-const AUDIT_REASON_MAX_CHARS = 512;
+const AUDIT_REASON_MAX_CHARS = LIMITS.auditLogs.reasonMaxLength;
 // U+202E (right-to-left override) can disguise a reason in the panel; control characters too.
 const STRIPPED = /[\u202e\p{Cc}]/gu;
 

@@ -2,6 +2,7 @@
 import { ARCHIVE_STATUSES, type ArchiveResponse, type ArchiveSubjectType } from '@switchboard/contracts';
 import { archivePath, archiveView, LIVE_STATUSES, statusLabel } from './archive-view.ts';
 import { html, timeCell, type Html } from './html.ts';
+import { reasonField } from './reason-field.ts';
 
 export interface ArchiveFilter {
   subject_type: ArchiveSubjectType | 'all';
@@ -27,8 +28,7 @@ export function triggerForm(
 <select id="trigger-type" name="subject_type">${options}</select>
 <label for="trigger-id">Its id</label>
 <input type="text" id="trigger-id" name="subject_id" inputmode="numeric" required value="${values['subject_id'] ?? ''}">
-<label for="trigger-reason">Reason (recorded in the audit log)</label>
-<input type="text" id="trigger-reason" name="reason" maxlength="512" required value="${values['reason'] ?? ''}">
+${reasonField({ id: 'trigger-reason', required: true, value: values['reason'] })}
 <p><button type="submit">Start the export</button></p>
 </form>`;
 }

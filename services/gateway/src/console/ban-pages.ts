@@ -19,6 +19,7 @@ import { apiErrorText } from './form.ts';
 import { html, timeCell, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page } from './layout.ts';
+import { reasonField } from './reason-field.ts';
 
 export function addFormHtml(ctx: ConsoleContext, name: KindName, values: Partial<AddForm>): Html {
   const kind: BanKind = KINDS[name];
@@ -35,8 +36,13 @@ export function addFormHtml(ctx: ConsoleContext, name: KindName, values: Partial
   return html`<form method="post" action="${ctx.base}/bans/${name}/add" data-confirm>
 <label for="values">${kind.noun[0]!.toUpperCase()}${kind.noun.slice(1)}, one a line</label>
 <textarea id="values" name="values" rows="3" required>${values.values ?? ''}</textarea>
-<label for="reason">Reason (kept with the ban and recorded in the audit log)</label>
-<input type="text" id="reason" name="reason" maxlength="${LIMITS.bans.reasonMaxLength}" required value="${values.reason ?? ''}">
+${reasonField({
+  id: 'reason',
+  required: true,
+  value: values.reason,
+  label: 'Reason (kept with the ban and recorded in the audit log)',
+  maxLength: LIMITS.bans.reasonMaxLength,
+})}
 <label for="expires">Expires after</label>
 <select id="expires" name="expires">${options}</select>
 ${ipOptions}
@@ -169,8 +175,7 @@ export function removeConfirmPage(ctx: ConsoleContext, name: KindName, res: Resp
 <form method="post" action="${ctx.base}/bans/${name}/remove">
 <input type="hidden" name="value" value="${value}">
 <input type="hidden" name="confirm" value="remove">
-<label for="reason">Reason (recorded in the audit log)</label>
-<input type="text" id="reason" name="reason" maxlength="512" required>
+${reasonField({ id: 'reason', required: true })}
 <p><button type="submit" class="danger">Remove the ban</button> <a href="${ctx.base}/bans/${name}" data-dismiss>Cancel</a></p>
 </form>`,
   );

@@ -10,6 +10,7 @@ import { html, timeCell, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page, requireAnyAcl, sendRefusal } from './layout.ts';
 import { noticeOf } from './notices.ts';
+import { reasonField } from './reason-field.ts';
 import { routeAcls } from './route-acls.ts';
 
 // Both paths are also navigation entries (layout.ts SCREENS), shown by the same route ACLs.
@@ -134,8 +135,7 @@ function confirmPage(ctx: ConsoleContext, res: Response, job: { queue: string; i
 <input type="hidden" name="queue" value="${job.queue}">
 <input type="hidden" name="id" value="${job.id}">
 <input type="hidden" name="confirm" value="retry">
-<label for="retry-reason">Reason (recorded in the audit log)</label>
-<input type="text" id="retry-reason" name="reason" maxlength="512" required>
+${reasonField({ id: 'retry-reason', required: true })}
 <p><button type="submit" class="danger">Retry the job</button> <a href="${ctx.base}${FAILED_JOBS_SCREEN}" data-dismiss>Cancel</a></p>
 </form>`,
   );

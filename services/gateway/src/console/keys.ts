@@ -10,6 +10,7 @@ import { html, timeCell, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page } from './layout.ts';
 import { noticeOf } from './notices.ts';
+import { reasonField } from './reason-field.ts';
 
 const SCREEN = '/keys';
 const API = '/v1/admin/api-keys';
@@ -78,8 +79,7 @@ function createFormPage(
 <h2>What the key may do</h2>
 <p class="hint">Nothing is ticked: tick only what the key's holder needs. Only ACLs you hold yourself are offered.</p>
 ${groups.length === 0 ? html`<p>You hold no ACL you could grant.</p>` : groups}
-<label for="reason">Reason (recorded in the audit log)</label>
-<input type="text" id="reason" name="reason" maxlength="512" value="${values.reason ?? ''}">
+${reasonField({ id: 'reason', required: false, value: values.reason })}
 <p><button type="submit">Create key</button> <a href="${ctx.base}${SCREEN}">Cancel</a></p>
 </form>`,
   );
@@ -240,8 +240,7 @@ export function keyScreens(ctx: ConsoleContext): Router {
         html`<p>Anything using this key stops working at once, on every gateway. This cannot be undone.</p>
 <form method="post" action="${base}${SCREEN}/${key.key_id}/revoke">
 <input type="hidden" name="confirm" value="revoke">
-<label for="reason">Reason (recorded in the audit log)</label>
-<input type="text" id="reason" name="reason" maxlength="512">
+${reasonField({ id: 'reason', required: false })}
 <p><button type="submit" class="danger">Revoke the key</button> <a href="${base}${SCREEN}" data-dismiss>Cancel</a></p>
 </form>`,
       ),

@@ -9,6 +9,7 @@ import { parseForm } from './form.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleContext } from './index.ts';
 import { page, requireAnyAcl, sendRefusal } from './layout.ts';
+import { reasonField } from './reason-field.ts';
 import { isOperationAnswer, operationIdOf, operationStatus, operationStatusRoute } from './operation-view.ts';
 import { routeAcls } from './route-acls.ts';
 
@@ -70,8 +71,7 @@ export function operationScreens<Form extends Confirmable, Target>(
       html`${confirmation.names}
 <form method="post" action="${ctx.base}${spec.screen}">
 ${confirmation.hidden}
-<label for="${spec.idPrefix}-reason">Reason (recorded in the audit log)</label>
-<input type="text" id="${spec.idPrefix}-reason" name="reason" maxlength="512" required>
+${reasonField({ id: `${spec.idPrefix}-reason`, required: true })}
 <input type="hidden" name="confirm" value="${spec.confirmValue}">
 <p><button type="submit" class="danger">${confirmation.button}</button> <a href="${ctx.base}${spec.screen}" data-dismiss>Cancel</a></p>
 </form>`,
