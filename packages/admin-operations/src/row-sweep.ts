@@ -1,9 +1,9 @@
-import { Queue, type JobType } from 'bullmq';
+import type { JobType } from 'bullmq';
 import { env } from '@switchboard/config';
 import type { AnyJobContract } from '@switchboard/contracts';
 import { failArchive, type Pool } from '@switchboard/db';
 import type { Logger } from '@switchboard/logger';
-import { bullPrefix, jobIdOf, type AnyJobSchedule } from '@switchboard/queue';
+import { bullQueue, jobIdOf, type AnyJobSchedule } from '@switchboard/queue';
 import { failOperation, type OperationTable } from './rows.ts';
 import type { RedisClient } from '@switchboard/redis';
 
@@ -97,10 +97,7 @@ export function queuedRowSweep(options: {
 }): QueuedRowSweep {
   const { pool, redis, config, table, contract, rowJob, logger } = options;
   // Reads job states only; the connection stays the process's.
-  const queue = new Queue(rowJob.queue, {
-    connection: redis,
-    prefix: bullPrefix(config.REDIS_PREFIX, { queue: rowJob.queue, connection: redis }),
-  });
+  const queue = bullQueue(rowJob.queue, redis, config.REDIS_PREFIX);
   return {
     handler: queuedRowSweepHandler({
       pool,

@@ -1,9 +1,9 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVE_EXPORT_JOB, ASSET_PURGE_JOB, BULK_ADD_GUILD_MEMBERS_JOB, QUEUES } from '@switchboard/contracts';
 import { findArchive, insertAdminUser, insertArchive } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { bullPrefix, createProducer, type Producer } from '@switchboard/queue';
+import { bullQueue, createProducer, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
 import {
@@ -29,7 +29,7 @@ let producer: Producer;
 
 beforeAll(async () => {
   adminId = (await insertAdminUser(stores.pool, { id: ids.next(), name: 'sweep', acls: ['*'] })).id;
-  purges = new Queue(QUEUES.assetPurges, { connection: stores.redis, prefix: bullPrefix(environment.redisPrefix) });
+  purges = bullQueue(QUEUES.assetPurges, stores.redis, environment.redisPrefix);
   producer = createProducer({ connection: stores.redis, redisPrefix: environment.redisPrefix });
 });
 afterAll(async () => {

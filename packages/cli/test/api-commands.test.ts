@@ -1,8 +1,8 @@
-import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import {
   createWebhookFixture,
   spawnService,
@@ -232,12 +232,11 @@ describe('switchboard purges and bulk add-members', () => {
 
 describe('switchboard jobs', () => {
   it('lists failed jobs and retries one through the API', async () => {
-    const prefix = bullPrefix(environment.redisPrefix);
     const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
-    const queue = new Queue(QUEUES.webhookDeliveries, { connection, prefix });
+    const queue = bullQueue(QUEUES.webhookDeliveries, connection, environment.redisPrefix);
     const worker = new Worker(QUEUES.webhookDeliveries, async () => Promise.reject(new UnrecoverableError('broken')), {
       connection: connection.duplicate(),
-      prefix,
+      prefix: queue.opts.prefix,
     });
     try {
       const job = await queue.add('cli-failure', {}, { attempts: 1 });

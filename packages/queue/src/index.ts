@@ -9,6 +9,7 @@ export {
   DEFAULT_JOB_BACKOFF,
   type EnqueueOptions,
 } from './options.ts';
+export { bullQueue } from './bull-queue.ts';
 export {
   InvalidJobPayloadError,
   QueueUnavailableError,

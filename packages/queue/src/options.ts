@@ -19,8 +19,8 @@ export {
  * Nothing spans two queues (no flows). A single server keeps the prefix it always had, so jobs
  * queued before an upgrade are still found (docs/decisions.md#redis-cluster).
  */
-export function bullPrefix(redisPrefix: string, on?: { queue: string; connection: { isCluster: boolean } }): string {
-  return on?.connection.isCluster ? `${redisPrefix}:bull:{${on.queue}}` : `${redisPrefix}:bull`;
+export function bullPrefix(redisPrefix: string, on: { queue: string; connection: { isCluster: boolean } }): string {
+  return on.connection.isCluster ? `${redisPrefix}:bull:{${on.queue}}` : `${redisPrefix}:bull`;
 }
 
 /** Per-call options of an enqueue; everything else comes from the contract. */

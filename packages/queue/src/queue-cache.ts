@@ -1,8 +1,9 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { type Queue, QueueEvents } from 'bullmq';
 import type { QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
 import { closeRedis, duplicateRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
 import { bullPrefix } from './options.ts';
+import { bullQueue } from './bull-queue.ts';
 
 export interface QueueCache {
   /** One BullMQ Queue per queue name, on the producer's connection. */
@@ -33,7 +34,7 @@ export function createQueueCache(connection: RedisClient, redisPrefix: string, l
   function queueFor(name: QueueName): Queue {
     let queue = queues.get(name);
     if (!queue) {
-      const made = new Queue(name, { connection, prefix: prefixOf(name) });
+      const made = bullQueue(name, connection, redisPrefix);
       // An EventEmitter without an error listener would crash the process.
       made.on('error', warn(name, 'queue error'));
       made.waitUntilReady().catch((error: Error) => {

@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
 import type { AnyJobContract, JobContract, QueueName } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/logger';
-import { bullPrefix, toJobOptions } from './options.ts';
+import { toJobOptions } from './options.ts';
+import { bullQueue } from './bull-queue.ts';
 import type { RedisClient } from '@switchboard/redis';
 
 /**
@@ -34,7 +34,7 @@ export async function syncSchedules(
   schedules: readonly AnyJobSchedule[],
   logger: Logger,
 ): Promise<void> {
-  const queue = new Queue(queueName, { connection, prefix: bullPrefix(redisPrefix, { queue: queueName, connection }) });
+  const queue = bullQueue(queueName, connection, redisPrefix);
   try {
     const declared = new Set(schedules.map((schedule) => schedule.id));
     for (const { key } of await queue.getJobSchedulers()) {

@@ -1,10 +1,9 @@
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { closeRedis, createRedis, whenRedisReady, type ClusterTarget, type RedisClient } from '@switchboard/redis';
 import { startRedisCluster, waitFor, type RunningRedisCluster } from '@switchboard/testkit';
-import { bullPrefix, createProducer, startWorker, type Producer } from '../src/index.ts';
+import { bullPrefix, bullQueue, createProducer, startWorker, type Producer } from '../src/index.ts';
 import { silentLogger, testJob, testPrefix } from './helpers.ts';
 
 // Producer and worker on a real three-master Redis Cluster: each queue's keys in a slot of its
@@ -46,7 +45,6 @@ async function withProducer(work: (producer: Producer, redisPrefix: string) => P
 }
 
 it('gives each queue a hash tag of its own on a cluster, and a single server the prefix it always had', async () => {
-  expect(bullPrefix('sb')).toBe('sb:bull');
   expect(bullPrefix('sb', { queue: QUEUES.assetPurges, connection: { isCluster: false } })).toBe('sb:bull');
   const purges = bullPrefix('sb', { queue: QUEUES.assetPurges, connection: redis });
   const bulk = bullPrefix('sb', { queue: QUEUES.bulkOperations, connection: redis });
@@ -98,10 +96,7 @@ it('adds nothing for a deduplication id an unfinished job holds, and lists and r
     const again = await producer.enqueue(keyed, { id: '2', key: 'delivery-a' });
     expect(first).toEqual({ jobId: 'test-keyed-1', deduplicated: false });
     expect(again).toEqual({ jobId: 'test-keyed-1', deduplicated: true });
-    const queue = new Queue(QUEUES.bulkOperations, {
-      connection: redis,
-      prefix: bullPrefix(redisPrefix, { queue: QUEUES.bulkOperations, connection: redis }),
-    });
+    const queue = bullQueue(QUEUES.bulkOperations, redis, redisPrefix);
     try {
       expect(await queue.count()).toBe(1);
       // Failed for good by a worker that gives up at once.

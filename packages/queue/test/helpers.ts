@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { createLogger } from '@switchboard/logger';
 import { defineJob, type JobDefaults, type QueueName } from '@switchboard/contracts';
 import type { TestEnvironment } from '@switchboard/testkit';
 import { closeRedis, createRedis } from '@switchboard/redis';
-import { bullPrefix, createProducer, type Producer } from '../src/index.ts';
+import { bullQueue, createProducer, type Producer } from '../src/index.ts';
 
 export const silentLogger = createLogger('queue-test', 'silent');
 
@@ -74,7 +74,7 @@ export function isolatedQueue(redis: Redis, filePrefix: string, name: QueueName)
 
 /** A plain BullMQ queue, to look at (or tamper with) what the code under test stored. */
 export function rawQueue(connection: Redis, redisPrefix: string, name: QueueName): Queue {
-  return new Queue(name, { connection, prefix: bullPrefix(redisPrefix) });
+  return bullQueue(name, connection, redisPrefix);
 }
 
 export async function jobState(queue: Queue, jobId: string): Promise<string | undefined> {

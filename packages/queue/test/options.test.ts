@@ -72,6 +72,6 @@ describe('toJobOptions', () => {
   });
 
   it('namespaces BullMQ keys under the deployment prefix', () => {
-    expect(bullPrefix('sb')).toBe('sb:bull');
+    expect(bullPrefix('sb', { queue: QUEUES.assetPurges, connection: { isCluster: false } })).toBe('sb:bull');
   });
 });

@@ -1,4 +1,4 @@
-import { type JobType, Queue } from 'bullmq';
+import type { JobType, Queue } from 'bullmq';
 import { generateUserToken, generateWebhookToken, hashCredential } from '@switchboard/auth';
 import { LIMITS, parseStreamEvent, QUEUES, WEBHOOK_DELIVERY_JOB, type StreamEvent } from '@switchboard/contracts';
 import {
@@ -12,7 +12,7 @@ import {
   withTransaction,
   type Pool,
 } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId } from './ids.ts';
 import { waitFor } from './wait.ts';
@@ -127,8 +127,5 @@ export async function deliveriesSettled(queue: Queue, timeoutMs = 30_000): Promi
 
 /** The webhook-deliveries queue under `redisPrefix` (a file's), to look at what a worker did; close it when done. */
 export function webhookDeliveriesQueue(connection: RedisClient, redisPrefix: string): Queue {
-  return new Queue(QUEUES.webhookDeliveries, {
-    connection,
-    prefix: bullPrefix(redisPrefix, { queue: QUEUES.webhookDeliveries, connection }),
-  });
+  return bullQueue(QUEUES.webhookDeliveries, connection, redisPrefix);
 }

@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, ARCHIVE_EXPORT_JOB, type ArchiveSubjectType } from '@switchboard/contracts';
 import {
@@ -11,7 +11,7 @@ import {
   startArchive,
   type Archive,
 } from '@switchboard/db';
-import { bullPrefix, jobIdFor, QueueUnavailableError, type Producer } from '@switchboard/queue';
+import { bullQueue, jobIdFor, QueueUnavailableError, type Producer } from '@switchboard/queue';
 import { useTestEnvironment, waitFor } from '@switchboard/testkit';
 import { archiveFilename, presentArchive } from '../src/routes/admin/archives/presenter.ts';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
@@ -62,10 +62,7 @@ beforeAll(async () => {
   admins.guildOnly = await createAdmin(pool, [ACL.authenticate, ACL.archiveTriggerGuild]);
   // The owner may see everything, the key only user archives: the key decides.
   admins.narrowKey = await createAdmin(pool, ['*'], { keyAcls: [ACL.authenticate, ACL.archiveTriggerUser] });
-  exportsQueue = new Queue(ARCHIVE_EXPORT_JOB.queue, {
-    connection: gateway.redis,
-    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
-  });
+  exportsQueue = bullQueue(ARCHIVE_EXPORT_JOB.queue, gateway.redis, gateway.config.REDIS_PREFIX);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { failedJob } from './failed-jobs.ts';
@@ -19,7 +19,7 @@ const failedAssetPurge = (name: string) => failedJob(queue, environment.redisUrl
 beforeAll(async () => {
   reader = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
   writer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead, ACL.jobsWrite]);
-  queue = new Queue(QUEUES.assetPurges, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  queue = bullQueue(QUEUES.assetPurges, gateway.redis, gateway.config.REDIS_PREFIX);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { ACL, QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { completeArchive, failArchive, insertArchive, insertGuild, insertUsers, startArchive } from '@switchboard/db';
 import { createGuildFixture, createPurgeGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
@@ -24,10 +24,7 @@ let jobQueue: Queue;
 
 beforeAll(async () => {
   chromium = await launchChromium();
-  jobQueue = new Queue(QUEUES.webhookDeliveries, {
-    connection: gateway.redis,
-    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
-  });
+  jobQueue = bullQueue(QUEUES.webhookDeliveries, gateway.redis, gateway.config.REDIS_PREFIX);
   operator = await createAdmin(gateway.pool, [
     ACL.authenticate,
     ACL.apiKeyManage,

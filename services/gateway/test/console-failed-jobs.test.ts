@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { createAdmin } from './admin-helpers.ts';
 import { signInToConsole, textOf } from './console-helpers.ts';
@@ -16,7 +16,7 @@ let queue: Queue;
 const failedAssetPurge = (name: string) => failedJob(queue, environment.redisUrl, name);
 
 beforeAll(async () => {
-  queue = new Queue(QUEUES.assetPurges, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  queue = bullQueue(QUEUES.assetPurges, gateway.redis, gateway.config.REDIS_PREFIX);
 });
 
 afterAll(async () => {

@@ -1,8 +1,7 @@
-import { Queue } from 'bullmq';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { insertArchive } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { signInToConsole, type ConsoleClient } from './console-helpers.ts';
@@ -61,10 +60,7 @@ beforeAll(async () => {
     requestedBy: writer.adminId,
     retentionDays: 7,
   });
-  const queue = new Queue(QUEUES.webhookDeliveries, {
-    connection: gateway.redis,
-    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
-  });
+  const queue = bullQueue(QUEUES.webhookDeliveries, gateway.redis, gateway.config.REDIS_PREFIX);
   await failedJob(queue, environment.redisUrl, 'read-only-failure').finally(() => queue.close());
 });
 

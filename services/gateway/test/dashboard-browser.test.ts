@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { launchChromium, type TestBrowser } from './browser.ts';
@@ -21,7 +21,7 @@ let queue: Queue;
 beforeAll(async () => {
   chromium = await launchChromium();
   reader = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
-  queue = new Queue(QUEUES.assetPurges, { connection: gateway.redis, prefix: bullPrefix(gateway.config.REDIS_PREFIX) });
+  queue = bullQueue(QUEUES.assetPurges, gateway.redis, gateway.config.REDIS_PREFIX);
 });
 
 afterAll(async () => {

@@ -1,9 +1,9 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { call, useTestEnvironment, type Answer } from '@switchboard/testkit';
 import { adminCall, createAdmin, insertKey, signInToDashboard, type AdminFixture } from './admin-helpers.ts';
 import { failedJob } from './failed-jobs.ts';
@@ -41,10 +41,7 @@ beforeAll(async () => {
   admins.reader = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead]);
   admins.writer = await createAdmin(gateway.pool, [ACL.authenticate, ACL.jobsRead, ACL.jobsWrite]);
   admins.outsider = await createAdmin(gateway.pool, [ACL.authenticate, ACL.auditLogView]);
-  queue = new Queue(QUEUES.bulkOperations, {
-    connection: gateway.redis,
-    prefix: bullPrefix(gateway.config.REDIS_PREFIX),
-  });
+  queue = bullQueue(QUEUES.bulkOperations, gateway.redis, gateway.config.REDIS_PREFIX);
 });
 
 afterAll(async () => {

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
 import {
   childPids,
@@ -128,7 +127,7 @@ describe('GATEWAY_PROCESSES', () => {
 
   it('reports a queue count every process reads from the one Redis once, not summed', async () => {
     const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
-    const queue = new Queue(QUEUES.assetPurges, { connection, prefix: bullPrefix(environment.redisPrefix) });
+    const queue = bullQueue(QUEUES.assetPurges, connection, environment.redisPrefix);
     try {
       await queue.add('probe', {});
       gateway = await startGateway(2);

@@ -1,4 +1,3 @@
-import { Queue } from 'bullmq';
 import {
   QUEUES,
   WEBHOOK_BODY_SWEEP_JOB,
@@ -6,7 +5,7 @@ import {
   WEBHOOK_MESSAGE_DELETE_JOB,
   WEBHOOK_MESSAGE_EDIT_JOB,
 } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { sameSlotTag } from '@switchboard/redis';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import type { WebhookWorkerConfig } from './config.ts';
@@ -52,10 +51,7 @@ export function createWebhookWorkerSetup({
     metrics: deliveryMetrics(metrics),
   });
   // Reads job states only; the connection stays the process's.
-  const deliveries = new Queue(WEBHOOK_WORKER_QUEUE, {
-    connection: redis,
-    prefix: bullPrefix(config.REDIS_PREFIX, { queue: WEBHOOK_WORKER_QUEUE, connection: redis }),
-  });
+  const deliveries = bullQueue(WEBHOOK_WORKER_QUEUE, redis, config.REDIS_PREFIX);
   const sweep = bodySweepHandler({
     storage,
     jobState: (jobId) => deliveries.getJobState(jobId),

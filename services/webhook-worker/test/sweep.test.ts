@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES, WEBHOOK_DELIVERY_JOB, webhookBodyKey } from '@switchboard/contracts';
-import { bullPrefix, createProducer, type Producer } from '@switchboard/queue';
+import { bullQueue, createProducer, type Producer } from '@switchboard/queue';
 import { useTestEnvironment } from '@switchboard/testkit';
 import { bodySweepHandler } from '../src/sweep.ts';
 import { ids, silentLogger, useDeliveryStores } from './support.ts';
@@ -13,10 +13,7 @@ let queue: Queue;
 let producer: Producer;
 
 beforeAll(() => {
-  queue = new Queue(QUEUES.webhookDeliveries, {
-    connection: stores.redis,
-    prefix: bullPrefix(environment.redisPrefix),
-  });
+  queue = bullQueue(QUEUES.webhookDeliveries, stores.redis, environment.redisPrefix);
   producer = createProducer({ connection: stores.redis, redisPrefix: environment.redisPrefix });
 });
 

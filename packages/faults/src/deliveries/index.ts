@@ -1,8 +1,8 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import {
   channelEvents,
@@ -25,10 +25,7 @@ export interface DeliveryWatch {
 
 export function watchDeliveries(environment: TestEnvironment): DeliveryWatch {
   const redis = createRedis(environment.redisUrl, { role: 'worker', name: 'faults-deliveries' });
-  const queue = new Queue(QUEUES.webhookDeliveries, {
-    connection: redis,
-    prefix: bullPrefix(environment.redisPrefix, { queue: QUEUES.webhookDeliveries, connection: redis }),
-  });
+  const queue = bullQueue(QUEUES.webhookDeliveries, redis, environment.redisPrefix);
   // A scenario that stops Redis makes this connection fail too; without a listener BullMQ prints each error.
   queue.on('error', () => {});
   return {

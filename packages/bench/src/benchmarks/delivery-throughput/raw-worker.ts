@@ -19,9 +19,13 @@ export interface RawWorkerOptions {
  * and part of what the comparison measures.
  */
 export async function runRawWorker(options: RawWorkerOptions, processor: Processor): Promise<void> {
+  const connection = new Redis(options.redisUrl, {
+    maxRetriesPerRequest: null,
+    connectionName: `bench-${options.name}`,
+  });
   const worker = new Worker(options.queue, processor, {
-    connection: new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: `bench-${options.name}` }),
-    prefix: bullPrefix(options.redisPrefix),
+    connection,
+    prefix: bullPrefix(options.redisPrefix, { queue: options.queue, connection }),
     concurrency: options.concurrency,
     removeOnComplete: { age: 3600, count: 1000 },
   });

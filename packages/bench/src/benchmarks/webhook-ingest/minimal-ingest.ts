@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import express from 'express';
 import { loadConfig, z } from '@switchboard/config';
 import { createPool } from '@switchboard/db';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { createRedis } from '@switchboard/redis';
 import { baselineStoresSchema } from '../../baseline-config.ts';
 
@@ -33,7 +32,7 @@ await pool.query(
   'CREATE TABLE IF NOT EXISTS bench_minimal_deliveries (delivery_id text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())',
 );
 const connection = createRedis(config.REDIS_URL, { role: 'worker', name: 'bench-minimal-ingest' });
-const queue = new Queue(config.MINIMAL_INGEST_QUEUE, { connection, prefix: bullPrefix(config.REDIS_PREFIX) });
+const queue = bullQueue(config.MINIMAL_INGEST_QUEUE, connection, config.REDIS_PREFIX);
 
 const app = express();
 app.disable('x-powered-by');

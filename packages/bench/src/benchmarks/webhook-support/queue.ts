@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { QUEUES } from '@switchboard/contracts';
-import { bullPrefix } from '@switchboard/queue';
+import { bullQueue } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 
 export interface BenchQueue {
@@ -11,7 +11,7 @@ export interface BenchQueue {
 /** A BullMQ queue of the run's Redis prefix (webhook-deliveries unless named), to pause, watch and empty. */
 export function openQueue(env: Record<string, string>, name: string = QUEUES.webhookDeliveries): BenchQueue {
   const connection = createRedis(env['REDIS_URL']!, { role: 'worker', name: `bench-${name}` });
-  const queue = new Queue(name, { connection, prefix: bullPrefix(env['REDIS_PREFIX']!) });
+  const queue = bullQueue(name, connection, env['REDIS_PREFIX']!);
   return {
     queue,
     close: async () => {

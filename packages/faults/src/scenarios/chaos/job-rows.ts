@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   ARCHIVE_EXPORT_JOB,
@@ -7,7 +7,7 @@ import {
   type AnyJobContract,
 } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
-import { bullPrefix, jobIdOf } from '@switchboard/queue';
+import { bullQueue, jobIdOf } from '@switchboard/queue';
 import { waitFor } from '@switchboard/testkit';
 
 /** The admin operations' rows, by family: `archive completed×12 failed×1`. */
@@ -43,8 +43,7 @@ async function stuckRows(pool: Pool, redis: Redis, redisPrefix: string): Promise
     for (const row of rows) {
       const job = FAMILY_JOBS[row.family]!;
       if (!queues.has(job.queue)) {
-        const prefix = bullPrefix(redisPrefix, { queue: job.queue, connection: redis });
-        queues.set(job.queue, new Queue(job.queue, { connection: redis, prefix }));
+        queues.set(job.queue, bullQueue(job.queue, redis, redisPrefix));
       }
       const state = await queues.get(job.queue)!.getJobState(jobIdOf(job, row.id));
       described.push(`${row.family} ${row.id} ${row.status}, job ${state}`);
