@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from '@switchboard/devstack';
 import { askRedisServer } from './redis-probe.ts';
 import { waitFor } from './wait.ts';
@@ -82,22 +81,12 @@ export async function startSentinels({ replicas = 1 }: { replicas?: number } = {
       sentinels.push(await start([file, '--sentinel']));
     }
     const masterPortOf = async (sentinel: Server) => {
-      const client = new Redis({
-        port: sentinel.port,
-        host: '127.0.0.1',
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-      });
-      client.on('error', () => {});
-      try {
-        const [, port] = (await client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER_NAME)) as [
-          string,
-          string,
-        ];
-        return Number(port);
-      } finally {
-        client.disconnect();
-      }
+      const address = await askRedisServer(
+        sentinel.port,
+        (client) =>
+          client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER_NAME) as Promise<[string, string]>,
+      );
+      return Number(address[1]);
     };
     // Sentinels learn of a failover from its leader a moment apart (hello messages): the master
     // is the one they all name, so a client that asked the leader and one sentinel that has not
