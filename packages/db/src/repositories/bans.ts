@@ -60,6 +60,17 @@ function containsPattern(contains: string | undefined): string | null {
   return contains === undefined ? null : `%${contains.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
+/** $1..$5 of both list queries: page size, the position after which to start, expired or not, filter. */
+function listParameters(query: BanListQuery): unknown[] {
+  return [
+    query.limit,
+    query.after?.time ?? null,
+    query.after?.key ?? null,
+    query.includeExpired,
+    containsPattern(query.contains),
+  ];
+}
+
 const CURSOR_TIME = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"`;
 const COMMON = `reason, expires_at AS "expiresAt", created_by AS "createdBy", created_at AS "createdAt", ${CURSOR_TIME}`;
 const LIVE = '(expires_at IS NULL OR expires_at > now())';
@@ -113,13 +124,7 @@ export async function listValueBans(db: Queryable, kind: ValueBanKind, query: Ba
        AND ($5::text IS NULL OR value ILIKE $5)
      ORDER BY created_at DESC, value DESC
      LIMIT $1`,
-    [
-      query.limit,
-      query.after?.time ?? null,
-      query.after?.key ?? null,
-      query.includeExpired,
-      containsPattern(query.contains),
-    ],
+    listParameters(query),
   );
   return rows;
 }
@@ -176,13 +181,7 @@ export async function listIpBans(db: Queryable, query: BanListQuery): Promise<Ip
        AND ($5::text IS NULL OR network::text ILIKE $5 OR display ILIKE $5)
      ORDER BY created_at DESC, id DESC
      LIMIT $1`,
-    [
-      query.limit,
-      query.after?.time ?? null,
-      query.after?.key ?? null,
-      query.includeExpired,
-      containsPattern(query.contains),
-    ],
+    listParameters(query),
   );
   return rows;
 }
