@@ -24,6 +24,7 @@ export {
   queuedRowSweep,
   queuedRowSweepConfig,
   queuedRowSweepHandler,
+  rowJobStates,
   type JobRowTable,
   type QueuedRowSweep,
 } from './row-sweep.ts';

@@ -1,4 +1,4 @@
-import type { JobType } from 'bullmq';
+import type { JobType, Queue } from 'bullmq';
 import { env } from '@switchboard/config';
 import type { AnyJobContract } from '@switchboard/contracts';
 import { failArchive, type Pool } from '@switchboard/db';
@@ -33,13 +33,30 @@ const CREATED_AT: Record<JobRowTable, string> = {
   bulk_operations: 'created_at',
 };
 
+/** What BullMQ holds of a row's job: its state (`unknown` when there is none), and why it failed. */
+export interface RowJobState {
+  state: JobType | 'unknown';
+  /** The job's last error, when it failed for good. */
+  failedReason?: string | undefined;
+}
+
+/** Reads a row's job from `queue`: its state, and for a job that failed for good, why. */
+export function rowJobStates(queue: Queue): (jobId: string) => Promise<RowJobState> {
+  return async (jobId) => {
+    const state = await queue.getJobState(jobId);
+    if (state !== 'failed') return { state };
+    return { state, failedReason: (await queue.getJob(jobId))?.failedReason };
+  };
+}
+
 export interface QueuedRowSweepDeps {
   pool: Pool;
   table: JobRowTable;
   /** The job each row is carried by, its id derived from the row id. */
   rowJob: AnyJobContract;
-  /** BullMQ's state of the job with this id, `unknown` when there is none. */
-  jobState(jobId: string): Promise<JobType | 'unknown'>;
+  jobOf(jobId: string): Promise<RowJobState>;
+  /** The error a row shows when its job failed for good: what the family's final-failure handler writes. */
+  failedJobError(reason: string): string;
   orphanAgeMs: number;
   logger: Logger;
 }
@@ -53,6 +70,9 @@ const fail = (pool: Pool, table: JobRowTable, id: string, reason: string) =>
  * never added, or that Redis lost (a failover or a restart can drop recent writes); the
  * requester was answered a 503 or lost the connection, or sees the reason, and asks again. A
  * job added after all finds its row failed and does nothing (the row's moves are conditional).
+ * A row whose job failed for good is failed as its final-failure handler would have: that
+ * handler runs once, after BullMQ has moved the job, so a worker killed in between or a
+ * database away at that moment would otherwise leave the row for ever.
  */
 export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{ failed: number }> {
   const { pool, table, rowJob, orphanAgeMs, logger } = deps;
@@ -66,10 +86,18 @@ export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{
     );
     let failed = 0;
     for (const { id, status } of rows) {
-      if ((await deps.jobState(jobIdOf(rowJob, id))) !== 'unknown') continue;
-      if (!(await fail(pool, table, id, status === 'queued' ? NEVER_QUEUED : JOB_LOST))) continue;
+      const job = await deps.jobOf(jobIdOf(rowJob, id));
+      const error =
+        job.state === 'unknown'
+          ? status === 'queued'
+            ? NEVER_QUEUED
+            : JOB_LOST
+          : job.state === 'failed'
+            ? deps.failedJobError(job.failedReason ?? '')
+            : undefined;
+      if (error === undefined || !(await fail(pool, table, id, error))) continue;
       failed += 1;
-      logger.warn({ table, id, status }, 'row without a job failed');
+      logger.warn({ table, id, status, jobState: job.state }, 'row of a missing or failed job failed');
     }
     return { failed };
   };
@@ -93,9 +121,10 @@ export function queuedRowSweep(options: {
   table: JobRowTable;
   contract: AnyJobContract;
   rowJob: AnyJobContract;
+  failedJobError: (reason: string) => string;
   logger: Logger;
 }): QueuedRowSweep {
-  const { pool, redis, config, table, contract, rowJob, logger } = options;
+  const { pool, redis, config, table, contract, rowJob, failedJobError, logger } = options;
   // Reads job states only; the connection stays the process's.
   const queue = bullQueue(rowJob.queue, redis, config.REDIS_PREFIX);
   return {
@@ -103,7 +132,8 @@ export function queuedRowSweep(options: {
       pool,
       table,
       rowJob,
-      jobState: (jobId) => queue.getJobState(jobId),
+      jobOf: rowJobStates(queue),
+      failedJobError,
       orphanAgeMs: config.QUEUED_ROW_ORPHAN_AGE_MS,
       logger,
     }),

@@ -28,7 +28,15 @@ export function operationWorkerSetup<
 }) {
   const { resources, config, logger, table, job, sweepJob } = options;
   const operation = operationJob(resources.pool, table, options.publicError, options.run);
-  const sweep = queuedRowSweep({ ...resources, config, table, contract: sweepJob, rowJob: job, logger });
+  const sweep = queuedRowSweep({
+    ...resources,
+    config,
+    table,
+    contract: sweepJob,
+    rowJob: job,
+    failedJobError: () => options.publicError,
+    logger,
+  });
   type Jobs = readonly [Job, SweepJob];
   // Keyed by the contracts' names; TypeScript types a computed key as any string, hence the casts.
   return {

@@ -1,9 +1,10 @@
-import type { Queue } from 'bullmq';
+import { type Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVE_EXPORT_JOB, ASSET_PURGE_JOB, BULK_ADD_GUILD_MEMBERS_JOB, QUEUES } from '@switchboard/contracts';
 import { findArchive, insertAdminUser, insertArchive } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
-import { bullQueue, createProducer, type Producer } from '@switchboard/queue';
+import { bullQueue, createProducer, jobIdOf, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
 import {
@@ -12,6 +13,7 @@ import {
   JOB_LOST,
   NEVER_QUEUED,
   queuedRowSweepHandler,
+  rowJobStates,
   startOperation,
   type JobRowTable,
 } from '../src/index.ts';
@@ -67,7 +69,8 @@ const sweep = (table: JobRowTable) =>
     pool: stores.pool,
     table,
     rowJob: table === 'archives' ? ARCHIVE_EXPORT_JOB : ASSET_PURGE_JOB,
-    jobState: (jobId) => purges.getJobState(jobId),
+    jobOf: rowJobStates(purges),
+    failedJobError: (reason) => `failed for good: ${reason}`,
     orphanAgeMs: 60_000,
     logger,
   });
@@ -100,6 +103,38 @@ describe('the sweep of rows queued without a job', () => {
     expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
     expect(await findOperation(stores.pool, 'asset_purges', lost)).toMatchObject({ status: 'failed', error: JOB_LOST });
     expect((await findOperation(stores.pool, 'asset_purges', active))?.status).toBe('running');
+  });
+
+  it('fails a row whose job failed for good before its final-failure handler could write it', async () => {
+    const [row, retrying] = [await purgeRow(), await purgeRow()];
+    for (const id of [row, retrying]) {
+      await startOperation(stores.pool, 'asset_purges', id);
+      await stores.pool.query(`UPDATE asset_purges SET started_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
+    }
+    await producer.enqueue(ASSET_PURGE_JOB, { operationId: row });
+    // Still to be retried: delayed, its row stays running.
+    await producer.enqueue(ASSET_PURGE_JOB, { operationId: retrying }, { delayMs: 60_000 });
+    // A worker of none of our code: the job fails for good and no handler touches the row, as
+    // when the worker is killed, or the database is away, right after BullMQ failed the job.
+    const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
+    const failing = new Worker(QUEUES.assetPurges, async () => Promise.reject(new UnrecoverableError('store gone')), {
+      connection,
+      prefix: purges.opts.prefix,
+    });
+    try {
+      await waitFor(async () => (await purges.getJobState(jobIdOf(ASSET_PURGE_JOB, row))) === 'failed', 10_000);
+    } finally {
+      await failing.close();
+      connection.disconnect();
+    }
+    expect((await findOperation(stores.pool, 'asset_purges', row))?.status).toBe('running');
+
+    expect(await sweep('asset_purges')()).toEqual({ failed: 1 });
+    expect(await findOperation(stores.pool, 'asset_purges', row)).toMatchObject({
+      status: 'failed',
+      error: 'failed for good: store gone',
+    });
+    expect((await findOperation(stores.pool, 'asset_purges', retrying))?.status).toBe('running');
   });
 
   it('fails an archive the same way, with its failure time', async () => {

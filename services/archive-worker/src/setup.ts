@@ -11,6 +11,14 @@ import { retentionHandler } from './retention.ts';
 export const ARCHIVE_WORKER_QUEUE = QUEUES.archiveExports;
 export const ARCHIVE_WORKER_JOBS = [ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, ARCHIVE_ROW_SWEEP_JOB] as const;
 
+/**
+ * What a failed archive's row says: a subject that does not exist is the requester's to know;
+ * anything else goes to the logs only (docs/decisions.md#jobs-and-their-rows).
+ */
+function archiveError(reason: string): string {
+  return /^(Guild|User) \d+ not found$/.test(reason) ? reason : 'The archive could not be built; request it again.';
+}
+
 export function archiveWorkerSetup({
   config,
   logger,
@@ -24,6 +32,7 @@ export function archiveWorkerSetup({
     table: 'archives',
     contract: ARCHIVE_ROW_SWEEP_JOB,
     rowJob: ARCHIVE_EXPORT_JOB,
+    failedJobError: archiveError,
     logger,
   });
   return {
@@ -39,10 +48,8 @@ export function archiveWorkerSetup({
       [ARCHIVE_ROW_SWEEP_JOB.name]: sweep.handler,
     },
     onFinalFailure: {
-      // The reason goes to the logs; the row says only that it failed (docs/decisions.md#jobs-and-their-rows).
       [ARCHIVE_EXPORT_JOB.name]: async ({ archiveId }, reason) => {
-        const missing = /^(Guild|User) \d+ not found$/.test(reason);
-        await failArchive(pool, archiveId, missing ? reason : 'The archive could not be built; request it again.');
+        await failArchive(pool, archiveId, archiveError(reason));
       },
     },
     schedules: [
