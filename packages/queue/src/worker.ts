@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UnrecoverableError, Worker, type Job, type Processor } from 'bullmq';
 import { InFlight } from '@switchboard/batching';
 import { jobOriginOf, type AnyJobContract, type QueueName } from '@switchboard/contracts';
@@ -193,7 +194,14 @@ function logEvents(
   worker.on('error', (error) => logger.error({ reason: error.message }, 'worker error'));
 }
 
-/** Runs a job's final-failure handler with its parsed payload; a failing handler is logged. */
+/**
+ * Waits between tries of a final-failure handler. The handler runs once, from the worker's
+ * `failed` event, so a database away for a moment would otherwise leave the job's row as it
+ * was until the row sweep finds it; past these, the sweep does (docs/decisions.md#queued-rows-without-a-job).
+ */
+const FINAL_FAILURE_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000] as const;
+
+/** Runs a job's final-failure handler with its parsed payload, again after a failure; the last failure is logged. */
 function finalFailureRunner(
   registry: Map<string, Registration>,
   handlers: Record<string, FinalFailureHandler<unknown> | undefined>,
@@ -203,9 +211,18 @@ function finalFailureRunner(
     const handler = handlers[job.name];
     const parsed = registry.get(job.name)?.contract.payload.safeParse(job.data);
     if (!handler || !parsed?.success) return;
-    await handler(parsed.data, reason).catch((error: Error) =>
-      logger.error({ jobName: job.name, jobId: job.id, reason: error.message }, 'final-failure handler failed'),
-    );
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await handler(parsed.data, reason);
+      } catch (error) {
+        const delay = FINAL_FAILURE_RETRY_DELAYS_MS[attempt];
+        const fields = { jobName: job.name, jobId: job.id, reason: (error as Error).message };
+        if (delay === undefined) return logger.error(fields, 'final-failure handler failed');
+        logger.warn(fields, 'final-failure handler failed, will try again');
+        // Unreferenced: a process shutting down does not wait; the row sweep covers it then.
+        await sleep(delay, undefined, { ref: false });
+      }
+    }
   };
 }
 

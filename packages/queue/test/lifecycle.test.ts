@@ -90,6 +90,30 @@ describe('final failure', () => {
       },
     );
   });
+
+  it('tries the handler again when it fails, as when the database is away for a moment', async () => {
+    const tries: string[] = [];
+    await withWorker(
+      async () => {
+        throw new UnrecoverableError('cannot ever work');
+      },
+      {
+        onFinalFailure: {
+          'test-chore': async ({ id }) => {
+            tries.push(id);
+            if (tries.length < 3) throw new Error('connection terminated');
+          },
+        },
+      },
+      async ({ producer }) => {
+        await producer.enqueue(chore, { id: 'unlucky' });
+        await waitFor(async () => tries.length >= 3, 10_000);
+        // It succeeded on the third try: no fourth.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(tries).toEqual(['unlucky', 'unlucky', 'unlucky']);
+      },
+    );
+  });
 });
 
 describe('schedules', () => {
