@@ -20,6 +20,15 @@ export interface JobSchedule<Payload = unknown, Input = Payload> {
 /** Any schedule, whatever its payload, for a worker's list of them (each is typed where declared). */
 export type AnyJobSchedule = Omit<JobSchedule, 'contract'> & { contract: AnyJobContract };
 
+/** Refuses a schedule of another queue, before anything is written. */
+export function checkSchedules(queueName: QueueName, schedules: readonly AnyJobSchedule[]): void {
+  for (const { contract, payload, id } of schedules) {
+    if (contract.queue !== queueName)
+      throw new Error(`schedule ${id} is for queue ${contract.queue}, not ${queueName}`);
+    contract.payload.parse(payload);
+  }
+}
+
 /**
  * Makes the queue's job schedulers exactly `schedules`: each is created or updated, and one an
  * earlier version set up but this one no longer declares is removed (it would go on adding jobs
@@ -43,8 +52,6 @@ export async function syncSchedules(
       logger.warn({ schedule: key, queue: queueName }, 'job schedule no longer declared, removed');
     }
     for (const { contract, payload, everyMs, id } of schedules) {
-      if (contract.queue !== queueName)
-        throw new Error(`schedule ${id} is for queue ${contract.queue}, not ${queueName}`);
       const parsed = contract.payload.parse(payload);
       const { jobId: _derived, ...options } = toJobOptions(contract, parsed);
       await queue.upsertJobScheduler(id, { every: everyMs }, { name: contract.name, data: parsed, opts: options });

@@ -16,7 +16,7 @@ import {
   type HandlersFor,
   type Registration,
 } from './registry.ts';
-import { syncSchedules, type AnyJobSchedule } from './schedules.ts';
+import { checkSchedules, syncSchedules, type AnyJobSchedule } from './schedules.ts';
 import { shutDownWorker, type ActiveJob, type StoppableWorker } from './shutdown.ts';
 
 export interface WorkerTimings {
@@ -194,6 +194,9 @@ function logEvents(
   worker.on('error', (error) => logger.error({ reason: error.message }, 'worker error'));
 }
 
+/** How long a worker whose schedules could not be set waits before it tries again. */
+const SCHEDULE_RETRY_MS = 1_000;
+
 /**
  * Waits between tries of a final-failure handler. The handler runs once, from the worker's
  * `failed` event, so a database away for a moment would otherwise leave the job's row as it
@@ -255,9 +258,22 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   const finalFailures = (options.onFinalFailure ?? {}) as Record<string, FinalFailureHandler<unknown> | undefined>;
   logEvents(worker, logger, observer, finalFailureRunner(registry, finalFailures, logger));
   await worker.waitUntilReady();
+  const schedules = options.schedules ?? [];
+  checkSchedules(queue, schedules);
   const scheduler = duplicateRedis(connection, { role: 'producer', name: `${queue}-scheduler`, logger });
   try {
-    await syncSchedules(scheduler, redisPrefix, queue, options.schedules ?? [], logger);
+    // Redis may go away between the worker's start and here (a restart during a stall): the
+    // schedules are set once it answers again, not given up on (each try a fresh Queue).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await syncSchedules(scheduler, redisPrefix, queue, schedules, logger);
+        break;
+      } catch (error) {
+        if (attempt % 10 === 1)
+          logger.warn({ reason: (error as Error).message }, 'job schedules not set yet; trying again');
+        await sleep(SCHEDULE_RETRY_MS, undefined, { ref: false });
+      }
+    }
   } finally {
     await closeRedis(scheduler);
   }

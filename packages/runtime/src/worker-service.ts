@@ -16,7 +16,7 @@ import { hasServiceNodeFlags, keepShortLivedObjectsYoung, SERVICE_NODE_FLAGS } f
 import { announceReady } from './ready.ts';
 import { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
 import { onStopSignals, SHUTDOWN_SLACK_MS } from './signals.ts';
-import { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
+import { leaseSnowflakeWorkerIdOnceRedisAnswers } from './snowflake-lease.ts';
 import { workerMetrics } from './worker-metrics.ts';
 import { watchCircuitBreakers } from './circuit-metrics.ts';
 import { exportLeaseState, exportReadiness } from './state-metrics.ts';
@@ -136,11 +136,13 @@ export async function runWorkerService<
     );
   }
   const resources = openResources(options.name, config, logger);
-  const lease = await leaseSnowflakeWorkerId(config, resources.redis, logger).catch(async (error: Error) => {
-    logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');
-    await resources.close();
-    throw error;
-  });
+  const lease = await leaseSnowflakeWorkerIdOnceRedisAnswers(config, resources.redis, logger).catch(
+    async (error: Error) => {
+      logger.fatal({ reason: error.message }, 'no snowflake worker id leased; not starting');
+      await resources.close();
+      throw error;
+    },
+  );
   const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
   watchCircuitBreakers(metrics.registry, logger);
   const setup: WorkerSetup<Contracts> =

@@ -6,6 +6,7 @@ import {
   scrapeMetrics,
   ServiceExitError,
   spawnService,
+  startFaultProxy,
   useTestEnvironment,
   waitFor,
   type ServiceProcess,
@@ -239,6 +240,30 @@ describe('worker processes', () => {
       expect(flagged.output()).not.toContain('started without');
     } finally {
       await tearDown(bare, flagged);
+    }
+  });
+
+  it('started while Redis does not answer, waits for it and takes jobs once it does', async () => {
+    const { redisPrefix, producer, queue, tearDown } = setUp();
+    const target = new URL(environment.redisUrl);
+    // Every connection refused, as while Redis is stopped or a restart is under way.
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) }, 'cut');
+    const starting = spawnService(
+      FIXTURE,
+      environment.processEnv({ REDIS_PREFIX: redisPrefix, REDIS_URL: proxy.urlFor(environment.redisUrl) }),
+    );
+    let worker: ServiceProcess | undefined;
+    try {
+      // Longer than the lease's own wait for Redis (5 s): the process must not give up.
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      proxy.setMode('pass');
+      worker = await starting;
+      const { jobId } = await producer.enqueue(countedJob, { key: 'late-start' });
+      await waitFor(async () => (await jobState(queue, jobId)) === 'completed', 10_000);
+    } finally {
+      worker ??= await starting.catch(() => undefined);
+      await tearDown(...(worker ? [worker] : []));
+      await proxy.close();
     }
   });
 
