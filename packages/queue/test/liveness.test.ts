@@ -45,3 +45,56 @@ it('a worker whose connections died without a word takes jobs again on new ones'
     await proxy.close();
   }
 }, 60_000);
+
+it('a worker whose Redis went away as a job finished takes jobs within 5 s of its return', async () => {
+  const target = new URL(environment.redisUrl);
+  const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+  const { redisPrefix, producer, queue, close } = isolatedQueue(
+    redis(),
+    environment.redisPrefix,
+    QUEUES.bulkOperations,
+  );
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const worker = await startWorker({
+    queue: QUEUES.bulkOperations,
+    contracts: [task],
+    handlers: {
+      'test-live': async ({ value }) => {
+        if (value === 1) {
+          started();
+          await finished;
+        }
+        return value * 2;
+      },
+    },
+    connection: proxy.urlFor(environment.redisUrl),
+    redisPrefix,
+    logger: silentLogger,
+  });
+  try {
+    // The first job's handler ends while Redis is gone (reset, and every reconnection refused,
+    // as when it stops): the worker cannot record the completion then. The producer reaches
+    // Redis directly.
+    await producer.enqueue(task, { id: 'interrupted', value: 1 });
+    await running;
+    proxy.setMode('cut');
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await producer.enqueue(task, { id: 'after', value: 2 });
+    proxy.setMode('pass');
+    const returned = performance.now();
+    await waitFor(async () => (await jobState(queue, 'test-live-after')) === 'completed', 30_000, 100);
+    expect(performance.now() - returned).toBeLessThan(5_000);
+  } finally {
+    await worker.close(1_000);
+    await close();
+    await proxy.close();
+  }
+}, 60_000);
