@@ -254,8 +254,9 @@ describe('worker processes', () => {
     );
     let worker: ServiceProcess | undefined;
     try {
-      // Longer than the lease's own wait for Redis (5 s): the process must not give up.
-      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      // Longer than the process's start-up and the lease's own wait for Redis (5 s) together:
+      // the process must not give up.
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
       proxy.setMode('pass');
       worker = await starting;
       const { jobId } = await producer.enqueue(countedJob, { key: 'late-start' });
