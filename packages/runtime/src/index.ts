@@ -11,7 +11,7 @@ export {
   type ReadyMessage,
 } from './lifecycle.ts';
 export { openResources, RESOURCE_CLOSE_TIMEOUT_MS, type Resources } from './resources.ts';
-export { leaseSnowflakeWorkerId } from './snowflake-lease.ts';
+export { leaseSnowflakeWorkerId, leaseSnowflakeWorkerIdOnceRedisAnswers } from './snowflake-lease.ts';
 export {
   runWorkerService,
   workerConfigSchema,

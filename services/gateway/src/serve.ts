@@ -10,7 +10,7 @@ import {
   exportConnectionMetrics,
   exportLeaseState,
   keepShortLivedObjectsYoung,
-  leaseSnowflakeWorkerId,
+  leaseSnowflakeWorkerIdOnceRedisAnswers,
   onStopSignals,
   openResources,
   RESOURCE_CLOSE_TIMEOUT_MS,
@@ -38,7 +38,7 @@ export async function serveGateway(config: GatewayConfig): Promise<void> {
   // In a cluster the processes share the environment: only the first asks for SNOWFLAKE_WORKER_ID
   // (the others would be refused it and warn); every process leases an id of its own.
   const preferredWorkerId = cluster.isWorker && cluster.worker?.id !== 1 ? undefined : config.SNOWFLAKE_WORKER_ID;
-  const snowflakeLease = await leaseSnowflakeWorkerId(
+  const snowflakeLease = await leaseSnowflakeWorkerIdOnceRedisAnswers(
     { ...config, SNOWFLAKE_WORKER_ID: preferredWorkerId },
     redis,
     logger,

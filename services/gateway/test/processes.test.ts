@@ -12,6 +12,7 @@ import {
   metricValue,
   scrapeMetrics,
   spawnService,
+  startFaultProxy,
   useTestEnvironment,
   waitFor,
   type ServiceProcess,
@@ -117,6 +118,24 @@ describe('GATEWAY_PROCESSES', () => {
     expect(others).toEqual([]);
     expect(await commandLine(serving!)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
     expect(await getOnNewConnection(`http://127.0.0.1:${gateway.ready['port']}/healthz`)).toBe(200);
+  });
+
+  it('started while Redis does not answer, waits for it and serves once it does', async () => {
+    const target = new URL(environment.redisUrl);
+    // Every connection refused, as while Redis is stopped or a restart is under way.
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) }, 'cut');
+    const starting = startGateway(2, { env: { REDIS_URL: proxy.urlFor(environment.redisUrl) } });
+    try {
+      // Longer than a process's start-up and the snowflake lease's own wait for Redis (5 s)
+      // together: no process may give up.
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      proxy.setMode('pass');
+      gateway = await starting;
+      expect(await getOnNewConnection(`http://127.0.0.1:${gateway.ready['port']}/healthz`)).toBe(200);
+    } finally {
+      gateway ??= await starting.catch(() => undefined);
+      await proxy.close();
+    }
   });
 
   it('serves one process itself when started with the service node flags', async () => {
