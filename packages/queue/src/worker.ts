@@ -7,7 +7,14 @@ import { tracedProcess, withRequestId } from '@switchboard/telemetry';
 import { describeProblems, payloadProblems } from './errors.ts';
 import { RunningJobContext } from './job-context.ts';
 import { bullPrefix, COMPLETED_JOB_RETENTION, FAILED_JOB_RETENTION } from './options.ts';
-import { closeRedis, createRedis, duplicateRedis, type RedisTarget, type RedisClient } from '@switchboard/redis';
+import {
+  closeRedis,
+  createRedis,
+  duplicateRedis,
+  untilRedisAnswers,
+  type RedisTarget,
+  type RedisClient,
+} from '@switchboard/redis';
 import type { JobObserver } from './observer.ts';
 import {
   registerHandlers,
@@ -194,9 +201,6 @@ function logEvents(
   worker.on('error', (error) => logger.error({ reason: error.message }, 'worker error'));
 }
 
-/** How long a worker whose schedules could not be set waits before it tries again. */
-const SCHEDULE_RETRY_MS = 1_000;
-
 /**
  * Waits between tries of a final-failure handler. The handler runs once, from the worker's
  * `failed` event, so a database away for a moment would otherwise leave the job's row as it
@@ -264,16 +268,10 @@ export async function startWorker<const Contracts extends readonly AnyJobContrac
   try {
     // Redis may go away between the worker's start and here (a restart during a stall): the
     // schedules are set once it answers again, not given up on (each try a fresh Queue).
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await syncSchedules(scheduler, redisPrefix, queue, schedules, logger);
-        break;
-      } catch (error) {
-        if (attempt % 10 === 1)
-          logger.warn({ reason: (error as Error).message }, 'job schedules not set yet; trying again');
-        await sleep(SCHEDULE_RETRY_MS, undefined, { ref: false });
-      }
-    }
+    await untilRedisAnswers(() => syncSchedules(scheduler, redisPrefix, queue, schedules, logger), {
+      logger,
+      what: 'job schedules not set yet; trying again',
+    });
   } finally {
     await closeRedis(scheduler);
   }

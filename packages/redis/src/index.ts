@@ -22,3 +22,4 @@ export {
   type SentinelTarget,
 } from './target.ts';
 export { sameSlotTag } from './slots.ts';
+export { untilRedisAnswers } from './until-answers.ts';

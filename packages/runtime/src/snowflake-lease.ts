@@ -1,11 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommonConfig } from '@switchboard/config';
 import type { Logger } from '@switchboard/logger';
 import { acquireSnowflakeLease, NoFreeWorkerIdError, type SnowflakeLease } from '@switchboard/snowflake';
-import type { RedisClient } from '@switchboard/redis';
-
-/** How long a process starting while Redis does not answer waits between tries of its lease. */
-const LEASE_RETRY_MS = 1_000;
+import { untilRedisAnswers, type RedisClient } from '@switchboard/redis';
 
 /**
  * The process's snowflake worker-id lease (SNOWFLAKE_WORKER_ID preferred, SNOWFLAKE_LEASE_TTL_MS),
@@ -32,21 +28,14 @@ export function leaseSnowflakeWorkerId(
  * rather than exiting and waiting out its supervisor's back-off. Rejects only when every id is
  * leased. It takes no work meanwhile, and a stop signal ends it as any unstarted process.
  */
-export async function leaseSnowflakeWorkerIdOnceRedisAnswers(
+export function leaseSnowflakeWorkerIdOnceRedisAnswers(
   config: CommonConfig,
   redis: RedisClient,
   logger: Logger,
 ): Promise<SnowflakeLease> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await leaseSnowflakeWorkerId(config, redis, logger);
-    } catch (error) {
-      if (error instanceof NoFreeWorkerIdError) throw error;
-      // The first failure and then one in ten: a long outage is said, not shouted.
-      if (attempt % 10 === 1) {
-        logger.warn({ reason: (error as Error).message, attempt }, 'Redis not answering; waiting to start');
-      }
-      await sleep(LEASE_RETRY_MS);
-    }
-  }
+  return untilRedisAnswers(() => leaseSnowflakeWorkerId(config, redis, logger), {
+    logger,
+    what: 'Redis not answering; waiting to start',
+    isFinal: (error) => error instanceof NoFreeWorkerIdError,
+  });
 }
