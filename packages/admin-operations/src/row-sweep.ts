@@ -64,6 +64,17 @@ export interface QueuedRowSweepDeps {
 const fail = (pool: Pool, table: JobRowTable, id: string, reason: string) =>
   table === 'archives' ? failArchive(pool, id, reason) : failOperation(pool, table, id, reason);
 
+/** The error a swept row is failed with, or `undefined` when its job is still alive in Redis. */
+function sweptRowError(
+  status: 'queued' | 'running',
+  job: RowJobState,
+  failedJobError: (reason: string) => string,
+): string | undefined {
+  if (job.state === 'unknown') return status === 'queued' ? NEVER_QUEUED : JOB_LOST;
+  if (job.state === 'failed') return failedJobError(job.failedReason ?? '');
+  return undefined;
+}
+
 /**
  * Fails the rows `queued` (or `running`) for longer than `orphanAgeMs` since they were created
  * (or started) whose job Redis does not hold, so that no row waits for ever on a job that was
@@ -87,14 +98,7 @@ export function queuedRowSweepHandler(deps: QueuedRowSweepDeps): () => Promise<{
     let failed = 0;
     for (const { id, status } of rows) {
       const job = await deps.jobOf(jobIdOf(rowJob, id));
-      const error =
-        job.state === 'unknown'
-          ? status === 'queued'
-            ? NEVER_QUEUED
-            : JOB_LOST
-          : job.state === 'failed'
-            ? deps.failedJobError(job.failedReason ?? '')
-            : undefined;
+      const error = sweptRowError(status, job, deps.failedJobError);
       if (error === undefined || !(await fail(pool, table, id, error))) continue;
       failed += 1;
       logger.warn({ table, id, status, jobState: job.state }, 'row of a missing or failed job failed');
