@@ -5,11 +5,16 @@ const faultsSchema = z.object({
   FAULTS_SEED: env.int(0, 2 ** 32 - 1).optional(),
   /** How long `chaos` starts faults for, in minutes. */
   FAULTS_CHAOS_MINUTES: z.coerce.number().positive().max(240).default(3),
+  /** Keeps every process's log here, a folder per scenario, for a failing row (else no logs are kept). */
+  FAULTS_LOG_DIR: z.string().min(1).optional(),
+  /** The level the processes log at when FAULTS_LOG_DIR is set. */
+  FAULTS_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info'),
 });
 
 export interface FaultsConfig {
   seed: number;
   chaosMinutes: number;
+  logs: { dir: string; level: string } | undefined;
 }
 
 /** The seed comes from `--seed=N`, else FAULTS_SEED, else the clock (and the run prints it). */
@@ -19,5 +24,10 @@ export function loadFaultsConfig(seedArgument: string | undefined): FaultsConfig
     seedArgument === undefined ? process.env : { ...process.env, FAULTS_SEED: seedArgument },
     'faults',
   );
-  return { seed: config.FAULTS_SEED ?? Date.now() % 2 ** 32, chaosMinutes: config.FAULTS_CHAOS_MINUTES };
+  return {
+    seed: config.FAULTS_SEED ?? Date.now() % 2 ** 32,
+    chaosMinutes: config.FAULTS_CHAOS_MINUTES,
+    logs:
+      config.FAULTS_LOG_DIR === undefined ? undefined : { dir: config.FAULTS_LOG_DIR, level: config.FAULTS_LOG_LEVEL },
+  };
 }

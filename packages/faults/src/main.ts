@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   describeServices,
   prepareTemplateDatabase,
@@ -5,7 +6,7 @@ import {
   startTestServices,
 } from '@switchboard/testkit';
 import { loadFaultsConfig } from './config.ts';
-import { stopEveryProcess } from './processes.ts';
+import { keepProcessLogs, stopEveryProcess } from './processes.ts';
 import { faultScenarios } from './scenarios/index.ts';
 import { formatTable, summaryLine } from './table.ts';
 import type { Scenario, ScenarioResult } from './types.ts';
@@ -71,6 +72,8 @@ process.on('uncaughtException', (error) => {
 /** A scenario that threw (a process would not start …) is a failed row, not the end of the run. */
 async function runOne(scenario: Scenario): Promise<ScenarioResult> {
   const environment = await provisionEnvironment(started.services, { template: template.name });
+  const { logs } = faultsConfig;
+  keepProcessLogs(logs && { ...logs, dir: join(logs.dir, scenario.name) });
   incidents.length = 0;
   let result: ScenarioResult;
   try {

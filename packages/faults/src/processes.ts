@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnService, type ServiceProcess } from '@switchboard/testkit';
 
@@ -18,6 +20,22 @@ export interface SupervisedWorker {
   restart(): Promise<void>;
 }
 
+/** Where processes' logs are kept, and the level they log at; unset, processes run silent. */
+export interface ProcessLogs {
+  dir: string;
+  level: string;
+}
+
+let keptLogs: ProcessLogs | undefined;
+
+/**
+ * From now on every process started logs at `logs.level`, and when its scenario stops them all
+ * its whole output (killed ones too) is written to `<dir>/<service>-<pid>.log`.
+ */
+export function keepProcessLogs(logs: ProcessLogs | undefined): void {
+  keptLogs = logs;
+}
+
 /** Every process any scenario has running, for the runner to stop on Ctrl-C. */
 const everyProcess = new Set<ServiceProcess>();
 
@@ -32,6 +50,8 @@ export async function stopEveryProcess(): Promise<void> {
  */
 export class ScenarioProcesses {
   private readonly running = new Set<ServiceProcess>();
+  /** Every process this scenario started, with where its log goes when logs are kept. */
+  private readonly logged: { process: ServiceProcess; file: string }[] = [];
   private nextWorkerId = 1;
 
   private readonly env: (extra: Record<string, string>) => Record<string, string>;
@@ -72,10 +92,23 @@ export class ScenarioProcesses {
     await Promise.all([...this.running].map(stopWithinGrace));
     for (const process of this.running) everyProcess.delete(process);
     this.running.clear();
+    await this.writeLogs();
+  }
+
+  private async writeLogs(): Promise<void> {
+    for (const { process, file } of this.logged.splice(0)) {
+      await mkdir(join(file, '..'), { recursive: true });
+      await writeFile(file, process.output());
+    }
   }
 
   private async spawn(service: string, extra: Record<string, string>, workerId: number): Promise<ServiceProcess> {
-    const started = await spawnService(service, this.env({ ...extra, SNOWFLAKE_WORKER_ID: String(workerId) }));
+    const logs = keptLogs;
+    const started = await spawnService(
+      service,
+      this.env({ ...extra, SNOWFLAKE_WORKER_ID: String(workerId), ...(logs && { LOG_LEVEL: logs.level }) }),
+    );
+    if (logs) this.logged.push({ process: started, file: join(logs.dir, `${service}-${started.child.pid}.log`) });
     this.running.add(started);
     everyProcess.add(started);
     return started;
