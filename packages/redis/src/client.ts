@@ -202,6 +202,31 @@ function pingWhileSubscribed(client: Redis): Redis {
   return client;
 }
 
+/**
+ * ioredis keeps a connection's liveness timer (socketTimeout) on the client, not on the socket,
+ * and clears it only when an answer comes: a connection that closes with a command unanswered
+ * leaves it armed, and when it fires it destroys the connection made since, healthy or not
+ * (ioredis issue 2147, fixed in ioredis 6 only). A worker whose connection a Redis outage reset
+ * was cut again up to 15 s after Redis came back, its jobs held meanwhile. Cleared on close,
+ * the first command on the new connection arms a timer of its own. The liveness test in this
+ * package fails if an ioredis upgrade renames the field or brings the old behaviour back.
+ */
+function clearLivenessTimerOnClose(connection: Redis): void {
+  const internals = connection as unknown as { socketTimeoutTimer?: NodeJS.Timeout };
+  connection.on('close', () => {
+    clearTimeout(internals.socketTimeoutTimer);
+    internals.socketTimeoutTimer = undefined;
+  });
+}
+
+/** clearLivenessTimerOnClose on a worker client's connection, or on each node's of a cluster. */
+function guardLivenessTimer<Client extends RedisClient>(client: Client, role: RedisRole): Client {
+  if (role !== 'worker') return client;
+  if (client instanceof Cluster) client.on('+node', clearLivenessTimerOnClose);
+  else clearLivenessTimerOnClose(client as Redis);
+  return client;
+}
+
 /** Every client this process made, by role, until it ends for good. */
 const clientsByRole = new Map<RedisRole, Set<RedisClient>>();
 
@@ -210,9 +235,11 @@ function countClient<Client extends RedisClient>(client: Client, role: RedisRole
   clientsByRole.set(role, clients);
   clients.add(client);
   client.once('end', () => clients.delete(client));
-  // BullMQ makes its blocking connections with duplicate(): counted too, under the same role.
+  // BullMQ makes its blocking connections with duplicate(): counted too, under the same role,
+  // and their liveness timer guarded like the original's.
   const duplicate = client.duplicate.bind(client) as (...args: unknown[]) => RedisClient;
-  client.duplicate = ((...args: unknown[]) => countClient(duplicate(...args), role)) as Client['duplicate'];
+  client.duplicate = ((...args: unknown[]) =>
+    guardLivenessTimer(countClient(duplicate(...args), role), role)) as Client['duplicate'];
   return client;
 }
 
@@ -236,6 +263,7 @@ export function redisConnections(): Record<RedisRole, number> {
 /** Every client gets the same handling, however it was made. */
 function managed<Client extends RedisClient>(client: Client, options: RedisClientOptions): Client {
   countClient(client, options.role);
+  guardLivenessTimer(client, options.role);
   watchErrors(client, options);
   if (client instanceof Cluster) {
     // Each node has its own connection: what watchCommands does per connection, it does per node.

@@ -44,3 +44,42 @@ it('a subscriber whose connection died without a word subscribes again on a new 
   // The new connection went through the proxy too: the stranded one and the new one.
   expect(proxy.openConnections()).toBeGreaterThanOrEqual(2);
 }, 60_000);
+
+it('a connection replaced with a command unanswered is not cut again by the old liveness bound', async () => {
+  const target = new URL(environment.redisUrl);
+  const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+  opened.push(proxy);
+  const client = createRedis(proxy.urlFor(environment.redisUrl), { role: 'worker', name: 'liveness-stale' });
+  // BullMQ's blocking connection is a duplicate: it must be guarded as well.
+  const duplicate = client.duplicate();
+  opened.push(client, duplicate);
+  const connections = [client, duplicate];
+  await Promise.all(connections.map((connection) => connection.ping()));
+  const closes = connections.map(() => 0);
+  const errors: string[] = [];
+  connections.forEach((connection, index) => {
+    connection.on('close', () => {
+      closes[index]! += 1;
+    });
+    connection.on('error', (error: Error) => errors.push(error.message));
+  });
+
+  // A command left unanswered arms the liveness bound; then the connection is reset under it.
+  proxy.setMode('blackhole');
+  const unanswered = connections.map((connection) => connection.ping());
+  const armed = Date.now();
+  proxy.setMode('cut');
+  await waitFor(async () => closes.every((count) => count > 0));
+  proxy.setMode('pass');
+  // Sent again on the new connections once they are ready, and answered there.
+  await expect(Promise.all(unanswered)).resolves.toEqual(['PONG', 'PONG']);
+
+  // Past the old commands' bound, the new connections must still be the ones in use.
+  const pastOldBound = armed + WORKER_SOCKET_TIMEOUT_MS + 2_000;
+  while (Date.now() < pastOldBound) {
+    await expect(Promise.all(connections.map((connection) => connection.ping()))).resolves.toEqual(['PONG', 'PONG']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  expect(errors.filter((message) => message.startsWith('Socket timeout'))).toEqual([]);
+  expect(closes).toEqual([1, 1]);
+}, 60_000);
