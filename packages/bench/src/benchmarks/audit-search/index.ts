@@ -3,6 +3,7 @@ import { LIMITS } from '@switchboard/contracts';
 import { createPool, insertAdminUser } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { Benchmark, TargetResult } from '../../types.ts';
+import { seedOnce } from '../../seed-once.ts';
 import { auditBenchCases } from './cases.ts';
 import { sampleLatency } from './sample.ts';
 import { seedAuditLogs } from './seed.ts';
@@ -11,11 +12,13 @@ const ENTRIES = 1_000_000;
 const SEED_ADMINS = 8;
 const SPAN_DAYS = 365;
 
+interface Seeded {
+  key: string;
+  adminUserId: string;
+}
+
 /** The run's database gets the admins, the 1M entries and the key the requests use. */
-async function seed(
-  databaseUrl: string,
-  log: (message: string) => void,
-): Promise<{ key: string; adminUserId: string }> {
+async function seed(databaseUrl: string, log: (message: string) => void): Promise<Seeded> {
   const pool = createPool({ connectionString: databaseUrl, max: 1, applicationName: 'bench-audit-seed' });
   try {
     const ids = createSnowflakeGenerator(1000);
@@ -51,7 +54,8 @@ export const auditSearch: Benchmark = {
   description: `POST /v1/admin/audit-logs[/search] over ${ENTRIES.toLocaleString('en-US')} seeded entries: p50/p95 latency per query`,
   async run(context) {
     const env = await context.serviceEnv();
-    const { key, adminUserId } = await seed(env['DATABASE_URL']!, context.log);
+    const databaseUrl = env['DATABASE_URL']!;
+    const { key, adminUserId } = await seedOnce('audit-search', databaseUrl, () => seed(databaseUrl, context.log));
     // Hundreds of requests a minute from one admin: the admin:audit_log bucket (100/min) would answer 429.
     const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false' });
     const targets: TargetResult[] = [];

@@ -1,6 +1,7 @@
 import { QUEUES } from '@switchboard/contracts';
 import { createPool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { seedOnce } from '../../seed-once.ts';
 import { benchStorage } from '../../services.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { openQueue } from '../webhook-support/queue.ts';
@@ -64,11 +65,14 @@ export const system: Benchmark = {
 
     const ids = createSnowflakeGenerator(SYSTEM_SEED_WORKER_ID);
     const payloads = executePayloads();
-    const guild = await seedGuild(
-      pool,
-      ids,
-      payloads.map((payload) => payload.format),
-      context.log,
+    // Read only: seeded once per run. The operations' users and assets are used up: fresh each round.
+    const guild = await seedOnce('system', env['DATABASE_URL']!, () =>
+      seedGuild(
+        pool,
+        ids,
+        payloads.map((payload) => payload.format),
+        context.log,
+      ),
     );
     const bodies = await seedOperations(pool, storage, ids, guild, planOperations(schedule), context.log);
     purgeGuildIds = bodies.purgeGuildIds;
