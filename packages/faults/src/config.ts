@@ -1,4 +1,5 @@
 import { env, loadConfig, z } from '@switchboard/config';
+import type { ProcessLogs } from './processes.ts';
 
 const faultsSchema = z.object({
   /** Replays a chaos run: the seed a run printed gives the same faults in the same order. */
@@ -14,7 +15,7 @@ const faultsSchema = z.object({
 export interface FaultsConfig {
   seed: number;
   chaosMinutes: number;
-  logs: { dir: string; level: string } | undefined;
+  logs: ProcessLogs | undefined;
 }
 
 /** The seed comes from `--seed=N`, else FAULTS_SEED, else the clock (and the run prints it). */

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnService, type ServiceProcess } from '@switchboard/testkit';
 
@@ -97,7 +97,7 @@ export class ScenarioProcesses {
 
   private async writeLogs(): Promise<void> {
     for (const { process, file } of this.logged.splice(0)) {
-      await mkdir(join(file, '..'), { recursive: true });
+      await mkdir(dirname(file), { recursive: true });
       await writeFile(file, process.output());
     }
   }
