@@ -69,7 +69,11 @@ it('stores executes sent through a gateway and a worker on a cluster, each once,
     return stored.length >= 4 ? stored : undefined;
   }, 15_000);
   expect(rows.map(({ content }) => content).sort()).toEqual(['one', 'three', 'two', 'waited']);
-  const events = await redis.xrange(environment.eventsStreamKey, '-', '+');
+  // A batch's rows commit before its events are appended: the events can trail the rows.
+  const events = await waitFor(async () => {
+    const appended = await redis.xrange(environment.eventsStreamKey, '-', '+');
+    return appended.length >= 4 && appended;
+  }, 15_000);
   expect(events).toHaveLength(4);
   const ready = await fetch(`http://127.0.0.1:${gateway.ready['port']}/readyz`);
   expect(ready.status).toBe(200);
