@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BodySupply } from '../src/benchmarks/system/operations.ts';
-import { searchCapacity } from '../src/benchmarks/system/search.ts';
+import { holdCapacity, searchCapacity } from '../src/benchmarks/system/search.ts';
 import type { StepResult } from '../src/benchmarks/system/step.ts';
 
 /** A step at `rate` that holds when `holds(rate)`; nothing else of it is read by the search. */
@@ -49,6 +49,25 @@ describe('the system benchmark', () => {
     });
     expect(all.maxRate).toBe(800);
     expect(all.failedAt).toBeUndefined();
+  });
+
+  it('steps a failing capacity run down until one holds, within its bound', async () => {
+    const tried: number[] = [];
+    const holds = (rate: number) => rate <= 500;
+    const found = await holdCapacity(
+      async (rate) => {
+        tried.push(rate);
+        return step(rate, holds);
+      },
+      800,
+      { attempts: 3, stepDown: 0.75 },
+    );
+    expect(tried).toEqual([800, 600, 450]);
+    expect(found.held?.totalRate).toBe(450);
+    expect(found.runs.map((run) => run.verdict.passed)).toEqual([false, false, true]);
+    const never = await holdCapacity(async (rate) => step(rate, () => false), 800, { attempts: 2, stepDown: 0.5 });
+    expect(never.held).toBeUndefined();
+    expect(never.runs.map((run) => run.totalRate)).toEqual([800, 400]);
   });
 
   it('hands out each seeded body once, in order, then wraps and says so', () => {

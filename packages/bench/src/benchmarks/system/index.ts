@@ -11,7 +11,7 @@ import { operationSupplies } from './operations.ts';
 import { executePayloads } from './payloads.ts';
 import { systemReport, type TopologySearch } from './report.ts';
 import { planOperations, scheduleFor, scheduleNotes } from './schedule.ts';
-import { DEFAULT_SEARCH, searchCapacity } from './search.ts';
+import { DEFAULT_CAPACITY, DEFAULT_SEARCH, holdCapacity, searchCapacity, type CapacityResult } from './search.ts';
 import { seedOperations } from './seed-operations.ts';
 import { seedGuild, SYSTEM_SEED_WORKER_ID } from './seed.ts';
 import { stepRunner, type StepResult, type StepRunner } from './step.ts';
@@ -47,7 +47,7 @@ export const system: Benchmark = {
   defaultDurationSeconds: 120,
   async run(context) {
     const env = await context.serviceEnv();
-    const schedule = scheduleFor(context.load, DEFAULT_SEARCH, TOPOLOGIES.length);
+    const schedule = scheduleFor(context.load, DEFAULT_SEARCH, DEFAULT_CAPACITY, TOPOLOGIES.length);
     const pool = createPool({ connectionString: env['DATABASE_URL']!, max: 4, applicationName: 'bench-system' });
     const storage = benchStorage(env);
     const queues = Object.values(QUEUES).map((name) => openQueue(env, name));
@@ -80,7 +80,7 @@ export const system: Benchmark = {
     const supplies = operationSupplies(bodies);
 
     const searches: TopologySearch[] = [];
-    let capacity: StepResult | undefined;
+    let capacity: CapacityResult | undefined;
     for (const topology of TOPOLOGIES) {
       const running = await startSystem(context, env, topology, guild.adminKey);
       try {
@@ -99,10 +99,16 @@ export const system: Benchmark = {
         );
         searches.push({ topology, search });
         if (capacity === undefined) {
-          // With no rate that held, the lowest one tried: the report says it did not hold.
+          // With no rate that held, from the lowest one tried; the report says whether any run held.
           const rate = search.maxRate || Math.min(...search.steps.map((step) => step.totalRate));
-          context.log(`${describeTopology(topology)}: capacity run at ${rate}/s for ${schedule.capacitySeconds} s`);
-          capacity = await tryRate(context, runner, rate, schedule.capacitySeconds);
+          capacity = await holdCapacity(
+            (next) => {
+              context.log(`${describeTopology(topology)}: capacity run at ${next}/s for ${schedule.capacitySeconds} s`);
+              return tryRate(context, runner, next, schedule.capacitySeconds);
+            },
+            rate,
+            schedule.capacity,
+          );
         }
       } finally {
         await running.stop();

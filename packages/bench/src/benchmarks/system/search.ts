@@ -54,3 +54,40 @@ export async function searchCapacity(
   }
   return { maxRate: passed, failedAt: failed, steps };
 }
+
+export interface CapacityOptions {
+  /** Full-length runs at most: the first at the search's rate, each next one lower. */
+  attempts: number;
+  /** Each next run's rate as a share of the one that failed. */
+  stepDown: number;
+}
+
+export const DEFAULT_CAPACITY: CapacityOptions = { attempts: 3, stepDown: 0.75 };
+
+export interface CapacityResult {
+  /** The run that held for its whole length, when one did. */
+  held: StepResult | undefined;
+  /** Every run, in order; the last is the held one when there is one. */
+  runs: StepResult[];
+}
+
+/**
+ * The rate a short search found, held for the full duration: a rate that held for a step can
+ * fail over minutes (a slower archive, a collection landing in it), and the figure quoted for
+ * planning must be one that held for the whole run, so a failing run steps down and runs again.
+ */
+export async function holdCapacity(
+  tryRate: (rate: number) => Promise<StepResult>,
+  firstRate: number,
+  options: CapacityOptions,
+): Promise<CapacityResult> {
+  const runs: StepResult[] = [];
+  let rate = firstRate;
+  for (let attempt = 0; attempt < options.attempts && rate >= 1; attempt++) {
+    const run = await tryRate(rate);
+    runs.push(run);
+    if (run.verdict.passed) return { held: run, runs };
+    rate = Math.round(rate * options.stepDown);
+  }
+  return { held: undefined, runs };
+}
