@@ -26,3 +26,15 @@ export async function processCpuSeconds(pid: number): Promise<number> {
   if (each[0] === null) throw new Error(`no process ${pid}`);
   return each.reduce((sum, found) => sum + (found?.ticks ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
 }
+
+/**
+ * A descendant of this process whose command line holds `fragment` (the embedded S3 store the
+ * harness starts when no S3_ENDPOINT is given), if any.
+ */
+export async function ownDescendant(fragment: string): Promise<number | undefined> {
+  for (const pid of await processTree(process.pid)) {
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (pid !== process.pid && command.includes(fragment)) return pid;
+  }
+  return undefined;
+}

@@ -32,18 +32,6 @@ async function pidsOfCommand(command: string): Promise<number[]> {
   return found.filter((pid): pid is number => pid !== null);
 }
 
-/**
- * A descendant of this process whose command line holds `fragment` (the embedded S3 store the
- * harness starts when no S3_ENDPOINT is given), if any.
- */
-export async function ownDescendant(fragment: string): Promise<number | undefined> {
-  for (const pid of await processTree(process.pid)) {
-    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (pid !== process.pid && command.includes(fragment)) return pid;
-  }
-  return undefined;
-}
-
 /** CPU ticks of each live pid of a watched entry, and their resident KiB together. */
 async function read(watched: Watched): Promise<{ ticks: Map<number, number>; rssKiB: number }> {
   const pids = 'pid' in watched ? await processTree(watched.pid).catch(() => []) : await pidsOfCommand(watched.command);

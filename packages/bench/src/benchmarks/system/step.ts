@@ -5,7 +5,8 @@ import type { MixMeasurement } from '../../paced-mix.ts';
 import { pending, type BenchQueue } from '../webhook-support/queue.ts';
 import { sharedLanes, type SharedClass } from './mix.ts';
 import { operationLanes, type OperationSupplies } from './operations.ts';
-import { ownDescendant, startSampler, type Sample, type Watched } from './sampler.ts';
+import { ownDescendant } from '../../process-cpu.ts';
+import { startSampler, type Sample, type Watched } from './sampler.ts';
 import type { SeededGuild } from './seed.ts';
 import type { RunningSystem } from './topology.ts';
 
