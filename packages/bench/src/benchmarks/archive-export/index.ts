@@ -10,7 +10,9 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, deleteGuildAssets, findArchive, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { REPO_ROOT } from '../../config.ts';
+import { machineCpuPerUnit } from '../../machine-cpu.ts';
 import { ratio, type Measurement } from '../../measure.ts';
+import { ownDescendant, processCpuSeconds } from '../../process-cpu.ts';
 import { benchStorage } from '../../services.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { spawnWorker } from '../webhook-support/worker-process.ts';
@@ -73,31 +75,70 @@ function single(seconds: number, ok: boolean): Measurement {
   };
 }
 
-/** The baseline: the same columns of the same messages out of PostgreSQL by COPY, through gzip (level 6). */
-async function copyThroughGzip(databaseUrl: string, guildId: string): Promise<{ seconds: number; bytes: number }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    let bytes = 0;
-    const started = performance.now();
-    const source = client.query(
-      copyTo(`COPY (SELECT id, channel_id, author_id, webhook_id, webhook_name, created_at, edited_at, type, content, embeds, flags
-                    FROM messages WHERE guild_id = ${BigInt(guildId)} ORDER BY channel_id, id) TO STDOUT`),
-    );
-    await pipeline(
-      source,
-      createGzip({ level: 6 }),
-      new Writable({
-        write: (chunk: Buffer, _encoding, done) => {
-          bytes += chunk.length;
-          done();
-        },
-      }),
-    );
-    return { seconds: (performance.now() - started) / 1000, bytes };
-  } finally {
-    await client.end();
-  }
+/** CPU seconds of the whole machine and of its parts while `work` ran (Linux /proc). */
+interface CpuSpent {
+  machine: number;
+  postgres: number;
+  /** Each watched process with its descendants (all threads: zlib's deflate runs on its pool). */
+  parts: Record<string, number>;
+}
+
+async function cpuSpentOn<T>(
+  work: () => Promise<T>,
+  parts: Record<string, () => Promise<number>>,
+): Promise<{ result: T; cpu: CpuSpent }> {
+  const read = () => Promise.all(Object.values(parts).map((seconds) => seconds().catch(() => Number.NaN)));
+  const before = await read();
+  const { result, machine } = await machineCpuPerUnit(work, () => 1);
+  const after = await read();
+  const names = Object.keys(parts);
+  return {
+    result,
+    cpu: {
+      machine: machine.totalMs / 1000,
+      postgres: machine.services.postgres / 1000,
+      parts: Object.fromEntries(names.map((name, index) => [name, after[index]! - before[index]!])),
+    },
+  };
+}
+
+/** `12.3 CPU s (postgres 4.1, archive-worker 6.0, …, the rest 0.9)`. */
+function describeCpu(cpu: CpuSpent): string {
+  const named = Object.entries(cpu.parts).filter(([, seconds]) => Number.isFinite(seconds));
+  const rest = cpu.machine - cpu.postgres - named.reduce((sum, [, seconds]) => sum + seconds, 0);
+  const parts = [`postgres ${cpu.postgres.toFixed(1)}`, ...named.map(([name, s]) => `${name} ${s.toFixed(1)}`)];
+  return `${cpu.machine.toFixed(1)} CPU s (${[...parts, `the rest ${rest.toFixed(1)}`].join(', ')})`;
+}
+
+/** This process's own CPU seconds (every thread), from Node. */
+async function ownCpuSeconds(): Promise<number> {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/**
+ * The baseline: the same columns of the same messages out of PostgreSQL by COPY, through gzip
+ * (level 6), on a connection opened before and closed after (a backend that exits while it is
+ * measured takes its CPU reading with it).
+ */
+async function copyThroughGzip(client: pg.Client, guildId: string): Promise<{ seconds: number; bytes: number }> {
+  let bytes = 0;
+  const started = performance.now();
+  const source = client.query(
+    copyTo(`COPY (SELECT id, channel_id, author_id, webhook_id, webhook_name, created_at, edited_at, type, content, embeds, flags
+                  FROM messages WHERE guild_id = ${BigInt(guildId)} ORDER BY channel_id, id) TO STDOUT`),
+  );
+  await pipeline(
+    source,
+    createGzip({ level: 6 }),
+    new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        bytes += chunk.length;
+        done();
+      },
+    }),
+  );
+  return { seconds: (performance.now() - started) / 1000, bytes };
 }
 
 /**
@@ -119,6 +160,32 @@ async function deleteRunObjects(
   } finally {
     storage.close();
   }
+}
+
+/** Triggers a guild archive and polls it until it completes or fails: the time from trigger to done. */
+async function archiveGuild(
+  gatewayUrl: string,
+  key: string,
+  guildId: string,
+): Promise<{ archive: { status: string; file_size: string | null }; oursSeconds: number; archiveId: string }> {
+  const started = performance.now();
+  const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
+  const triggered = (await (
+    await fetch(`${gatewayUrl}/v1/admin/archives/guild`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ guild_id: guildId }),
+    })
+  ).json()) as { archive_id: string };
+  let archive: { status: string; file_size: string | null } = { status: 'queued', file_size: null };
+  while (archive.status !== 'completed' && archive.status !== 'failed') {
+    await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
+    const answer = await fetch(`${gatewayUrl}/v1/admin/archives/guild/${guildId}/${triggered.archive_id}`, {
+      headers,
+    });
+    archive = ((await answer.json()) as { archive: typeof archive }).archive;
+  }
+  return { archive, oursSeconds: (performance.now() - started) / 1000, archiveId: triggered.archive_id };
 }
 
 /**
@@ -144,34 +211,29 @@ export const archiveExport: Benchmark = {
       const rssAtStart = await peakRssMb(worker);
 
       context.log('archiving the guild');
-      const started = performance.now();
-      const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
-      const triggered = (await (
-        await fetch(`${gateway.url}/v1/admin/archives/guild`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ guild_id: guildId }),
-        })
-      ).json()) as { archive_id: string };
-      let archive: { status: string; file_size: string | null } = { status: 'queued', file_size: null };
-      while (archive.status !== 'completed' && archive.status !== 'failed') {
-        await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
-        const answer = await fetch(`${gateway.url}/v1/admin/archives/guild/${guildId}/${triggered.archive_id}`, {
-          headers,
-        });
-        archive = ((await answer.json()) as { archive: typeof archive }).archive;
-      }
-      const oursSeconds = (performance.now() - started) / 1000;
+      const s3Store = await ownDescendant('s3-server');
+      const archived = await cpuSpentOn(() => archiveGuild(gateway.url, key, guildId), {
+        'archive-worker': () => processCpuSeconds(worker.pid!),
+        ...(s3Store === undefined ? {} : { 'S3 store': () => processCpuSeconds(s3Store) }),
+        'gateway and harness': async () => (await processCpuSeconds(gateway.pid)) + (await ownCpuSeconds()),
+      });
+      const { archive, oursSeconds, archiveId } = archived.result;
       const peakRss = await peakRssMb(worker);
-      await deleteRunObjects(env, pool, guildId, triggered.archive_id);
+      await deleteRunObjects(env, pool, guildId, archiveId);
 
       context.log('baseline: COPY … TO STDOUT | gzip');
-      const baseline = await copyThroughGzip(env['DATABASE_URL']!, guildId);
+      const client = new pg.Client({ connectionString: env['DATABASE_URL']! });
+      await client.connect();
+      const copied = await cpuSpentOn(() => copyThroughGzip(client, guildId), {
+        'gzip and COPY client (harness)': ownCpuSeconds,
+      }).finally(() => client.end());
+      const baseline = copied.result;
       return {
         benchmark: 'archive-export',
         notes: [
           `one guild of ${MESSAGES} messages in 4 text channels, 50 members (demo seed); archive ${archive.status}, ${archive.file_size} bytes ZIP; baseline ${baseline.bytes} bytes gzip`,
           `time: archive ${oursSeconds.toFixed(2)} s (trigger → completed, polled every ${RSS_SAMPLE_MS} ms) vs COPY | gzip ${baseline.seconds.toFixed(2)} s`,
+          `CPU: archive ${describeCpu(archived.cpu)}; baseline ${describeCpu(copied.cpu)} (the rest: other processes on the machine)`,
           `archive-worker peak RSS (VmHWM): ${peakRss.toFixed(0)} MB (${rssAtStart.toFixed(0)} MB when idle); target ≤ 300 MB, ≤ 2× the baseline time`,
           'one archive-worker process (WORKER_CONCURRENCY 2, deflate level 6), gateway with rate limits off; PostgreSQL, Redis and the S3 store share this machine',
         ],
@@ -183,7 +245,11 @@ export const archiveExport: Benchmark = {
           },
           { target: 'COPY … TO STDOUT | gzip', url: 'pg', measurement: single(baseline.seconds, true) },
         ],
-        ratios: { 'archive/baseline time': ratio(oursSeconds, baseline.seconds), 'worker peak RSS MB': peakRss },
+        ratios: {
+          'archive/baseline time': ratio(oursSeconds, baseline.seconds),
+          'archive/baseline machine CPU': ratio(archived.cpu.machine, copied.cpu.machine),
+          'worker peak RSS MB': peakRss,
+        },
       };
     } finally {
       await pool.end();
