@@ -10,7 +10,7 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, deleteGuildAssets, findArchive, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { REPO_ROOT } from '../../config.ts';
-import { machineCpuPerUnit } from '../../machine-cpu.ts';
+import { cpuSpentOn, describeCpu, ownCpuSeconds } from '../../cpu-spent.ts';
 import { ratio, type Measurement } from '../../measure.ts';
 import { ownDescendant, processCpuSeconds } from '../../process-cpu.ts';
 import { benchStorage } from '../../services.ts';
@@ -73,47 +73,6 @@ function single(seconds: number, ok: boolean): Measurement {
     bytesPerSecond: 0,
     durationSeconds: seconds,
   };
-}
-
-/** CPU seconds of the whole machine and of its parts while `work` ran (Linux /proc). */
-interface CpuSpent {
-  machine: number;
-  postgres: number;
-  /** Each watched process with its descendants (all threads: zlib's deflate runs on its pool). */
-  parts: Record<string, number>;
-}
-
-async function cpuSpentOn<T>(
-  work: () => Promise<T>,
-  parts: Record<string, () => Promise<number>>,
-): Promise<{ result: T; cpu: CpuSpent }> {
-  const read = () => Promise.all(Object.values(parts).map((seconds) => seconds().catch(() => Number.NaN)));
-  const before = await read();
-  const { result, machine } = await machineCpuPerUnit(work, () => 1);
-  const after = await read();
-  const names = Object.keys(parts);
-  return {
-    result,
-    cpu: {
-      machine: machine.totalMs / 1000,
-      postgres: machine.services.postgres / 1000,
-      parts: Object.fromEntries(names.map((name, index) => [name, after[index]! - before[index]!])),
-    },
-  };
-}
-
-/** `12.3 CPU s (postgres 4.1, archive-worker 6.0, …, the rest 0.9)`. */
-function describeCpu(cpu: CpuSpent): string {
-  const named = Object.entries(cpu.parts).filter(([, seconds]) => Number.isFinite(seconds));
-  const rest = cpu.machine - cpu.postgres - named.reduce((sum, [, seconds]) => sum + seconds, 0);
-  const parts = [`postgres ${cpu.postgres.toFixed(1)}`, ...named.map(([name, s]) => `${name} ${s.toFixed(1)}`)];
-  return `${cpu.machine.toFixed(1)} CPU s (${[...parts, `the rest ${rest.toFixed(1)}`].join(', ')})`;
-}
-
-/** This process's own CPU seconds (every thread), from Node. */
-async function ownCpuSeconds(): Promise<number> {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
 }
 
 /**
@@ -233,7 +192,7 @@ export const archiveExport: Benchmark = {
         notes: [
           `one guild of ${MESSAGES} messages in 4 text channels, 50 members (demo seed); archive ${archive.status}, ${archive.file_size} bytes ZIP; baseline ${baseline.bytes} bytes gzip`,
           `time: archive ${oursSeconds.toFixed(2)} s (trigger → completed, polled every ${RSS_SAMPLE_MS} ms) vs COPY | gzip ${baseline.seconds.toFixed(2)} s`,
-          `CPU: archive ${describeCpu(archived.cpu)}; baseline ${describeCpu(copied.cpu)} (the rest: other processes on the machine)`,
+          `CPU: archive ${describeCpu(archived.cpu)}; baseline ${describeCpu(copied.cpu)}`,
           `archive-worker peak RSS (VmHWM): ${peakRss.toFixed(0)} MB (${rssAtStart.toFixed(0)} MB when idle); target ≤ 300 MB, ≤ 2× the baseline time`,
           'one archive-worker process (WORKER_CONCURRENCY 2, deflate level 6), gateway with rate limits off; PostgreSQL, Redis and the S3 store share this machine',
         ],

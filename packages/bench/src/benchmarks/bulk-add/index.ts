@@ -4,7 +4,9 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, insertGuild, insertUsers, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator, type SnowflakeGenerator } from '@switchboard/snowflake';
 import { REPO_ROOT } from '../../config.ts';
+import { cpuSpentOn, describeCpu, ownCpuSeconds } from '../../cpu-spent.ts';
 import { ratio, type Measurement } from '../../measure.ts';
+import { processCpuSeconds } from '../../process-cpu.ts';
 import type { Benchmark, BenchContext } from '../../types.ts';
 import { spawnWorker } from '../webhook-support/worker-process.ts';
 import { timedMeasurement } from './timed.ts';
@@ -107,7 +109,7 @@ export const bulkAdd: Benchmark = {
         acls: ['admin:authenticate', 'bulk:add:guild_members'],
       });
       const gateway = await context.startGateway({ RATE_LIMITS_ENABLED: 'false', ADMIN_JOB_WAIT_MS: '60000' });
-      await spawnWorker(context, BULK_WORKER_ENTRY, env);
+      const worker = await spawnWorker(context, BULK_WORKER_ENTRY, env);
 
       // Both sides' payloads are serialised before anything is timed: the load generator's own
       // work is not what either side measures.
@@ -136,10 +138,13 @@ export const bulkAdd: Benchmark = {
         `${warmup} + ${operations} bulk adds through the gateway (warm-up, then measured), ${concurrency} at a time`,
       );
       await timedMeasurement(warmup, (index) => throughGateway(index), concurrency);
-      const gatewayMeasurement = await timedMeasurement(
-        operations,
-        (index) => throughGateway(warmup + index),
-        concurrency,
+      const { result: gatewayMeasurement, cpu: gatewayCpu } = await cpuSpentOn(
+        () => timedMeasurement(operations, (index) => throughGateway(warmup + index), concurrency),
+        {
+          gateway: () => processCpuSeconds(gateway.pid),
+          'bulk-worker': () => processCpuSeconds(worker.pid!),
+          harness: ownCpuSeconds,
+        },
       );
       agent.destroy();
 
@@ -147,7 +152,10 @@ export const bulkAdd: Benchmark = {
         `${warmup} + ${operations} raw INSERT … SELECT unnest statements (warm-up, then measured), ${concurrency} at a time`,
       );
       await timedMeasurement(warmup, (index) => rawStatement(index), concurrency);
-      const rawMeasurement = await timedMeasurement(operations, (index) => rawStatement(warmup + index), concurrency);
+      const { result: rawMeasurement, cpu: rawCpu } = await cpuSpentOn(
+        () => timedMeasurement(operations, (index) => rawStatement(warmup + index), concurrency),
+        { harness: ownCpuSeconds },
+      );
 
       const usersPerSecond = (measurement: Measurement) => measurement.requestsPerSecond * USERS_PER_REQUEST;
       return {
@@ -155,6 +163,7 @@ export const bulkAdd: Benchmark = {
         notes: [
           `${operations} requests of ${USERS_PER_REQUEST} fresh users into one guild per side, ${concurrency} in flight, after ${warmup} discarded ones; req/s = operations per second, latency = request to answer`,
           `users per second: gateway + worker ${Math.round(usersPerSecond(gatewayMeasurement))}, raw statement ${Math.round(usersPerSecond(rawMeasurement))}`,
+          `CPU: gateway + worker ${describeCpu(gatewayCpu, { units: operations, unit: 'operation' })}; raw statement ${describeCpu(rawCpu, { units: operations, unit: 'operation' })}`,
           'gateway: RATE_LIMITS_ENABLED=false, ADMIN_JOB_WAIT_MS=60000 (every answer is the 200 outcome); one bulk-worker process, default settings',
           'a non-2xx counts an answer that was not 200 with all 1000 users successful',
         ],
