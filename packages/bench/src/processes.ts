@@ -2,7 +2,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isReadyMessage, SERVICE_NODE_FLAGS } from '@switchboard/runtime';
+import { isReadyMessage, SERVICE_NODE_FLAGS, serviceEnvFor } from '@switchboard/runtime';
 
 /** A child process of ours that answers HTTP on `url`. */
 export interface RunningService {
@@ -61,7 +61,7 @@ export interface SpawnReadyOptions {
 }
 
 /**
- * Spawns one of our services (`node <SERVICE_NODE_FLAGS> <entry>`) and resolves once it
+ * Spawns one of our services (`node <SERVICE_NODE_FLAGS> <entry>`, with SERVICE_ENV) and resolves once it
  * announces readiness over IPC (announceReady of @switchboard/runtime), not when it first answers: a gateway of several processes answers
  * as soon as its first process listens, and load started then would warm only that process
  * and keep its connections there. Fails early if the child exits; stops it on a timeout.
@@ -69,7 +69,8 @@ export interface SpawnReadyOptions {
 export async function spawnReady(options: SpawnReadyOptions, register: RegisterStop): Promise<ChildProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, options.entry], {
-    env: options.env,
+    // As the image and `npm start` start it (SERVICE_ENV).
+    env: { ...serviceEnvFor(options.env), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   register(`${options.name} (pid ${child.pid})`, () => stopChild(child));

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { migrate } from '@switchboard/db';
-import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
+import { SERVICE_NODE_FLAGS, serviceEnvFor } from '@switchboard/runtime';
 import type { DevstackConfig } from './config.ts';
 import { removeEnvFile, writeEnvFile } from './env-file.ts';
 import { acquireLock } from './lock.ts';
@@ -40,7 +40,7 @@ export async function bringUp(
     // process leases its id in Redis all the same (another free one when it is taken).
     // The first app is the gateway (discoverServices); its process count is the stack's to give.
     const gatewayOnly: Record<string, string> = index === 0 ? { GATEWAY_PROCESSES: config.GATEWAY_PROCESSES } : {};
-    const env = { ...stores, SNOWFLAKE_WORKER_ID: String(index + 1), ...gatewayOnly };
+    const env = { ...serviceEnvFor(process.env), ...stores, SNOWFLAKE_WORKER_ID: String(index + 1), ...gatewayOnly };
     const running = supervisor.startApp({
       name: app.name,
       command: process.execPath,

@@ -44,3 +44,21 @@ export function hasServiceNodeFlags(execArgv: readonly string[]): boolean {
 export function withServiceNodeFlags(execArgv: readonly string[]): string[] {
   return [...missingServiceNodeFlags(execArgv), ...execArgv];
 }
+
+/**
+ * glibc's malloc serves a block of 128 KiB or more with a mapping of its own, given back when
+ * freed, but each such free raises that threshold to the block's size (up to 32 MiB), and
+ * blocks under it then come from heaps that keep freed pages. A process that allocates large
+ * buffers and drops them (an IP ban load in the gateway, the pages and slices of an archive)
+ * then sits tens of MiB above what it holds (packages/bench/README.md#gateway-memory,
+ * #archive-export). Fixed at 128 KiB, large blocks come and go with their mappings. glibc reads
+ * it once, at start: it is the launcher's to set (the image sets it too; other C libraries
+ * ignore it).
+ */
+export const SERVICE_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
+
+/** SERVICE_ENV for a process started from `env`, unless `env` already says something of malloc. */
+export function serviceEnvFor(env: NodeJS.ProcessEnv): Record<string, string> {
+  const set = Object.keys(env).some((name) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES');
+  return set ? {} : { ...SERVICE_ENV };
+}

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { hasServiceNodeFlags, SERVICE_NODE_FLAGS, withServiceNodeFlags } from '../src/heap.ts';
+import {
+  hasServiceNodeFlags,
+  SERVICE_ENV,
+  SERVICE_NODE_FLAGS,
+  serviceEnvFor,
+  withServiceNodeFlags,
+} from '../src/heap.ts';
 
 const repoFile = (path: string) => readFile(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
@@ -37,5 +43,17 @@ describe('service node flags', () => {
       expect(command[0]).toBe('node');
       expect(command.slice(1, entry)).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
     }
+  });
+
+  it("set the service environment's malloc threshold unless malloc is configured, and in the image", async () => {
+    expect(serviceEnvFor({ PATH: '/bin' })).toEqual(SERVICE_ENV);
+    expect(serviceEnvFor({ MALLOC_ARENA_MAX: '2' })).toEqual({});
+    expect(serviceEnvFor({ GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=0' })).toEqual({});
+    // glibc reads it at start, so the image's processes get it from the image itself.
+    const runtimeStage = (await repoFile('infra/Dockerfile'))
+      .split(/^FROM /m)
+      .find((stage) => stage.includes(' AS runtime'));
+    for (const [name, value] of Object.entries(SERVICE_ENV))
+      expect(runtimeStage).toMatch(new RegExp(`^ENV .*\\b${name}=${value}\\b`, 'm'));
   });
 });

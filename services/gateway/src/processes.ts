@@ -6,6 +6,7 @@ import {
   isReadyMessage,
   onStopSignals,
   SHUTDOWN_SLACK_MS,
+  serviceEnvFor,
   withServiceNodeFlags,
 } from '@switchboard/runtime/lifecycle';
 import type { ProcessesConfig } from './processes-config.ts';
@@ -15,20 +16,6 @@ const STOP_MESSAGE = 'switchboard:gateway-stop';
 
 export function isStopMessage(message: unknown): boolean {
   return (message as { type?: unknown } | null)?.type === STOP_MESSAGE;
-}
-
-/**
- * glibc's malloc serves a block of 128 KiB or more with a mapping of its own, given back when
- * freed, but each such free raises that threshold to the block's size (up to 32 MiB), and
- * blocks under it then come from heaps that keep freed pages. An IP ban load (pages of bans,
- * the index's columns as they grow) left a process tens of MiB above what it then held
- * (packages/bench/README.md#gateway-memory). Fixed at 128 KiB, large blocks come and go with
- * their mappings. Only where the environment says nothing of malloc (glibc reads it at start;
- * other C libraries ignore it).
- */
-function allocatorEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const set = Object.keys(env).some((name) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES');
-  return set ? {} : { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 }
 
 /** Pause before a process that died after the gateway was ready is replaced (a crash loop stays slow). */
@@ -56,7 +43,8 @@ export function runGatewayProcesses(config: ProcessesConfig, logger: Logger): vo
   const count = config.GATEWAY_PROCESSES;
   // The processes get the service flags even when the primary was started without them.
   cluster.setupPrimary({ execArgv: withServiceNodeFlags(process.execArgv) });
-  const allocator = allocatorEnv(process.env);
+  // Its processes start as every service process does, whoever started the primary.
+  const allocator = serviceEnvFor(process.env);
   aggregateMetricsForWorkers();
   const listening = new Set<number>();
   let port: number | undefined;
