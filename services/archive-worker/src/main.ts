@@ -1,5 +1,8 @@
 // The archive-exports worker process: `node services/archive-worker/src/main.ts`.
 import { startTracing } from '@switchboard/telemetry';
+import { collectBuffersWithTheHeap } from './heap.ts';
+
+collectBuffersWithTheHeap();
 
 // Before the rest of the worker is imported: tracing patches the modules it uses
 // (docs/decisions.md#request-ids-and-traces-across-the-queue).
