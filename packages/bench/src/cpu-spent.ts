@@ -19,9 +19,19 @@ export async function cpuSpentOn<T>(
   parts: Record<string, () => Promise<number>>,
 ): Promise<{ result: T; cpu: CpuSpent }> {
   const read = () => Promise.all(Object.values(parts).map((seconds) => seconds().catch(() => Number.NaN)));
-  const before = await read();
-  const { result, machine } = await machineCpuPerUnit(work, () => 1);
-  const after = await read();
+  let before: number[] = [];
+  let after: number[] = [];
+  // The parts are read inside the machine's span, so what they count is part of what it counts
+  // (the machine's own snapshot, a scan of /proc, costs this process CPU outside them).
+  const { result, machine } = await machineCpuPerUnit(
+    async () => {
+      before = await read();
+      const done = await work();
+      after = await read();
+      return done;
+    },
+    () => 1,
+  );
   const names = Object.keys(parts);
   return {
     result,
