@@ -38,12 +38,44 @@ export type EntryTables = readonly [
 const QUERY_START = new Uint32Array(4);
 const QUERY_END = new Uint32Array(4);
 
-/** Position of the last start ≤ `key` in a table, or -1. */
-function lastAtOrBefore(table: EntryTable, key: Uint32Array): number {
+/**
+ * Where each run of entries sharing the top `bits` bits of their first address word begins:
+ * `firsts[b]` is the position of the first entry whose top bits are ≥ b, and
+ * `firsts[2^bits]` the table's count. A lookup then searches one run, a few entries, rather
+ * than the whole table: a binary search over a million entries spends most of its time on
+ * memory the caches do not hold (packages/bench/README.md#ip-ban-lookups).
+ */
+interface Directory {
+  shift: number;
+  firsts: Int32Array;
+}
+
+/** About sixteen entries a run, at most 2¹⁶ runs (256 KiB), at least two. */
+function directoryOf(table: EntryTable): Directory {
+  const bits = Math.min(16, Math.max(1, Math.ceil(Math.log2(Math.max(1, table.count))) - 4));
+  const shift = 32 - bits;
+  const runs = 1 << bits;
+  const firsts = new Int32Array(runs + 1);
+  const { starts, width, count } = table;
+  let position = 0;
+  for (let run = 0; run < runs; run++) {
+    while (position < count && starts[position * width]! >>> shift < run) position++;
+    firsts[run] = position;
+  }
+  firsts[runs] = count;
+  return { shift, firsts };
+}
+
+/**
+ * Position of the last start ≤ `key` in a table, or -1. Entries before the key's run start
+ * lower and those after it higher, so only the run is searched.
+ */
+function lastAtOrBefore(table: EntryTable, directory: Directory, key: Uint32Array): number {
   const { starts, width } = table;
-  let low = 0;
-  let high = table.count - 1;
-  let found = -1;
+  const run = key[0]! >>> directory.shift;
+  let low = directory.firsts[run]!;
+  let high = directory.firsts[run + 1]! - 1;
+  let found = low - 1;
   while (low <= high) {
     const mid = (low + high) >>> 1;
     if (compareWords(starts, mid * width, key, 0, width) <= 0) {
@@ -65,17 +97,20 @@ function lastAtOrBefore(table: EntryTable, key: Uint32Array): number {
  */
 export class CompactIpIndex {
   private readonly tables: EntryTables;
+  private readonly directories: readonly Directory[];
 
   constructor(tables: EntryTables) {
     this.tables = tables;
+    this.directories = tables.map(directoryOf);
   }
 
   get size(): number {
     return this.tables.reduce((sum, table) => sum + table.count, 0);
   }
 
-  /** Bytes held in typed arrays (single addresses share one array for starts and ends). */
+  /** Bytes held in typed arrays (single addresses share one array for starts and ends), directories included. */
   get byteLength(): number {
+    const directories = this.directories.reduce((sum, { firsts }) => sum + firsts.byteLength, 0);
     return this.tables.reduce((sum, { starts, ends, prefixes, parents, expires, tags }) => {
       const endBytes = ends === starts ? 0 : ends.byteLength;
       return (
@@ -87,7 +122,7 @@ export class CompactIpIndex {
         expires.byteLength +
         tags.byteLength
       );
-    }, 0);
+    }, directories);
   }
 
   /**
@@ -121,7 +156,7 @@ export class CompactIpIndex {
     if (compareWords(start, 0, end, 0, width) === 0) {
       // Equal starts can repeat (a network stored twice, e.g. also as IPv4-mapped IPv6).
       for (
-        let i = lastAtOrBefore(singles, start);
+        let i = lastAtOrBefore(singles, this.directories[first]!, start);
         i >= 0 && compareWords(singles.starts, i * width, start, 0, width) === 0;
         i--
       ) {
@@ -129,7 +164,7 @@ export class CompactIpIndex {
       }
     }
     const ranges = this.tables[first + 1]!;
-    for (let i = lastAtOrBefore(ranges, start); i >= 0; i = ranges.parents[i]!) {
+    for (let i = lastAtOrBefore(ranges, this.directories[first + 1]!, start); i >= 0; i = ranges.parents[i]!) {
       if (
         compareWords(ranges.ends, i * width, end, 0, width) >= 0 &&
         ranges.expires[i]! > nowMs &&

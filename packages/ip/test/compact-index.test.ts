@@ -95,6 +95,44 @@ describe('CompactIpIndex', () => {
     }
   });
 
+  it('agrees with a brute-force scan across the runs its lookups start from', () => {
+    // Thousands of entries, so a lookup searches only the run of its address's top bits:
+    // addresses and networks on both sides of run boundaries, wide ranges that start in one
+    // run and cover the next, and queries in runs that hold no entry at all.
+    const next = random(23);
+    const entries: Entry[] = [];
+    const add = (text: string) =>
+      entries.push({ network: parseIpNetwork(text)!, expiresAtMs: next() % 7 === 0 ? 500 : null });
+    for (let octet = 0; octet < 255; octet += 1 + (next() % 3)) {
+      add(`${octet}.255.255.${next() % 256}/32`);
+      add(`${octet + 1}.0.0.${next() % 256}/32`);
+      add(`${octet}.255.255.${next() % 256}/${28 + (next() % 5)}`);
+      if (next() % 4 === 0) add(`${octet & 0xfe}.0.0.0/7`);
+      if (next() % 8 === 0) add(`${octet}.128.0.0/9`);
+      const word = (next() % 0x10000).toString(16);
+      add(`${word}:ffff::${(next() % 16).toString(16)}/128`);
+      add(`${word}:ffff::/${96 + (next() % 33)}`);
+    }
+    for (let i = 0; i < 2_000; i++) add(`${next() % 256}.${next() % 256}.${next() % 256}.${next() % 256}/32`);
+    // Wider than a run of the ranges' table, found from a run before the query's: each /3 but
+    // the last two, queried at the start of every /8 it covers (the ranges' runs are wider).
+    for (let first = 0; first < 192; first += 32) add(`${first}.0.0.0/3`);
+    const index = build(entries);
+    const queries = [
+      ...entries.map((entry) => entry.network),
+      ...Array.from({ length: 256 }, (_, octet) => parseIpNetwork(`${octet}.0.0.1`)!),
+      ...Array.from({ length: 3_000 }, () => {
+        const octet = next() % 256;
+        const edge = next() % 2 === 0 ? `${octet}.255.255.${next() % 256}` : `${octet}.0.0.${next() % 256}`;
+        return parseIpNetwork(next() % 5 === 0 ? `${(next() % 0x10000).toString(16)}:ffff::1` : edge)!;
+      }),
+    ];
+    for (const query of queries) {
+      const slot = index.find(query, 1_000);
+      expect(slot < 0 ? null : index.network(slot).prefix, query.canonical).toBe(bruteForce(entries, query, 1_000));
+    }
+  });
+
   it('passes over hidden networks to the wider ones around them', () => {
     const next = random(11);
     const entries = randomEntries(300, next);
@@ -128,9 +166,11 @@ describe('CompactIpIndex', () => {
     // Per entry: start words, prefix, expiry, tag; ranges add end words and a parent link.
     const single = { 4: 4 + 1 + 8 + 4, 6: 16 + 1 + 8 + 4 };
     const range = { 4: single[4] + 4 + 4, 6: single[6] + 16 + 4 };
+    // And each of the four tables' directories: two runs (three 32-bit positions) when this small.
+    const directories = 4 * 3 * 4;
     const expected = entries.reduce(
       (sum, { network }) => sum + (network.start === network.end ? single : range)[network.family],
-      0,
+      directories,
     );
     expect(index.byteLength).toBe(expected);
     entries.forEach((entry, i) => {
