@@ -14,17 +14,30 @@ function step(rate: number, holds: (rate: number) => boolean): StepResult {
   };
 }
 
+/** A tryRate that answers step(rate, holds) and remembers every rate it was asked for. */
+function recordingSteps(holds: (rate: number) => boolean): {
+  tried: number[];
+  tryRate: (rate: number) => Promise<StepResult>;
+} {
+  const tried: number[] = [];
+  return {
+    tried,
+    tryRate: async (rate) => {
+      tried.push(rate);
+      return step(rate, holds);
+    },
+  };
+}
+
 describe('the system benchmark', () => {
   it('doubles until a rate fails, then bisects to within the precision', async () => {
-    const tried: number[] = [];
-    const holds = (rate: number) => rate <= 1_234;
-    const result = await searchCapacity(
-      async (rate) => {
-        tried.push(rate);
-        return step(rate, holds);
-      },
-      { startRate: 100, maxDoublings: 8, maxBisections: 6, precision: 0.05 },
-    );
+    const { tried, tryRate } = recordingSteps((rate) => rate <= 1_234);
+    const result = await searchCapacity(tryRate, {
+      startRate: 100,
+      maxDoublings: 8,
+      maxBisections: 6,
+      precision: 0.05,
+    });
     expect(tried.slice(0, 5)).toEqual([100, 200, 400, 800, 1600]);
     expect(result.maxRate).toBeLessThanOrEqual(1_234);
     expect(result.failedAt).toBeGreaterThan(1_234);
@@ -52,16 +65,8 @@ describe('the system benchmark', () => {
   });
 
   it('steps a failing capacity run down until one holds, within its bound', async () => {
-    const tried: number[] = [];
-    const holds = (rate: number) => rate <= 500;
-    const found = await holdCapacity(
-      async (rate) => {
-        tried.push(rate);
-        return step(rate, holds);
-      },
-      800,
-      { attempts: 3, stepDown: 0.75 },
-    );
+    const { tried, tryRate } = recordingSteps((rate) => rate <= 500);
+    const found = await holdCapacity(tryRate, 800, { attempts: 3, stepDown: 0.75 });
     expect(tried).toEqual([800, 600, 450]);
     expect(found.held?.totalRate).toBe(450);
     expect(found.runs.map((run) => run.verdict.passed)).toEqual([false, false, true]);
