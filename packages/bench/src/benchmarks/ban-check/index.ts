@@ -101,14 +101,19 @@ interface Phase {
   rssMiB: number[];
 }
 
-/** The gateway with every ban loaded: check through HTTP against the bare baseline, then discovery. */
+/**
+ * The gateway with every ban loaded: discovery first, as the gateway without bans is measured
+ * (fresh, just loaded, the same warm-up), then the check through HTTP against the bare baseline.
+ */
 async function withBans(context: BenchContext, key: string): Promise<Phase> {
   const gateway = await context.startGateway(BAN_CHECK_GATEWAY_ENV);
   const loadMs = await untilLoaded(gateway, key);
   const rssMiB = await processTreeMemoryMiB(gateway.pid, 'VmRSS');
   context.log(
-    `gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${formatRss(rssMiB)}); measuring ${CHECK_PATH}`,
+    `gateway loaded its IP bans in ${(loadMs / 1000).toFixed(1)} s (RSS ${formatRss(rssMiB)}); measuring ${DISCOVERY_PATH}`,
   );
+  const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
+  context.log(`measuring ${CHECK_PATH} with the bans loaded`);
   const body = JSON.stringify({ ip: BANNED_ADDRESS });
   const headers = { authorization: `Admin ${key}`, 'content-type': 'application/json' };
   const checkUrl = `${gateway.url}${CHECK_PATH}`;
@@ -123,8 +128,6 @@ async function withBans(context: BenchContext, key: string): Promise<Phase> {
     measure(`${baseline.url}${CHECK_PATH}`, load, headers, { method: 'POST', body }),
   );
   await baseline.stop();
-  context.log(`measuring ${DISCOVERY_PATH} with the bans loaded`);
-  const discovery = await measure(`${gateway.url}${DISCOVERY_PATH}`, context.load);
   await gateway.stop();
   return {
     targets: [
