@@ -102,7 +102,8 @@ export function systemReport(input: {
   settings: string[];
 }): SystemReport {
   const { searches } = input;
-  const capacity = input.capacity.held ?? input.capacity.runs.at(-1)!;
+  // holdCapacity stops at the run that held, so the last run is it, or with none the last tried.
+  const capacity = input.capacity.runs.at(-1)!;
   const [single, scaled] = searches;
   // The generator's own reading leaves out its start-up, which the sampler's includes.
   const processes = processSummary(capacity.samples).map((p) => {
