@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  metricValue,
-  scrapeMetrics,
-  spawnNode,
-  spawnService,
-  useTestEnvironment,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { spawnNode, spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { valueAt } from '../src/json.ts';
 import { objectsOfKind } from '../src/k8s/objects.ts';
 import { renderOverlay, workloadEnv, workloadsOf, type Workload } from '../src/k8s/overlay.ts';

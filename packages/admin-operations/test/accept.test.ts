@@ -7,7 +7,10 @@ import { createLogger } from '@switchboard/logger';
 import { createProducer, startWorker, type RunningWorker } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useJobStores } from '@switchboard/testkit/jobs';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import {
   acceptOperation,
   completeOperation,

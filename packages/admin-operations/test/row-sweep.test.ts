@@ -6,7 +6,11 @@ import { findArchive, insertAdminUser, insertArchive } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { bullQueue, createProducer, jobIdOf, type Producer } from '@switchboard/queue';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useJobStores, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useJobStores } from '@switchboard/testkit/jobs';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useWorker } from '@switchboard/testkit/use-worker';
+import { waitFor } from '@switchboard/testkit/wait';
 import {
   findOperation,
   insertOperation,

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAdminUser } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import {
   completeOperation,
   failOperation,

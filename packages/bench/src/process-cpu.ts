@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { processTree } from '@switchboard/testkit';
+import { processTree } from '@switchboard/testkit/processes';
 
 /** Linux clock ticks a second (USER_HZ): what /proc counts CPU time in. */
 export const CLOCK_TICKS_PER_SECOND = 100;

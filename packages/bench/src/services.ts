@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { DEVELOPMENT_S3_KEY, loadConfig, s3Schema } from '@switchboard/config';
 import { migrate } from '@switchboard/db';
 import { createStorage, keyedStoreOptions, storageOptionsFromConfig, type Storage } from '@switchboard/storage';
-import { createTestDatabase, startTestServices, uniqueTag } from '@switchboard/testkit';
+import { createTestDatabase, uniqueTag } from '@switchboard/testkit/isolation';
+import { startTestServices } from '@switchboard/testkit/services';
 import type { CleanupStack } from './cleanup.ts';
 import type { BenchConfig } from './config.ts';
 

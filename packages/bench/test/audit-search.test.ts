@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertAdminUser, searchAuditLogs } from '@switchboard/db';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { auditBenchCases } from '../src/benchmarks/audit-search/cases.ts';
 import { percentile } from '../src/measure.ts';
 import { seedAuditLogs } from '../src/benchmarks/audit-search/seed.ts';

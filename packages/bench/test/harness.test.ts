@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from '@switchboard/testkit';
+import { isAlive } from '@switchboard/testkit/processes';
 import { CleanupStack } from '../src/cleanup.ts';
 import { loadFor, parseCli } from '../src/cli.ts';
 import { measure } from '../src/measure.ts';

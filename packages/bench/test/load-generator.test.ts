@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnNode, waitFor } from '@switchboard/testkit';
+import { spawnNode } from '@switchboard/testkit/processes';
+import { waitFor } from '@switchboard/testkit/wait';
 import { autocannonLoad, pacedLoad } from '../src/load-generator.ts';
 
 const servers: Server[] = [];

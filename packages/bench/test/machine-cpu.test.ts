@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { formatMachineCpu, machineCpuPerUnit } from '../src/machine-cpu.ts';
 
 const environment = useTestEnvironment();

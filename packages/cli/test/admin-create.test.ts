@@ -3,7 +3,9 @@ import type { Redis } from 'ioredis';
 import { openWebhookSecret, secretKeyId, secretKeyring } from '@switchboard/db';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
-import { createWebhookFixture, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli } from './run-cli.ts';
 

@@ -3,16 +3,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, QUEUES } from '@switchboard/contracts';
 import { bullQueue } from '@switchboard/queue';
-import {
-  createWebhookFixture,
-  spawnService,
-  startFaultProxy,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  type FaultProxy,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startFaultProxy, type FaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 import { errorLine, jsonOf, runCli } from './run-cli.ts';
 
 // A real gateway (its PostgreSQL behind a fault proxy, for the 503 at the end) and the real

@@ -2,14 +2,11 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  spawnService,
-  startFaultProxy,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 import { jsonOf, runCli, startCli } from './run-cli.ts';
 
 // Real processes throughout: the CLI asks the gateway for the archive, an archive worker builds

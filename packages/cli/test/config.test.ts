@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeDevstackEnv } from '../src/index.ts';
 import { runCli } from './run-cli.ts';

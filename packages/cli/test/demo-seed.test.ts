@@ -1,6 +1,8 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { storageFor, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { storageFor } from '@switchboard/testkit/storage';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
 

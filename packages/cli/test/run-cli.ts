@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { spawnProgram, type NodeProcess } from '@switchboard/testkit';
+import { spawnProgram, type NodeProcess } from '@switchboard/testkit/processes';
 
 /** The installed command, as `npm install` links it and `npx switchboard` runs it. */
 const BIN = fileURLToPath(new URL('../../../node_modules/.bin/switchboard', import.meta.url));

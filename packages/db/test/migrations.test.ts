@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase } from '@switchboard/testkit';
+import { createTestDatabase } from '@switchboard/testkit/isolation';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { migrate, readMigrations } from '../src/index.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPgBouncer, useTestEnvironment, type RunningPgBouncer } from '@switchboard/testkit';
+import { startPgBouncer, type RunningPgBouncer } from '@switchboard/testkit/pgbouncer';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createPool, withTransaction, type Pool } from '../src/index.ts';
 
 // Debian's PgBouncer (1.18: no prepared statements in transaction mode), in transaction mode,

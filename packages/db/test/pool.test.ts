@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CircuitOpenError } from '@switchboard/circuit-breaker';
-import { silentServer, startFaultProxy, useTestEnvironment } from '@switchboard/testkit';
+import { silentServer } from '@switchboard/testkit/network';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createPool, inOneSnapshot, isDatabaseUnavailable, releaseAfter } from '../src/index.ts';
 
 const environment = useTestEnvironment();

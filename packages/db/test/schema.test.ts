@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createSnowflakeGenerator, snowflakeTimestamp } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { describe, expect, it } from 'vitest';
 import {
   ChannelType,

@@ -1,5 +1,8 @@
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { createWebhookFixture, testSnowflakeWorkerId, useTestEnvironment, useTestPool } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { describe, expect, it } from 'vitest';
 import { deleteWebhook, findMessageById, storeWebhookMessages, type WebhookDeliveryMessage } from '../src/index.ts';
 

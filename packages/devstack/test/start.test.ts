@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive, spawnNode, waitFor, type NodeProcess } from '@switchboard/testkit';
+import { isAlive, spawnNode, type NodeProcess } from '@switchboard/testkit/processes';
+import { waitFor } from '@switchboard/testkit/wait';
 import { freePort } from '../src/ports.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 

@@ -1,10 +1,7 @@
 import { join } from 'node:path';
-import {
-  describeServices,
-  prepareTemplateDatabase,
-  provisionEnvironment,
-  startTestServices,
-} from '@switchboard/testkit';
+import { describeServices, startTestServices } from '@switchboard/testkit/services';
+import { prepareTemplateDatabase } from '@switchboard/testkit/isolation';
+import { provisionEnvironment } from '@switchboard/testkit/environment';
 import { loadFaultsConfig } from './config.ts';
 import { keepProcessLogs, stopEveryProcess } from './processes.ts';
 import { faultScenarios } from './scenarios/index.ts';

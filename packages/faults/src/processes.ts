@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnService, type ServiceProcess } from '@switchboard/testkit';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
 
 /** How long a process gets to exit on SIGTERM before it is SIGKILLed (a dead dependency may hold it). */
 const STOP_GRACE_MS = 5_000;

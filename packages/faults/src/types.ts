@@ -1,4 +1,5 @@
-import type { TestEnvironment, TestServices } from '@switchboard/testkit';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
+import type { TestServices } from '@switchboard/testkit/services';
 
 /** What a scenario measured, one row of the table. */
 export interface ScenarioResult {

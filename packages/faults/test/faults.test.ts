@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { chaos, dependencyOutage, gatewayKill, jobKill, workerKill, type ScenarioResult } from '../src/index.ts';
 
 // The bounded fault suite inside `npm test`: the same scenarios as `npm run faults`, smaller.

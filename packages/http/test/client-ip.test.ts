@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
 import { clientIp, normalizeIp, UNKNOWN_CLIENT_IP } from '../src/client-ip.ts';
 import { startApp } from './start-app.ts';
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServedApp } from '@switchboard/testkit';
+import type { ServedApp } from '@switchboard/testkit/network';
 import { closeWithoutReading } from '../src/index.ts';
 import { startApp } from './start-app.ts';
 

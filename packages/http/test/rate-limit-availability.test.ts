@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { call, closedPort, silentServer, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { closedPort, silentServer } from '@switchboard/testkit/network';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { createLogger, type Logger } from '@switchboard/logger';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS, rateLimit } from '../src/rate-limit/index.ts';

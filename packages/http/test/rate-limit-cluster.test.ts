@@ -1,7 +1,9 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { call, startRedisCluster, type RunningRedisCluster, type ServedApp } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
+import type { ServedApp } from '@switchboard/testkit/network';
 import { rateLimit, rateLimitKey } from '../src/rate-limit/index.ts';
 import { byHeader, freshIdentity } from './rate-limit-helpers.ts';
 import { startApp } from './start-app.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, useTestEnvironment, type Answer } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { GLOBAL_RATE_LIMIT, type RateLimitBucket } from '@switchboard/contracts';
 import { checkRateLimit, redisKeyClock } from '../src/rate-limit/index.ts';
 import { freshIdentity, header, useLimitedApp } from './rate-limit-helpers.ts';

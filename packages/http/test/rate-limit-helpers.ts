@@ -3,7 +3,10 @@ import type { Express } from 'express';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { RateLimitBucket } from '@switchboard/contracts';
-import { frozenClock, type Answer, type ServedApp, type TestClock, type TestEnvironment } from '@switchboard/testkit';
+import { frozenClock, type TestClock } from '@switchboard/testkit/clock';
+import type { Answer } from '@switchboard/testkit/http';
+import type { ServedApp } from '@switchboard/testkit/network';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { rateLimit, redisKeyClock, type RateLimitClock, type RateLimitOptions } from '../src/rate-limit/index.ts';
 import { startApp } from './start-app.ts';
 

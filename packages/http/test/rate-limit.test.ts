@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestEnvironment, type Answer, type ServedApp } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import type { ServedApp } from '@switchboard/testkit/network';
 import type { RateLimitBucket } from '@switchboard/contracts';
 import { rateLimit, rateLimitKey, redisKeyClock, setRateLimitIdentity } from '../src/rate-limit/index.ts';
 import { freshIdentity, header, limitedRoutes, readyRedis, useLimitedApp } from './rate-limit-helpers.ts';

@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { text as readText } from 'node:stream/consumers';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
+import { serveOnFreePort, type ServedApp } from '@switchboard/testkit/network';
 import { readDeclaredBody, readInTurns } from '../src/read-body.ts';
 
 const BODY_BYTES = 8 * 1024 * 1024;

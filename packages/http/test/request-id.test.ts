@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type ServedApp } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import type { ServedApp } from '@switchboard/testkit/network';
 import { requestId } from '../src/index.ts';
 import { startAdaptedApp } from './start-app.ts';
 

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
+import { serveOnFreePort, type ServedApp } from '@switchboard/testkit/network';
 import { createAdaptedApp, type AdaptedAppOptions } from '../src/index.ts';
 
 /** An express 5 app, set up by `configure`, on an ephemeral port of `host`. */

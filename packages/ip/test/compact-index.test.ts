@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchEventLoop } from '@switchboard/testkit';
+import { watchEventLoop } from '@switchboard/testkit/event-loop';
 import {
   type CompactIpIndex,
   CompactIpIndexBuilder,

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@switchboard/devstack';
-import { spawnService, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 
 // The alert rules and the dashboard are checked against promtool and against what the
 // services really export: a rule over a metric nobody exports never fires.

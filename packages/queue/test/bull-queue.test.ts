@@ -1,6 +1,8 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { closeRedis, createRedis } from '@switchboard/redis';
-import { startFaultProxy, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { bullQueue } from '../src/index.ts';
 
 const environment = useTestEnvironment();

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, QUEUES } from '@switchboard/contracts';
 import { closeRedis, createRedis, whenRedisReady, type ClusterTarget, type RedisClient } from '@switchboard/redis';
-import { startRedisCluster, waitFor, type RunningRedisCluster } from '@switchboard/testkit';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
+import { waitFor } from '@switchboard/testkit/wait';
 import { bullPrefix, bullQueue, createProducer, startWorker, type Producer } from '../src/index.ts';
 import { silentLogger, testJob, testPrefix } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '@switchboard/logger';
 import { defineJob, type JobDefaults, type QueueName } from '@switchboard/contracts';
-import type { TestEnvironment } from '@switchboard/testkit';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { bullQueue, createProducer, type Producer } from '../src/index.ts';
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { defineJob, QUEUES } from '@switchboard/contracts';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import {
   startWorker,
   type AnyJobSchedule,

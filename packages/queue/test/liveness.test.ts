@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
 import { SUBSCRIBER_PING_INTERVAL_MS, WORKER_SOCKET_TIMEOUT_MS } from '@switchboard/redis';
-import { startFaultProxy, useTestEnvironment, waitFor, type FaultProxy } from '@switchboard/testkit';
+import { startFaultProxy, type FaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { startWorker } from '../src/index.ts';
 import { isolatedQueue, jobState, silentLogger, testJob, useFileRedis } from './helpers.ts';
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, QUEUES } from '@switchboard/contracts';
-import { useOwnedStore, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useOwnedStore } from '@switchboard/testkit/owned-store/use';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { closeRedis, createRedis, redisReadyWithin } from '@switchboard/redis';
 import {
   createProducer,

@@ -3,7 +3,9 @@ import { once } from 'node:events';
 import { Command, type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { useOwnedStore, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useOwnedStore } from '@switchboard/testkit/owned-store/use';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { closeRedis, createRedis, duplicateRedis, redisReadyWithin, whenRedisReady } from '../src/index.ts';
 
 const environment = useTestEnvironment();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { startRedisCluster, waitFor, type RunningRedisCluster } from '@switchboard/testkit';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
+import { waitFor } from '@switchboard/testkit/wait';
 import { clusterSubscriberConnection } from '../src/cluster.ts';
 import {
   closeRedis,

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { startFaultProxy, useTestEnvironment, waitFor, type FaultProxy } from '@switchboard/testkit';
+import { startFaultProxy, type FaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { closeRedis, createRedis, SUBSCRIBER_PING_INTERVAL_MS, WORKER_SOCKET_TIMEOUT_MS } from '../src/index.ts';
 
 const environment = useTestEnvironment();

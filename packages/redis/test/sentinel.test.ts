@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { SENTINEL_MASTER_NAME, startSentinels, waitFor, type RunningSentinels } from '@switchboard/testkit';
+import { SENTINEL_MASTER_NAME, startSentinels, type RunningSentinels } from '@switchboard/testkit/sentinel';
+import { waitFor } from '@switchboard/testkit/wait';
 import { closeRedis, createRedis, redisTarget } from '../src/index.ts';
 
 let ha: RunningSentinels;

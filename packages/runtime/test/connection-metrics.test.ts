@@ -1,15 +1,11 @@
 import { afterEach, expect, it } from 'vitest';
-import {
-  createWebhookFixture,
-  metricValue,
-  scrapeMetrics,
-  spawnService,
-  startFaultProxy,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 
 // The connection figures of real processes, against what PostgreSQL itself counts for them.
 const environment = useTestEnvironment();

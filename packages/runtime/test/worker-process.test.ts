@@ -1,16 +1,11 @@
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  metricValue,
-  scrapeMetrics,
-  ServiceExitError,
-  spawnService,
-  startFaultProxy,
-  useTestEnvironment,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { ServiceExitError, spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { startWorker, type RunningWorker } from '@switchboard/queue';
 import { workerIdLeaseKey } from '@switchboard/snowflake';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
 import { acquireSnowflakeLease, snowflakeWorkerId, workerIdLeaseKey } from '../src/index.ts';
 
 // Worker-id leases on a real three-master Redis Cluster: each lease is one key, its scripts

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 // Not in package.json: testkit depends on this package, and turbo refuses a cycle.
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 // The http package's test helper: a real pino logger whose lines a test can read.
 import { captureLogger } from '../../http/test/error-model-helpers.ts';
 import {

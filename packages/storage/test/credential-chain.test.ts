@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createStorage, storageOptionsFromConfig, type Storage } from '../src/index.ts';
 
 const environment = useTestEnvironment();

@@ -1,6 +1,7 @@
 import { ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageFor, useTestEnvironment } from '@switchboard/testkit';
+import { storageFor } from '@switchboard/testkit/storage';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import type { Storage } from '../src/index.ts';
 import { recordCommands } from './support/store.ts';
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageFor, useTestEnvironment } from '@switchboard/testkit';
+import { storageFor } from '@switchboard/testkit/storage';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { DEFAULT_STORAGE_BOUNDS, PART_SIZE_BYTES, type Storage } from '../src/index.ts';
 import { digestResponse, patternStream } from './support/pattern-stream.ts';
 import { recordCommands } from './support/store.ts';

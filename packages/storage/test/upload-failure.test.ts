@@ -1,6 +1,7 @@
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageFor, useTestEnvironment } from '@switchboard/testkit';
+import { storageFor } from '@switchboard/testkit/storage';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { PART_SIZE_BYTES, UploadError, type Storage } from '../src/index.ts';
 import { failingStream, patternStream } from './support/pattern-stream.ts';
 import { recordCommands, storeIsS3rver } from './support/store.ts';

@@ -5,6 +5,8 @@ import { reserveFixtureWorkerIds } from './ids.ts';
 import { TEST_POOLER_VARIABLE } from './pgbouncer.ts';
 import { createTestDatabase, uniqueTag } from './isolation.ts';
 import type { TestServices } from './services/index.ts';
+// Types what global setup hands over through inject().
+import './provided-context.ts';
 
 /** What one test file gets: its own database, Redis prefix and bucket on the run's services. */
 export interface TestEnvironment {

@@ -1,7 +1,8 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { storageFor, useTestEnvironment } from '../src/index.ts';
+import { useTestEnvironment } from '../src/environment.ts';
+import { storageFor } from '../src/storage.ts';
 
 const environment = useTestEnvironment();
 

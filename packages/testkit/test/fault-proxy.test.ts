@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, waitFor, type FaultProxy } from '../src/index.ts';
+import { startFaultProxy, type FaultProxy } from '../src/fault-proxy.ts';
+import { waitFor } from '../src/wait.ts';
 
 /** How long "nothing comes back" is watched for: a negative can only be observed over a window. */
 const SILENCE_WINDOW_MS = 300;

@@ -1,6 +1,7 @@
 import { ChannelType, createPool, insertChannels, insertGuild, insertUsers, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { testSnowflakeWorkerId, useTestEnvironment } from '@switchboard/testkit';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelMessagesPage, userChannelMessagesPage, utcJson, type JsonPage } from '../src/archive-reads.ts';
 import { jsonObjects, jsonShape, readBinaryRows, type JsonField } from '../src/copy/binary-json.ts';

@@ -6,20 +6,15 @@ import {
   ARCHIVE_FIXTURE_HOSTILE_TEXT,
   ARCHIVE_FIXTURE_PNG,
   createArchiveGuildFixture,
-  deliverAgain,
-  killMidOperation,
-  metricValue,
-  QUICK_TAKEOVER,
-  scrapeMetrics,
-  spawnService,
-  testSnowflakeWorkerId,
-  unzip,
-  useJobStores,
-  useTestEnvironment,
-  waitFor,
-  type MetricSample,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/guilds';
+import { deliverAgain, useJobStores } from '@switchboard/testkit/jobs';
+import { killMidOperation, QUICK_TAKEOVER } from '@switchboard/testkit/operations';
+import { metricValue, scrapeMetrics, type MetricSample } from '@switchboard/testkit/metrics';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { unzip } from '@switchboard/testkit/unzip';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 
 // The worker process as deployed (services/archive-worker/src/main.ts), handed its jobs as the
 // gateway hands them: an archives row, then ARCHIVE_EXPORT_JOB carrying its id. The routes that

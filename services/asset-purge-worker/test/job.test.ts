@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { findOperation } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, storageKeys } from '@switchboard/contracts';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { createPurgeGuildFixture } from '@switchboard/testkit/guilds';
 import {
-  createPurgeGuildFixture,
   deliverAgain,
   enqueueOperation,
   finishedOperation,
-  killMidOperation,
   operationStatus,
-  storedObjects,
-  testSnowflakeWorkerId,
   useJobStores,
-  useTestEnvironment,
-  useWorker,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/jobs';
+import { killMidOperation } from '@switchboard/testkit/operations';
+import { storedObjects } from '@switchboard/testkit/storage';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useWorker } from '@switchboard/testkit/use-worker';
 
 // The worker process as deployed (services/asset-purge-worker/src/main.ts), handed its jobs as
 // the gateway hands them: an asset_purges row, then ASSET_PURGE_JOB carrying its id.

@@ -3,14 +3,11 @@ import { findOperation, insertOperation, startOperation } from '@switchboard/adm
 import { createLogger } from '@switchboard/logger';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import {
-  createPurgeGuildFixture,
-  storageFor,
-  storedObjects,
-  testSnowflakeWorkerId,
-  useTestEnvironment,
-  useTestPool,
-} from '@switchboard/testkit';
+import { createPurgeGuildFixture } from '@switchboard/testkit/guilds';
+import { storageFor, storedObjects } from '@switchboard/testkit/storage';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { purgeRunner } from '../src/index.ts';
 
 const environment = useTestEnvironment();

@@ -3,18 +3,18 @@ import { findOperation } from '@switchboard/admin-operations';
 import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
 import { insertAdminUser, insertMembers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
+import { createGuildFixture } from '@switchboard/testkit/guilds';
 import {
-  createGuildFixture,
   deliverAgain,
   enqueueOperation,
   finishedOperation,
-  killMidOperation,
   operationStatus,
-  testSnowflakeWorkerId,
   useJobStores,
-  useTestEnvironment,
-  useWorker,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/jobs';
+import { killMidOperation } from '@switchboard/testkit/operations';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useWorker } from '@switchboard/testkit/use-worker';
 
 // The worker process as deployed (services/bulk-worker/src/main.ts), handed its jobs as the
 // gateway hands them: a bulk_operations row, then the contract's job carrying its id.

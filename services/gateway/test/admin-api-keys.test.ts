@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin, insertKey, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

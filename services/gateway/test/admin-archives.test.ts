@@ -12,7 +12,8 @@ import {
   type Archive,
 } from '@switchboard/db';
 import { bullQueue, jobIdFor, QueueUnavailableError, type Producer } from '@switchboard/queue';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { archiveFilename, presentArchive } from '../src/routes/admin/archives/presenter.ts';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway, type RunningGateway } from './helpers.ts';

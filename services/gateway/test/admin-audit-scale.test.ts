@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { recordAudit, type AuditEntryInput } from '../src/admin-auth/index.ts';
 import { adminCall, createAdmin, fixtureIds, insertKey, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, ADMIN_ROUTES, type AdminRoute } from '@switchboard/contracts';
 import { deleteAdminApiKey } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { ADMIN_AREAS } from '../src/routes/admin/index.ts';
 import { mergeAdminHandlers, servedAdminRoutes, type GatewayDeps } from '../src/index.ts';
 import { adminCall, createAdmin, HANDLER_REACHED, insertKey, markerArea, type AdminFixture } from './admin-helpers.ts';

@@ -2,7 +2,9 @@ import { createAdminWithKey, generateAdminApiKey, hashCredential } from '@switch
 import { insertAdminApiKey, insertAdminUser, type Pool } from '@switchboard/db';
 import { ADMIN_ROUTES } from '@switchboard/contracts';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call, testSnowflakeWorkerId, waitFor, type Answer } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { waitFor } from '@switchboard/testkit/wait';
 import { routeKey, type AdminArea } from '../src/index.ts';
 
 export const fixtureIds = createSnowflakeGenerator(testSnowflakeWorkerId());

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 import { credentialLookups, untilAnsweredFromMemory, useGateway, type RunningGateway } from './helpers.ts';
 

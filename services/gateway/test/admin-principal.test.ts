@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import type { RedisClient } from '@switchboard/redis';
-import { useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createArchiveGuildFixture, unzip, useTestEnvironment, useWorker, waitFor } from '@switchboard/testkit';
+import { createArchiveGuildFixture } from '@switchboard/testkit/guilds';
+import { unzip } from '@switchboard/testkit/unzip';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useWorker } from '@switchboard/testkit/use-worker';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { useGateway } from './helpers.ts';
 

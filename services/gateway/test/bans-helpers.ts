@@ -1,4 +1,4 @@
-import type { Answer } from '@switchboard/testkit';
+import type { Answer } from '@switchboard/testkit/http';
 import { adminCall } from './admin-helpers.ts';
 
 export type BanKind = 'email' | 'ip' | 'phone';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUsers, insertUserTokens, recordUserTokenSeen } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type AuditRow, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { useTestEnvironment, type Answer } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import type { Answer } from '@switchboard/testkit/http';
 import { createAdmin } from './admin-helpers.ts';
 import { banCaller, type BanKind, type BanOperation } from './bans-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type AuditRow, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';

@@ -1,7 +1,9 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { uniqueClient, useClockedGateway, useGateway } from './helpers.ts';
 import { executeUrl, fixtureIds } from './webhook-execute-helpers.ts';
 

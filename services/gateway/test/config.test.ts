@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceExitError, spawnService } from '@switchboard/testkit';
+import { ServiceExitError, spawnService } from '@switchboard/testkit/processes';
 import { parseGatewayConfig } from '../src/index.ts';
 
 const REQUIRED = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379' };

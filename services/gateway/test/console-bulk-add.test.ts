@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
+import { createGuildFixture } from '@switchboard/testkit/guilds';
+import { holdRowLock } from '@switchboard/testkit/row-lock';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { finishedOperationPage, signInToConsole, textOf } from './console-helpers.ts';
 import { useOperationGateways } from './operation-gateways.ts';

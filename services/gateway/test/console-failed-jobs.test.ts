@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { bullQueue } from '@switchboard/queue';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin } from './admin-helpers.ts';
 import { signInToConsole, textOf } from './console-helpers.ts';
 import { failedJob } from './failed-jobs.ts';

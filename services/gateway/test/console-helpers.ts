@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { call, type Answer } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
 import { finishedOperationAnswer } from './admin-helpers.ts';
 
 export const CONSOLE = '/console';

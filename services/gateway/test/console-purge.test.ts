@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { createPurgeGuildFixture, holdRowLock, useTestEnvironment } from '@switchboard/testkit';
+import { createPurgeGuildFixture } from '@switchboard/testkit/guilds';
+import { holdRowLock } from '@switchboard/testkit/row-lock';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin, finishedOperationAnswer, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { finishedOperationPage, signInToConsole, textOf, type ConsoleClient } from './console-helpers.ts';
 import { useOperationGateways } from './operation-gateways.ts';

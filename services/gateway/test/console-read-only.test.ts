@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACL, QUEUES } from '@switchboard/contracts';
 import { insertArchive } from '@switchboard/db';
 import { bullQueue } from '@switchboard/queue';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin, fixtureIds, type AdminFixture } from './admin-helpers.ts';
 import { signInToConsole, type ConsoleClient } from './console-helpers.ts';
 import { failedJob } from './failed-jobs.ts';

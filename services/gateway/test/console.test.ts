@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashCredential } from '@switchboard/auth';
 import { ACL, LIMITS } from '@switchboard/contracts';
 import { failArchive, insertAuditLogs, insertUsers } from '@switchboard/db';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminCall, createAdmin, fixtureIds } from './admin-helpers.ts';
 import { consoleRequest, inputValue, signInToConsole, type ConsoleClient } from './console-helpers.ts';
 import { useGateway } from './helpers.ts';

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import { executeUrl } from './webhook-execute-helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ADMIN_ROUTES, GLOBAL_RATE_LIMIT, LIMITS, RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { adminFeatures, buildDiscoveryDocument, DISCOVERY_PATHS, mergeAdminHandlers, routeKey } from '../src/index.ts';
 import { markerArea } from './admin-helpers.ts';
 import { gatewayConfig, uniqueClient, useGateway } from './helpers.ts';

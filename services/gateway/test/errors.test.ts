@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 
 const environment = useTestEnvironment();

@@ -1,6 +1,6 @@
 import { type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { waitFor } from '@switchboard/testkit';
+import { waitFor } from '@switchboard/testkit/wait';
 
 /**
  * Adds a job named `name` to `queue` and lets a real BullMQ Worker fail it for good at once

@@ -4,15 +4,10 @@ import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createStorage, storageOptionsFromConfig } from '@switchboard/storage';
-import {
-  closedPort,
-  metricValue,
-  scrapeMetrics,
-  serveOnFreePort,
-  silentServer,
-  useTestEnvironment,
-  waitFor,
-} from '@switchboard/testkit';
+import { closedPort, serveOnFreePort, silentServer } from '@switchboard/testkit/network';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { createApp } from '../src/index.ts';
 import { gatewayConfig, useGateway } from './helpers.ts';
 

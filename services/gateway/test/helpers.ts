@@ -8,14 +8,10 @@ import { createProducer, type Producer } from '@switchboard/queue';
 import { leaseSnowflakeWorkerId, openResources } from '@switchboard/runtime';
 import type { SnowflakeLease } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import {
-  frozenClock,
-  metricValue,
-  scrapeMetrics,
-  serveOnFreePort,
-  type TestClock,
-  type TestEnvironment,
-} from '@switchboard/testkit';
+import { frozenClock, type TestClock } from '@switchboard/testkit/clock';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { serveOnFreePort } from '@switchboard/testkit/network';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { createApp, parseGatewayConfig, type AppOptions, type GatewayConfig } from '../src/index.ts';
 import type { RedisClient } from '@switchboard/redis';
 

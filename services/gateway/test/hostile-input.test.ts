@@ -2,15 +2,11 @@ import { type ClientRequest, request } from 'node:http';
 import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { ACL, LIMITS } from '@switchboard/contracts';
-import {
-  call,
-  createWebhookFixture,
-  metricValue,
-  scrapeMetrics,
-  useTestEnvironment,
-  waitFor,
-  webhookMessages,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { createAdmin } from './admin-helpers.ts';
 import { processBudgetBytes } from '../src/routes/webhooks/execute/body-budget.ts';
 import { startGateway } from './helpers.ts';

@@ -1,6 +1,8 @@
 import { Agent, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { closedPort } from '@switchboard/testkit/network';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { spawnNode, useTestEnvironment, waitFor } from '@switchboard/testkit';
+import { spawnNode } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller, type AuditRow, type BanCaller } from './bans-helpers.ts';
 import { startGateway, type RunningGateway } from './helpers.ts';

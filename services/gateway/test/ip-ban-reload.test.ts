@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestEnvironment, waitFor, watchEventLoop } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
+import { watchEventLoop } from '@switchboard/testkit/event-loop';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { createAdmin, type AdminFixture } from './admin-helpers.ts';
 import { banCaller } from './bans-helpers.ts';

@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { snowflakeTimestamp } from '@switchboard/snowflake';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import { Permission } from '@switchboard/contracts';
 import { createGuildFixture, createWebhook, EVERYONE, ids, type GuildFixture } from './webhooks-fixtures.ts';

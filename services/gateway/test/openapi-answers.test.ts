@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import { call, createWebhookFixture, useTestEnvironment, type Answer } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { openApiPath } from '../src/index.ts';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 import { uniqueClient, useGateway } from './helpers.ts';

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
-import {
-  createWebhookFixture,
-  metricValue,
-  scrapeMetrics,
-  useTestEnvironment,
-  waitFor,
-  type Answer,
-} from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
+import type { Answer } from '@switchboard/testkit/http';
 import { ipBanChannel } from '../src/ip-bans/index.ts';
 import { adminCall } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';

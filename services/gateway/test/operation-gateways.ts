@@ -1,4 +1,5 @@
-import { useWorker, type TestEnvironment } from '@switchboard/testkit';
+import { useWorker } from '@switchboard/testkit/use-worker';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway, type RunningGateway } from './helpers.ts';
 
 export interface OperationGateways {

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
-import {
-  createWebhookFixture,
-  spawnService,
-  startPgBouncer,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  webhookMessages,
-  type RunningPgBouncer,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startPgBouncer, type RunningPgBouncer } from '@switchboard/testkit/pgbouncer';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 import { createAdmin } from './admin-helpers.ts';
 
 // The gateway and the webhook worker as deployed behind PgBouncer in transaction mode

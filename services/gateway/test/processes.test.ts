@@ -6,17 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUES } from '@switchboard/contracts';
 import { bullQueue } from '@switchboard/queue';
 import { SERVICE_NODE_FLAGS } from '@switchboard/runtime';
-import {
-  childPids,
-  isAlive,
-  metricValue,
-  scrapeMetrics,
-  spawnService,
-  startFaultProxy,
-  useTestEnvironment,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { childPids, isAlive, spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { startFaultProxy } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { parseGatewayConfig } from '../src/config.ts';
 
 // GATEWAY_PROCESSES: main.ts as a primary with gateway processes sharing one port (node:cluster).

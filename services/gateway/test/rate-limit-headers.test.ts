@@ -7,7 +7,9 @@ import {
   type RateLimitBucket,
   type RateLimitBucketName,
 } from '@switchboard/contracts';
-import { call, createWebhookFixture, useTestEnvironment, type Answer, type WebhookFixture } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createAdmin, signInToDashboard } from './admin-helpers.ts';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 

@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
-import {
-  createGuildFixture,
-  createWebhookFixture,
-  reserveFixtureWorkerIds,
-  ServiceExitError,
-  spawnService,
-  startRedisCluster,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  webhookMessages,
-  type RunningRedisCluster,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { createGuildFixture } from '@switchboard/testkit/guilds';
+import { createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { reserveFixtureWorkerIds } from '@switchboard/testkit/ids';
+import { ServiceExitError, spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin, signInToDashboard } from './admin-helpers.ts';
 
 // The gateway and the webhook worker as processes on a real three-master Redis Cluster

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createWebhookFixture,
-  spawnService,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 
 // Tracing off (no OTEL_* variable): the request id still follows the request into its job
 // (docs/decisions.md#request-ids-and-traces-across-the-queue). Real processes, as `npm start` runs them.

@@ -1,19 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  createWebhookFixture,
-  reserveFixtureWorkerIds,
-  SENTINEL_MASTER_NAME,
-  spawnService,
-  startSentinels,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
-  webhookMessages,
-  type RunningSentinels,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { reserveFixtureWorkerIds } from '@switchboard/testkit/ids';
+import { SENTINEL_MASTER_NAME, startSentinels, type RunningSentinels } from '@switchboard/testkit/sentinel';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 
 // The gateway and the webhook worker as processes on Redis behind Sentinel (a master, two
 // replicas, three sentinels), enqueues waiting for one replica (REDIS_WAIT_REPLICAS=1); the

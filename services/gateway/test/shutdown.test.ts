@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  silentServer,
-  spawnService,
-  useTestEnvironment,
-  waitFor,
-  type ServiceProcess,
-  type SilentServer,
-} from '@switchboard/testkit';
+import { silentServer, type SilentServer } from '@switchboard/testkit/network';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 
 const environment = useTestEnvironment();
 /** A hung S3 endpoint makes /readyz a request that stays in flight for READY_CHECK_TIMEOUT_MS. */

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snowflakeWorkerId, workerIdLeaseKey } from '@switchboard/snowflake';
-import { call, createWebhookFixture, useTestEnvironment, type ServiceProcess } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import type { ServiceProcess } from '@switchboard/testkit/processes';
 import { startGateway, type RunningGateway } from './helpers.ts';
 import { executeUrl, spawnWebhookWorker } from './webhook-execute-helpers.ts';
 

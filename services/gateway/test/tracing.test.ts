@@ -3,19 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACL } from '@switchboard/contracts';
 import {
   ancestorsOf,
-  call,
-  createArchiveGuildFixture,
-  createWebhookFixture,
-  spawnService,
   startOtlpReceiver,
-  storageFor,
-  useTestEnvironment,
-  useTestPool,
-  waitFor,
   type OtlpReceiver,
   type ReceivedSpan,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/otlp-receiver';
+import { call } from '@switchboard/testkit/http';
+import { createArchiveGuildFixture } from '@switchboard/testkit/guilds';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { storageFor } from '@switchboard/testkit/storage';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
+import { waitFor } from '@switchboard/testkit/wait';
 import { adminCall, createAdmin } from './admin-helpers.ts';
 
 // One request followed across real processes (main.ts of each, as `npm start` runs them), its

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { credentialLookups, untilAnsweredFromMemory, useGateway, type RunningGateway } from './helpers.ts';
 import { deliveriesQueue, executeUrl } from './webhook-execute-helpers.ts';
 

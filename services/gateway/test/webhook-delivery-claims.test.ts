@@ -5,16 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
 import { createProducer } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
-import {
-  call,
-  createWebhookFixture,
-  startFaultProxy,
-  useTestEnvironment,
-  waitFor,
-  webhookMessages,
-  type FaultMode,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, webhookMessages, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { startFaultProxy, type FaultMode } from '@switchboard/testkit/fault-proxy';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { startGateway, useGateway, type RunningGateway } from './helpers.ts';
 import {
   deliveriesQueue,

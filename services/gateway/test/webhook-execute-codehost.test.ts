@@ -2,14 +2,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey } from '@switchboard/contracts';
+import { call } from '@switchboard/testkit/http';
 import {
-  call,
   channelEvents,
   createWebhookFixture,
-  useTestEnvironment,
   webhookMessages,
   type WebhookFixture,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { codeHostReadPart, renderCodeHost } from '@switchboard/webhook-formats';
 import { deliveriesSettled, executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_BUCKETS } from '@switchboard/contracts';
-import { call, createWebhookFixture, useTestEnvironment, type Answer, type WebhookFixture } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { uniqueClient, useClockedGateway } from './helpers.ts';
 
 // No worker runs in this file: every case is decided by the gateway before or at enqueue.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment, webhookMessages, type StoredRow } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, webhookMessages, type StoredRow } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import {
   chatAppBodySchema,
   renderChatApp,

@@ -1,15 +1,11 @@
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import {
-  spawnService,
-  testSnowflakeWorkerId,
-  webhookDeliveriesQueue,
-  type ServiceProcess,
-  type TestEnvironment,
-  type WebhookFixture,
-  useWorkersPerTest,
-} from '@switchboard/testkit';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import { webhookDeliveriesQueue, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
+import { useWorkersPerTest } from '@switchboard/testkit/use-worker';
 import { startGateway, type RunningGateway } from './helpers.ts';
 
 /** Ids for what a test makes up beyond its fixtures (an unknown webhook, a claim's message). */
@@ -47,7 +43,7 @@ export function deliveriesQueue(gateway: RunningGateway): Queue {
 }
 
 // Shared with the fault suite and the webhook worker's tests: the one copy lives in testkit.
-export { deliveriesSettled, deliveryJobs, messagesOf } from '@switchboard/testkit';
+export { deliveriesSettled, deliveryJobs, messagesOf } from '@switchboard/testkit/webhooks';
 
 /** A file's gateway and webhook worker, both running from its first test to after its last. */
 export interface ExecuteStack {

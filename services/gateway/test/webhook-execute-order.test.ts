@@ -1,11 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createWebhookFixture,
-  useTestEnvironment,
-  webhookMessages,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, webhookMessages, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { uniqueClient, useClockedGateway, useGateway } from './helpers.ts';
 
 // No worker runs in this file: every case is decided by the gateway before or at enqueue.

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { presentMessage } from '@switchboard/contracts';
 import { findMessageById } from '@switchboard/db';
+import { call } from '@switchboard/testkit/http';
 import {
-  call,
   channelEvents,
   createWebhookFixture,
-  useTestEnvironment,
   webhookMessages,
   type WebhookFixture,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { executeUrl, messagesOf, useExecuteStack } from './webhook-execute-helpers.ts';
 
 const environment = useTestEnvironment();

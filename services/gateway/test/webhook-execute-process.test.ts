@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createWebhookFixture,
-  spawnService,
-  useTestEnvironment,
-  useTestPool,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useTestPool } from '@switchboard/testkit/pool';
 import { spawnWebhookWorker } from './webhook-execute-helpers.ts';
 
 // The real processes, as `npm start` and the containers run them: main.ts of both services.

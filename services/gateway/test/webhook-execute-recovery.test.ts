@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment, webhookMessages } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import {
   deliveriesQueue,

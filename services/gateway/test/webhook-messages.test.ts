@@ -1,14 +1,10 @@
 import { IncomingWebhook } from '@slack/webhook';
 import { REST, Routes, WebhookClient } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import {
-  call,
-  channelEvents,
-  createWebhookFixture,
-  useTestEnvironment,
-  waitFor,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { channelEvents, createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import type { MessageResponse } from '@switchboard/contracts';
 import { executeUrl, fixtureIds, useExecuteStack } from './webhook-execute-helpers.ts';
 import { createGuildFixture } from './webhooks-fixtures.ts';

@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
-import { call, createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 
 // A body above WEBHOOK_PARSE_HERE_MAX_BYTES is parsed on a thread, and its answer is bounded by

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, dataUri, IMAGES, type GuildFixture } from './webhooks-fixtures.ts';
 

@@ -13,7 +13,8 @@ import {
   type PoolClient,
 } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { call, testSnowflakeWorkerId } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
 import type { WebhookResponse } from '../src/routes/webhooks/presenter.ts';
 
 export const ids = createSnowflakeGenerator(testSnowflakeWorkerId());

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@switchboard/contracts';
-import { call, serveOnFreePort, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { serveOnFreePort } from '@switchboard/testkit/network';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { createPool } from '@switchboard/db';
 import { createLogger } from '@switchboard/logger';
 import { createApp } from '../src/index.ts';

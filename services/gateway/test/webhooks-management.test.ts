@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChannelType, insertChannels } from '@switchboard/db';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, ids, type GuildFixture } from './webhooks-fixtures.ts';
 

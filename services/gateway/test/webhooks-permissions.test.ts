@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateUserToken, hashCredential } from '@switchboard/auth';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { useGateway } from './helpers.ts';
 import { createGuildFixture, createWebhook, ids, type Account, type GuildFixture } from './webhooks-fixtures.ts';
 

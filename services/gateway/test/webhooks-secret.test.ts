@@ -2,7 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { call, useTestEnvironment } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { executeUrl, useExecuteStack } from './webhook-execute-helpers.ts';
 import { createGuildFixture, createWebhook, ids } from './webhooks-fixtures.ts';
 

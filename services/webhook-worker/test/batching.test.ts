@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryResult } from '@switchboard/contracts';
-import {
-  channelEvents,
-  createWebhookFixture,
-  useTestEnvironment,
-  waitFor,
-  webhookMessages,
-} from '@switchboard/testkit';
+import { channelEvents, createWebhookFixture, webhookMessages } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { ids, jobContext, plainDelivery, useDeliveryStores } from './support.ts';
 
 const environment = useTestEnvironment();

@@ -4,10 +4,10 @@ import { webhookBodyKey, webhookDeliveryPayloadSchema, type WebhookDeliveryInput
 import {
   channelEvents,
   createWebhookFixture,
-  useTestEnvironment,
   webhookMessages,
   type WebhookFixture,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { ids, jobContext, useDeliveryStores } from './support.ts';
 
 const environment = useTestEnvironment();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeRedis, createRedis, whenRedisReady, type RedisClient } from '@switchboard/redis';
-import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit';
+import { startRedisCluster, type RunningRedisCluster } from '@switchboard/testkit/redis-cluster';
 import { appendEventsOnce, messageEvent, publishedMarkerKey } from '../src/events.ts';
 
 // The events script on a real three-master Redis Cluster: the stream and every marker it

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { publishedMarkerKey } from '../src/index.ts';
 import { jobContext, plainDelivery, useDeliveryStores } from './support.ts';
 

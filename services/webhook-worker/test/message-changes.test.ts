@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseStreamEvent } from '@switchboard/contracts';
 import { findMessageById } from '@switchboard/db';
 import { snowflakeFromTimestamp, snowflakeTimestamp } from '@switchboard/snowflake';
-import { createWebhookFixture, useTestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { deleteHandler, editHandler } from '../src/index.ts';
 import { ids, jobContext, plainDelivery, useDeliveryStores } from './support.ts';
 

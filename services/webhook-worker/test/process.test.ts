@@ -7,17 +7,16 @@ import {
   deliveriesSettled,
   deliveryJobs,
   messagesOf,
-  metricValue,
-  QUICK_TAKEOVER,
-  scrapeMetrics,
-  useJobStores,
-  useTestEnvironment,
-  useWorkersPerTest,
-  waitFor,
   webhookDeliveriesQueue,
   webhookMessages,
-  type ServiceProcess,
-} from '@switchboard/testkit';
+} from '@switchboard/testkit/webhooks';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
+import { QUICK_TAKEOVER } from '@switchboard/testkit/operations';
+import { useJobStores } from '@switchboard/testkit/jobs';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { useWorkersPerTest } from '@switchboard/testkit/use-worker';
+import { waitFor } from '@switchboard/testkit/wait';
+import type { ServiceProcess } from '@switchboard/testkit/processes';
 import { ids, plainDelivery } from './support.ts';
 
 // The worker process as deployed (services/webhook-worker/src/main.ts), handed deliveries as the

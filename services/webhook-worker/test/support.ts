@@ -7,7 +7,10 @@ import type { JobContext, JobHandler } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { storageFor, testSnowflakeWorkerId, type TestEnvironment, type WebhookFixture } from '@switchboard/testkit';
+import { storageFor } from '@switchboard/testkit/storage';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
+import type { WebhookFixture } from '@switchboard/testkit/webhooks';
 import { deliveryHandler, type EventStreamOptions } from '../src/index.ts';
 
 export const ids = createSnowflakeGenerator(testSnowflakeWorkerId());

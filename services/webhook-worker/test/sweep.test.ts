@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES, WEBHOOK_DELIVERY_JOB, webhookBodyKey } from '@switchboard/contracts';
 import { bullQueue, createProducer, type Producer } from '@switchboard/queue';
-import { useTestEnvironment } from '@switchboard/testkit';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
 import { bodySweepHandler } from '../src/sweep.ts';
 import { ids, silentLogger, useDeliveryStores } from './support.ts';
 

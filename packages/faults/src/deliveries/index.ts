@@ -4,14 +4,9 @@ import { QUEUES, WEBHOOK_DELIVERY_JOB } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullQueue } from '@switchboard/queue';
 import { closeRedis, createRedis } from '@switchboard/redis';
-import {
-  channelEvents,
-  deliveriesSettled,
-  waitFor,
-  webhookMessages,
-  type TestEnvironment,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { channelEvents, deliveriesSettled, webhookMessages, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { waitFor } from '@switchboard/testkit/wait';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { reconcile, type DeliveryLedger } from './ledger.ts';
 
 export { ledgerProblems, type DeliveryLedger } from './ledger.ts';

@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
 import { createPool } from '@switchboard/db';
-import { createWebhookFixture, QUICK_TAKEOVER, waitFor } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { QUICK_TAKEOVER } from '@switchboard/testkit/operations';
+import { waitFor } from '@switchboard/testkit/wait';
 import {
   deliveryLedger,
   failureReasons,

@@ -1,4 +1,4 @@
-import { call } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
 
 /** The gateway is not the fault here: an execute unanswered this long counts as refused. */
 const ANSWER_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@switchboard/logger';
-import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
+import { serveOnFreePort, type ServedApp } from '@switchboard/testkit/network';
 import {
   ApiError,
   createAdaptedApp,

@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServedApp } from '@switchboard/testkit';
+import type { ServedApp } from '@switchboard/testkit/network';
 import { isFixedPath } from '../../src/express-adaptations/path-gate.ts';
 import { routeTemplate } from '../../src/index.ts';
 import { startAdaptedApp } from '../start-app.ts';

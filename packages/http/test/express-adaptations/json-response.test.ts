@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveOnFreePort, type ServedApp } from '@switchboard/testkit';
+import { serveOnFreePort, type ServedApp } from '@switchboard/testkit/network';
 import { answerJsonLean } from '../../src/express-adaptations/json-response.ts';
 
 /** Each route answers with `res.json` as the gateway's handlers do; both apps serve the same ones. */

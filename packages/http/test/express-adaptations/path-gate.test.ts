@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServedApp } from '@switchboard/testkit';
+import type { ServedApp } from '@switchboard/testkit/network';
 import { startAdaptedApp } from '../start-app.ts';
 
 let app: ServedApp;

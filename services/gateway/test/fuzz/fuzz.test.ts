@@ -5,13 +5,9 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES, type AdminRoute } from '@switchboard/contracts';
-import {
-  createWebhookFixture,
-  useTestEnvironment,
-  waitFor,
-  webhookMessages,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { createWebhookFixture, webhookMessages, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { useTestEnvironment } from '@switchboard/testkit/environment';
+import { waitFor } from '@switchboard/testkit/wait';
 import { chatAppBodySchema, executeBodySchema } from '@switchboard/webhook-formats';
 import type { z } from 'zod';
 import { createApiKeySchema } from '../../src/routes/admin/api-keys/schemas.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdminWithKey } from '@switchboard/auth';
 import { createPool, type Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import { processTreeMemoryMiB } from '@switchboard/testkit';
+import { processTreeMemoryMiB } from '@switchboard/testkit/processes';
 import { formatMachineCpu, type MachineCpu } from '../../machine-cpu.ts';
 import {
   measure,

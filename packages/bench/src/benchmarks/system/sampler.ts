@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { processTree } from '@switchboard/testkit';
+import { processTree } from '@switchboard/testkit/processes';
 import { CLOCK_TICKS_PER_SECOND, processCpuTicks } from '../../process-cpu.ts';
 import { pending, type BenchQueue } from '../webhook-support/queue.ts';
 

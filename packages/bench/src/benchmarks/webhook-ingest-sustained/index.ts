@@ -1,4 +1,4 @@
-import { metricValue, scrapeMetrics } from '@switchboard/testkit';
+import { metricValue, scrapeMetrics } from '@switchboard/testkit/metrics';
 import { ratio, withSteadyStateWarmup, type Measurement } from '../../measure.ts';
 import { forkHelper } from '../../processes.ts';
 import type { Benchmark, LoadOptions, TargetResult } from '../../types.ts';

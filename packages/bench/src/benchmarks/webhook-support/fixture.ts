@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { createPool, type Pool } from '@switchboard/db';
-import { createWebhookFixture } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
 
 export interface BenchWebhook {
   webhookId: string;

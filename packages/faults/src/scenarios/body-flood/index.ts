@@ -4,7 +4,9 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPool } from '@switchboard/db';
 import { MAX_JSON_VALUES } from '@switchboard/http';
-import { createWebhookFixture, processTreeMemoryMiB, type TestEnvironment } from '@switchboard/testkit';
+import { createWebhookFixture } from '@switchboard/testkit/webhooks';
+import { processTreeMemoryMiB } from '@switchboard/testkit/processes';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childPids, waitFor } from '@switchboard/testkit';
+import { childPids } from '@switchboard/testkit/processes';
+import { waitFor } from '@switchboard/testkit/wait';
 import type { RunningGateway, SupervisedWorker } from '../../processes.ts';
 import { replacementsListening } from '../gateway-kill/index.ts';
 import type { Clock } from '../outage/traffic.ts';

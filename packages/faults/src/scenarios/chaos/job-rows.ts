@@ -8,7 +8,7 @@ import {
 } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { bullQueue, jobIdOf } from '@switchboard/queue';
-import { waitFor } from '@switchboard/testkit';
+import { waitFor } from '@switchboard/testkit/wait';
 
 /** The admin operations' rows, by family: `archive completed×12 failed×1`. */
 export interface JobRows {

@@ -1,10 +1,6 @@
-import {
-  prepareTemplateDatabase,
-  provisionEnvironment,
-  startOwnedStore,
-  type OwnedStore,
-  type TestEnvironment,
-} from '@switchboard/testkit';
+import { prepareTemplateDatabase } from '@switchboard/testkit/isolation';
+import { provisionEnvironment, type TestEnvironment } from '@switchboard/testkit/environment';
+import { startOwnedStore, type OwnedStore } from '@switchboard/testkit/owned-store';
 import type { ScenarioContext } from '../../types.ts';
 import type { ChaosStore } from './schedule.ts';
 

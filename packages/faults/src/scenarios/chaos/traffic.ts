@@ -1,4 +1,4 @@
-import { call } from '@switchboard/testkit';
+import { call } from '@switchboard/testkit/http';
 import { mixedTraffic, reply, type MixedTrafficTargets } from '../outage/mixed.ts';
 import type { RequestKind } from '../outage/traffic.ts';
 

@@ -1,4 +1,5 @@
-import { childPids, waitFor } from '@switchboard/testkit';
+import { childPids } from '@switchboard/testkit/processes';
+import { waitFor } from '@switchboard/testkit/wait';
 import type { RunningGateway } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';
 import {

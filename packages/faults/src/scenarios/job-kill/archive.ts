@@ -1,5 +1,7 @@
 import { insertGuild, insertMembers, insertUsers, withTransaction } from '@switchboard/db';
-import { killMidOperation, unzip, type Answer } from '@switchboard/testkit';
+import { killMidOperation } from '@switchboard/testkit/operations';
+import { unzip } from '@switchboard/testkit/unzip';
+import type { Answer } from '@switchboard/testkit/http';
 import { adminRequest, auditEntries, check, type CaseContext, type JobKillCase } from './case.ts';
 
 const MESSAGES = 500;

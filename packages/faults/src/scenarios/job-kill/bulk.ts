@@ -1,4 +1,4 @@
-import { killMidOperation } from '@switchboard/testkit';
+import { killMidOperation } from '@switchboard/testkit/operations';
 import { seedBulkAddGuild } from '../bulk-add-guild.ts';
 import { adminRequest, auditEntries, check, type JobKillCase } from './case.ts';
 

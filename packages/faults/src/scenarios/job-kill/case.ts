@@ -1,7 +1,7 @@
 import type { Pool } from '@switchboard/db';
 import type { SnowflakeGenerator } from '@switchboard/snowflake';
 import type { Storage } from '@switchboard/storage';
-import { call, type Answer } from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
 import type { SupervisedWorker } from '../../processes.ts';
 
 /** What one job's case gets: the scenario's stores, a gateway that answers 202 at once, an admin key. */

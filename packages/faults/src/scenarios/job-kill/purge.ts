@@ -1,4 +1,5 @@
-import { createPurgeGuildFixture, killMidOperation } from '@switchboard/testkit';
+import { createPurgeGuildFixture } from '@switchboard/testkit/guilds';
+import { killMidOperation } from '@switchboard/testkit/operations';
 import { adminRequest, auditEntries, check, type JobKillCase } from './case.ts';
 
 /** A guild purge, killed while it waits for an emoji row in its first phase. */

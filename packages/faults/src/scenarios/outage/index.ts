@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPool } from '@switchboard/db';
-import { QUICK_TAKEOVER, type FaultMode } from '@switchboard/testkit';
+import { QUICK_TAKEOVER } from '@switchboard/testkit/operations';
+import type { FaultMode } from '@switchboard/testkit/fault-proxy';
 import { deliveryLedger, deliveryProblems, ledgerProblems, watchDeliveries } from '../../deliveries/index.ts';
 import { ScenarioProcesses } from '../../processes.ts';
 import type { Scenario, ScenarioContext, ScenarioResult } from '../../types.ts';

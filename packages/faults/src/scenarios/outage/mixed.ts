@@ -2,13 +2,9 @@ import { createAdminWithKey } from '@switchboard/auth';
 import { ACL } from '@switchboard/contracts';
 import type { Pool } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
-import {
-  call,
-  createWebhookFixture,
-  testSnowflakeWorkerId,
-  type Answer,
-  type WebhookFixture,
-} from '@switchboard/testkit';
+import { call, type Answer } from '@switchboard/testkit/http';
+import { createWebhookFixture, type WebhookFixture } from '@switchboard/testkit/webhooks';
+import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
 import { seedBulkAddGuild } from '../bulk-add-guild.ts';
 import type { Reply, RequestKind } from './traffic.ts';
 

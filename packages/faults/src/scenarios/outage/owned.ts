@@ -1,4 +1,6 @@
-import { prepareTemplateDatabase, provisionEnvironment, startOwnedStore, type StoreKind } from '@switchboard/testkit';
+import { prepareTemplateDatabase } from '@switchboard/testkit/isolation';
+import { provisionEnvironment } from '@switchboard/testkit/environment';
+import { startOwnedStore, type StoreKind } from '@switchboard/testkit/owned-store';
 import type { ScenarioContext } from '../../types.ts';
 import type { FaultSetup } from './proxied.ts';
 

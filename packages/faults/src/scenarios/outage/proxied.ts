@@ -1,4 +1,5 @@
-import { startFaultProxy, type FaultMode, type TestEnvironment } from '@switchboard/testkit';
+import { startFaultProxy, type FaultMode } from '@switchboard/testkit/fault-proxy';
+import type { TestEnvironment } from '@switchboard/testkit/environment';
 import type { ScenarioContext } from '../../types.ts';
 
 export type Dependency = 'postgres' | 'redis' | 's3';
