@@ -78,12 +78,21 @@ type HandlerFactory<Contracts extends readonly AnyJobContract[], Config> = (
 export interface WorkerServiceOptions<Contracts extends readonly AnyJobContract[], Config extends WorkerConfig> {
   /** Process name, for logs and Redis client names. */
   name: string;
-  queue: QueueName;
+  /** Every job this worker runs; they name the one queue it consumes. */
   contracts: Contracts;
   /** Handlers, or a function building them from the loaded config and the resources. */
   handlers: NoInfer<HandlersFor<Contracts> | HandlerFactory<Contracts, Config>>;
   /** The process's schema: workerConfigSchema or an extension of it. */
   config?: z.ZodType<Config>;
+}
+
+/** A worker consumes one queue: the one its jobs name, so the two cannot disagree. */
+function queueOf(contracts: readonly AnyJobContract[]): QueueName {
+  const queues = [...new Set(contracts.map((contract) => contract.queue))];
+  if (queues.length !== 1) {
+    throw new Error(`a worker's jobs must name one queue; these name ${queues.join(', ') || 'none'}`);
+  }
+  return queues[0]!;
 }
 
 export interface WorkerService<Config> {
@@ -124,6 +133,7 @@ export async function runWorkerService<
   Config extends WorkerConfig = WorkerConfig,
 >(options: WorkerServiceOptions<Contracts, Config>): Promise<WorkerService<Config>> {
   keepShortLivedObjectsYoung();
+  const queue = queueOf(options.contracts);
   const schema = options.config ?? (workerConfigSchema as unknown as z.ZodType<Config>);
   const config = loadConfig(schema, undefined, options.name);
   const logger = createLogger(options.name, config.LOG_LEVEL);
@@ -143,7 +153,7 @@ export async function runWorkerService<
       throw error;
     },
   );
-  const metrics = workerMetrics(options.name, options.queue, resources.redis, config.REDIS_PREFIX);
+  const metrics = workerMetrics(options.name, queue, resources.redis, config.REDIS_PREFIX);
   watchCircuitBreakers(metrics.registry, logger);
   const setup: WorkerSetup<Contracts> =
     typeof options.handlers === 'function'
@@ -172,7 +182,7 @@ export async function runWorkerService<
     await health.close();
   };
   const starting = startWorker({
-    queue: options.queue,
+    queue,
     contracts: options.contracts,
     handlers: setup.handlers,
     onFinalFailure: setup.onFinalFailure,
@@ -211,6 +221,6 @@ export async function runWorkerService<
     throw error;
   });
   logger.info({ healthPort: health.port }, 'health endpoints listening');
-  announceReady(options.name, { queue: options.queue, healthPort: health.port });
+  announceReady(options.name, { queue, healthPort: health.port });
   return { config, logger, shutdown };
 }

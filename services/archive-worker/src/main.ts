@@ -8,12 +8,5 @@ collectBuffersWithTheHeap();
 // (docs/decisions.md#request-ids-and-traces-across-the-queue).
 await startTracing('archive-worker');
 const { runWorkerService } = await import('@switchboard/runtime');
-const { archiveWorkerConfigSchema } = await import('./config.ts');
-const { archiveWorkerSetup, ARCHIVE_WORKER_JOBS, ARCHIVE_WORKER_QUEUE } = await import('./setup.ts');
-await runWorkerService({
-  name: 'archive-worker',
-  queue: ARCHIVE_WORKER_QUEUE,
-  contracts: ARCHIVE_WORKER_JOBS,
-  handlers: archiveWorkerSetup,
-  config: archiveWorkerConfigSchema,
-});
+const { archiveWorker } = await import('./setup.ts');
+await runWorkerService({ name: 'archive-worker', ...archiveWorker });

@@ -3,7 +3,7 @@ import { ARCHIVE_EXPORT_JOB, ARCHIVE_RETENTION_JOB, ARCHIVE_ROW_SWEEP_JOB, QUEUE
 import { failArchive } from '@switchboard/db';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { archiveRunner } from './build.ts';
-import type { ArchiveWorkerConfig } from './config.ts';
+import { archiveWorkerConfigSchema, type ArchiveWorkerConfig } from './config.ts';
 import { archiveMetrics } from './metrics.ts';
 import { retentionHandler } from './retention.ts';
 
@@ -64,3 +64,10 @@ export function archiveWorkerSetup({
     close: sweep.close,
   };
 }
+
+/** What main.ts runs: the jobs of this worker's queue, what handles them, and its config. */
+export const archiveWorker = {
+  contracts: ARCHIVE_WORKER_JOBS,
+  handlers: archiveWorkerSetup,
+  config: archiveWorkerConfigSchema,
+};

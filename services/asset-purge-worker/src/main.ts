@@ -5,12 +5,5 @@ import { startTracing } from '@switchboard/telemetry';
 // (docs/decisions.md#request-ids-and-traces-across-the-queue).
 await startTracing('asset-purge-worker');
 const { runWorkerService } = await import('@switchboard/runtime');
-const { assetPurgeWorkerConfigSchema } = await import('./config.ts');
-const { assetPurgeWorkerSetup, ASSET_PURGE_WORKER_JOBS, ASSET_PURGE_WORKER_QUEUE } = await import('./setup.ts');
-await runWorkerService({
-  name: 'asset-purge-worker',
-  queue: ASSET_PURGE_WORKER_QUEUE,
-  contracts: ASSET_PURGE_WORKER_JOBS,
-  handlers: assetPurgeWorkerSetup,
-  config: assetPurgeWorkerConfigSchema,
-});
+const { assetPurgeWorker } = await import('./setup.ts');
+await runWorkerService({ name: 'asset-purge-worker', ...assetPurgeWorker });

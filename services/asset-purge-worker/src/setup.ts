@@ -1,7 +1,7 @@
 import { operationWorkerSetup } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, ASSET_PURGE_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
-import type { AssetPurgeWorkerConfig } from './config.ts';
+import { assetPurgeWorkerConfigSchema, type AssetPurgeWorkerConfig } from './config.ts';
 import { purgeRunner } from './purge.ts';
 
 /** The queue this worker consumes and every job on it. */
@@ -25,3 +25,10 @@ export function assetPurgeWorkerSetup({
     sweepJob: ASSET_PURGE_ROW_SWEEP_JOB,
   });
 }
+
+/** What main.ts runs: the jobs of this worker's queue, what handles them, and its config. */
+export const assetPurgeWorker = {
+  contracts: ASSET_PURGE_WORKER_JOBS,
+  handlers: assetPurgeWorkerSetup,
+  config: assetPurgeWorkerConfigSchema,
+};

@@ -5,12 +5,5 @@ import { startTracing } from '@switchboard/telemetry';
 // (docs/decisions.md#request-ids-and-traces-across-the-queue).
 await startTracing('bulk-worker');
 const { runWorkerService } = await import('@switchboard/runtime');
-const { bulkWorkerConfigSchema } = await import('./config.ts');
-const { bulkWorkerSetup, BULK_WORKER_JOBS, BULK_WORKER_QUEUE } = await import('./setup.ts');
-await runWorkerService({
-  name: 'bulk-worker',
-  queue: BULK_WORKER_QUEUE,
-  contracts: BULK_WORKER_JOBS,
-  handlers: bulkWorkerSetup,
-  config: bulkWorkerConfigSchema,
-});
+const { bulkWorker } = await import('./setup.ts');
+await runWorkerService({ name: 'bulk-worker', ...bulkWorker });

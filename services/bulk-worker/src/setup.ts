@@ -2,7 +2,7 @@ import { operationWorkerSetup } from '@switchboard/admin-operations';
 import { BULK_ADD_GUILD_MEMBERS_JOB, BULK_ROW_SWEEP_JOB, QUEUES } from '@switchboard/contracts';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
 import { addMembersRunner } from './add-members.ts';
-import type { BulkWorkerConfig } from './config.ts';
+import { bulkWorkerConfigSchema, type BulkWorkerConfig } from './config.ts';
 
 /** The queue this worker consumes and every job on it. */
 export const BULK_WORKER_QUEUE = QUEUES.bulkOperations;
@@ -26,3 +26,10 @@ export function bulkWorkerSetup({
     sweepJob: BULK_ROW_SWEEP_JOB,
   });
 }
+
+/** What main.ts runs: the jobs of this worker's queue, what handles them, and its config. */
+export const bulkWorker = {
+  contracts: BULK_WORKER_JOBS,
+  handlers: bulkWorkerSetup,
+  config: bulkWorkerConfigSchema,
+};

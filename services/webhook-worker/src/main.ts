@@ -5,12 +5,5 @@ import { startTracing } from '@switchboard/telemetry';
 // (docs/decisions.md#request-ids-and-traces-across-the-queue).
 await startTracing('webhook-worker');
 const { runWorkerService } = await import('@switchboard/runtime');
-const { webhookWorkerConfigSchema } = await import('./config.ts');
-const { createWebhookWorkerSetup, WEBHOOK_WORKER_JOBS, WEBHOOK_WORKER_QUEUE } = await import('./setup.ts');
-await runWorkerService({
-  name: 'webhook-worker',
-  queue: WEBHOOK_WORKER_QUEUE,
-  contracts: WEBHOOK_WORKER_JOBS,
-  handlers: createWebhookWorkerSetup,
-  config: webhookWorkerConfigSchema,
-});
+const { webhookWorker } = await import('./setup.ts');
+await runWorkerService({ name: 'webhook-worker', ...webhookWorker });

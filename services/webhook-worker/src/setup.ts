@@ -8,7 +8,7 @@ import {
 import { bullQueue } from '@switchboard/queue';
 import { sameSlotTag } from '@switchboard/redis';
 import type { WorkerContext, WorkerSetup } from '@switchboard/runtime';
-import type { WebhookWorkerConfig } from './config.ts';
+import { webhookWorkerConfigSchema, type WebhookWorkerConfig } from './config.ts';
 import { deliveryHandler } from './deliver.ts';
 import { deleteHandler, editHandler } from './message-changes.ts';
 import { deliveryMetrics } from './metrics.ts';
@@ -76,3 +76,10 @@ export function createWebhookWorkerSetup({
     close: () => deliveries.close(),
   };
 }
+
+/** What main.ts runs: the jobs of this worker's queue, what handles them, and its config. */
+export const webhookWorker = {
+  contracts: WEBHOOK_WORKER_JOBS,
+  handlers: createWebhookWorkerSetup,
+  config: webhookWorkerConfigSchema,
+};
