@@ -24,22 +24,62 @@ export interface JobStores {
   /** The gateway's producer: payloads parsed by their contract, job ids derived from them. */
   producer: Producer;
   storage: Storage;
+  /**
+   * An admin operation started as the gateway starts one (docs/decisions.md#jobs-and-their-rows):
+   * its row inserted, queued, then its job enqueued with the row id as payload.
+   */
+  enqueueOperation(contract: OperationJobContract, table: OperationTable, operation: NewOperation): Promise<void>;
+  /** The operation's row once its worker finished it (`completed` or `failed`), polled up to the bound. */
+  finishedOperation(table: OperationTable, id: string, timeoutMs?: number): Promise<OperationState>;
+  /** An operation's row as killMidOperation reads a status: `{ body: row }` (inserted before its job). */
+  operationStatus(table: OperationTable): (id: string) => Promise<{ body: OperationState }>;
+  /**
+   * The job of `payload` delivered once more, under another job id, as a redelivery after its
+   * work committed would run it (a job id is derived from the payload, so enqueueing it again
+   * adds nothing); answers how that delivery ended.
+   */
+  deliverAgain<Payload, Input>(
+    contract: JobContract<Payload, Input>,
+    payload: Input,
+    timeoutMs?: number,
+  ): Promise<WaitOutcome>;
 }
+
+type OpenedStores = Pick<JobStores, 'pool' | 'redis' | 'producer' | 'storage'>;
 
 /**
  * Call at the top of a test file, after useTestEnvironment(): the stores are opened before the
  * file's first test and closed after its last; the object is filled in before the first test.
  */
 export function useJobStores(environment: TestEnvironment, { poolMax = 4 }: { poolMax?: number } = {}): JobStores {
-  const stores = {} as JobStores;
+  // The stores themselves are filled in before the file's first test (beforeAll below).
+  const stores = {
+    async enqueueOperation(contract, table, operation) {
+      await insertOperation(stores.pool, table, operation);
+      await stores.producer.enqueue(contract, { operationId: operation.id });
+    },
+    finishedOperation(table, id, timeoutMs = 20_000) {
+      return waitFor(async () => {
+        const row = await findOperation(stores.pool, table, id);
+        return row?.status === 'completed' || row?.status === 'failed' ? row : undefined;
+      }, timeoutMs);
+    },
+    operationStatus(table) {
+      return async (id) => ({ body: (await findOperation(stores.pool, table, id))! });
+    },
+    deliverAgain(contract, payload, timeoutMs = 20_000) {
+      return stores.producer.enqueueAndWait(contract, payload, { jobId: `again-${randomUUID()}`, timeoutMs });
+    },
+  } as JobStores;
   beforeAll(() => {
     const redis = createRedis(environment.redisUrl, { role: 'producer' });
-    Object.assign(stores, {
+    const opened: OpenedStores = {
       pool: createPool({ connectionString: environment.databaseUrl, max: poolMax }),
       redis,
       producer: createProducer({ connection: redis, redisPrefix: environment.redisPrefix }),
       storage: storageFor(environment),
-    });
+    };
+    Object.assign(stores, opened);
   });
   afterAll(async () => {
     // The producer first: it uses `redis`.
@@ -49,50 +89,4 @@ export function useJobStores(environment: TestEnvironment, { poolMax = 4 }: { po
     stores.storage?.close();
   });
   return stores;
-}
-
-/**
- * An admin operation started as the gateway starts one (docs/decisions.md#jobs-and-their-rows):
- * its row inserted, queued, then its job enqueued with the row id as payload.
- */
-export async function enqueueOperation(
-  { pool, producer }: Pick<JobStores, 'pool' | 'producer'>,
-  contract: OperationJobContract,
-  table: OperationTable,
-  operation: NewOperation,
-): Promise<void> {
-  await insertOperation(pool, table, operation);
-  await producer.enqueue(contract, { operationId: operation.id });
-}
-
-/** The operation's row once its worker finished it (`completed` or `failed`), polled up to the bound. */
-export function finishedOperation(
-  pool: Pool,
-  table: OperationTable,
-  id: string,
-  timeoutMs = 20_000,
-): Promise<OperationState> {
-  return waitFor(async () => {
-    const row = await findOperation(pool, table, id);
-    return row?.status === 'completed' || row?.status === 'failed' ? row : undefined;
-  }, timeoutMs);
-}
-
-/** An operation's row as killMidOperation reads a status: `{ body: row }` (inserted before its job). */
-export function operationStatus(pool: Pool, table: OperationTable): (id: string) => Promise<{ body: OperationState }> {
-  return async (id) => ({ body: (await findOperation(pool, table, id))! });
-}
-
-/**
- * The job of `payload` delivered once more, under another job id, as a redelivery after its
- * work committed would run it (a job id is derived from the payload, so enqueueing it again
- * adds nothing); answers how that delivery ended.
- */
-export function deliverAgain<Payload, Input>(
-  producer: Producer,
-  contract: JobContract<Payload, Input>,
-  payload: Input,
-  timeoutMs = 20_000,
-): Promise<WaitOutcome> {
-  return producer.enqueueAndWait(contract, payload, { jobId: `again-${randomUUID()}`, timeoutMs });
 }

@@ -7,7 +7,7 @@ import {
   ARCHIVE_FIXTURE_PNG,
   createArchiveGuildFixture,
 } from '@switchboard/testkit/guilds';
-import { deliverAgain, useJobStores } from '@switchboard/testkit/jobs';
+import { useJobStores } from '@switchboard/testkit/jobs';
 import { killMidOperation, QUICK_TAKEOVER } from '@switchboard/testkit/operations';
 import { metricValue, scrapeMetrics, type MetricSample } from '@switchboard/testkit/metrics';
 import { spawnService, type ServiceProcess } from '@switchboard/testkit/processes';
@@ -188,7 +188,7 @@ describe('guild archives', () => {
     const seeded = await seedGuild(10);
     const archiveId = await requestArchive('guild', seeded.guildId);
     const archive = await completed(archiveId);
-    const again = await deliverAgain(stores.producer, ARCHIVE_EXPORT_JOB, { archiveId });
+    const again = await stores.deliverAgain(ARCHIVE_EXPORT_JOB, { archiveId });
     expect(again).toMatchObject({ state: 'completed', result: { archiveId, status: 'completed' } });
     expect(await findArchive(stores.pool, archiveId)).toEqual(archive);
   });

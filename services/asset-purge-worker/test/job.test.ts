@@ -3,13 +3,7 @@ import { findOperation } from '@switchboard/admin-operations';
 import { ASSET_PURGE_JOB, storageKeys } from '@switchboard/contracts';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createPurgeGuildFixture } from '@switchboard/testkit/guilds';
-import {
-  deliverAgain,
-  enqueueOperation,
-  finishedOperation,
-  operationStatus,
-  useJobStores,
-} from '@switchboard/testkit/jobs';
+import { useJobStores } from '@switchboard/testkit/jobs';
 import { killMidOperation } from '@switchboard/testkit/operations';
 import { storedObjects } from '@switchboard/testkit/storage';
 import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
@@ -29,7 +23,7 @@ const stored = (keys: string[]) => storedObjects(stores.storage, keys);
 /** Starts a purge of `request` as the gateway does; answers its row id. */
 async function startPurge(adminId: string, request: unknown): Promise<string> {
   const id = ids.next();
-  await enqueueOperation(stores, ASSET_PURGE_JOB, 'asset_purges', {
+  await stores.enqueueOperation(ASSET_PURGE_JOB, 'asset_purges', {
     id,
     requestedBy: adminId,
     request,
@@ -42,8 +36,7 @@ describe('an asset purge job', () => {
   it('purges emoji and sticker ids with a per-item result, deleting their objects and auditing each item', async () => {
     const { adminId, guildId, emojiA, emojiB, stickerId } = await seedGuild();
     const unknown = ids.next();
-    const row = await finishedOperation(
-      stores.pool,
+    const row = await stores.finishedOperation(
       'asset_purges',
       await startPurge(adminId, { ids: [emojiA, stickerId, unknown, 'abc'] }),
     );
@@ -88,10 +81,10 @@ describe('an asset purge delivered again or killed', () => {
   it('changes nothing when its job is delivered again after it completed', async () => {
     const { adminId, guildId, keys } = await seedGuild();
     const id = await startPurge(adminId, { guild_id: guildId });
-    const first = await finishedOperation(stores.pool, 'asset_purges', id);
+    const first = await stores.finishedOperation('asset_purges', id);
     expect(first).toMatchObject({ status: 'completed', result: { deleted_objects: 5 } });
 
-    const again = await deliverAgain(stores.producer, ASSET_PURGE_JOB, { operationId: id });
+    const again = await stores.deliverAgain(ASSET_PURGE_JOB, { operationId: id });
     expect(again.state).toBe('completed');
     expect(await findOperation(stores.pool, 'asset_purges', id)).toEqual(first);
     expect(await stored(keys)).toEqual([false, false, false, false, false]);
@@ -106,7 +99,7 @@ describe('an asset purge delivered again or killed', () => {
       // One emoji row held: the worker blocks inside its first phase, after marking the purge running.
       lock: { sql: 'SELECT 1 FROM emojis WHERE id = $1 FOR UPDATE', params: [emojiA] },
       start: () => startPurge(adminId, { guild_id: guildId }),
-      status: operationStatus(stores.pool, 'asset_purges'),
+      status: stores.operationStatus('asset_purges'),
       ...worker,
     });
     expect(done.body).toMatchObject({

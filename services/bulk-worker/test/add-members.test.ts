@@ -4,13 +4,7 @@ import { BULK_ADD_GUILD_MEMBERS_JOB } from '@switchboard/contracts';
 import { insertAdminUser, insertMembers } from '@switchboard/db';
 import { createSnowflakeGenerator } from '@switchboard/snowflake';
 import { createGuildFixture } from '@switchboard/testkit/guilds';
-import {
-  deliverAgain,
-  enqueueOperation,
-  finishedOperation,
-  operationStatus,
-  useJobStores,
-} from '@switchboard/testkit/jobs';
+import { useJobStores } from '@switchboard/testkit/jobs';
 import { killMidOperation } from '@switchboard/testkit/operations';
 import { testSnowflakeWorkerId } from '@switchboard/testkit/ids';
 import { useTestEnvironment } from '@switchboard/testkit/environment';
@@ -34,7 +28,7 @@ const seed = (users: number, maxMembers?: number) => createGuildFixture(stores.p
 /** Starts a bulk add of `userIds` to the guild as the gateway does; answers its row id. */
 async function startBulkAdd(guildId: string, userIds: string[], auditLogReason: string | null = null) {
   const id = ids.next();
-  await enqueueOperation(stores, BULK_ADD_GUILD_MEMBERS_JOB, 'bulk_operations', {
+  await stores.enqueueOperation(BULK_ADD_GUILD_MEMBERS_JOB, 'bulk_operations', {
     id,
     requestedBy: adminId,
     request: { guild_id: guildId, user_ids: userIds },
@@ -45,7 +39,7 @@ async function startBulkAdd(guildId: string, userIds: string[], auditLogReason: 
 
 /** A bulk add run to its end: its finished row. */
 async function bulkAdd(guildId: string, userIds: string[], auditLogReason: string | null = null) {
-  return finishedOperation(stores.pool, 'bulk_operations', await startBulkAdd(guildId, userIds, auditLogReason));
+  return stores.finishedOperation('bulk_operations', await startBulkAdd(guildId, userIds, auditLogReason));
 }
 
 async function memberCount(guildId: string) {
@@ -136,10 +130,10 @@ describe('a bulk add delivered again or killed', () => {
   it('changes nothing when its job is delivered again after it completed', async () => {
     const { guildId, userIds } = await seed(3);
     const id = await startBulkAdd(guildId, userIds);
-    const first = await finishedOperation(stores.pool, 'bulk_operations', id);
+    const first = await stores.finishedOperation('bulk_operations', id);
     expect(first.result).toEqual({ successful: userIds, failed: [] });
 
-    const again = await deliverAgain(stores.producer, BULK_ADD_GUILD_MEMBERS_JOB, { operationId: id });
+    const again = await stores.deliverAgain(BULK_ADD_GUILD_MEMBERS_JOB, { operationId: id });
     expect(again.state).toBe('completed');
     expect(await findOperation(stores.pool, 'bulk_operations', id)).toEqual(first);
     expect(await memberCount(guildId)).toEqual({ member_count: 4, counted: 4 });
@@ -153,7 +147,7 @@ describe('a bulk add delivered again or killed', () => {
       // The guild row held: the worker blocks inside its transaction, after marking the row running.
       lock: { sql: 'SELECT 1 FROM guilds WHERE id = $1 FOR UPDATE', params: [guildId] },
       start: () => startBulkAdd(guildId, userIds),
-      status: operationStatus(stores.pool, 'bulk_operations'),
+      status: stores.operationStatus('bulk_operations'),
       ...worker,
     });
     expect(done.body).toMatchObject({ id: accepted, status: 'completed', error: null });
