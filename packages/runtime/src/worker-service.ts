@@ -86,7 +86,11 @@ export interface WorkerServiceOptions<Contracts extends readonly AnyJobContract[
   config?: z.ZodType<Config>;
 }
 
-/** A worker consumes one queue: the one its jobs name, so the two cannot disagree. */
+/**
+ * A worker consumes one queue: the one its jobs name, so it is not given twice. Jobs of two
+ * queues, or none, are refused here, before the process opens its pool, Redis and lease;
+ * startWorker's registry (registerHandlers) would refuse them too, but only after all that.
+ */
 function queueOf(contracts: readonly AnyJobContract[]): QueueName {
   const queues = [...new Set(contracts.map((contract) => contract.queue))];
   if (queues.length !== 1) {

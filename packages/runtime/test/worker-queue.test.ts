@@ -4,8 +4,8 @@ import { defineJob, QUEUES } from '@switchboard/contracts';
 import { runWorkerService } from '../src/index.ts';
 import { countedJob } from './fixtures/jobs.ts';
 
-// The queue a worker consumes is the one its jobs name: a job from another queue would wait there
-// for a consumer that never comes, so a worker given one refuses to start.
+// The queue a worker consumes is the one its jobs name; jobs of two queues, or none, are refused
+// before the process opens anything (startWorker's own check comes after the resources and lease).
 const otherQueueJob = defineJob({ queue: QUEUES.bulkOperations, name: 'test-other', payload: z.object({}) });
 
 it('refuses jobs that name two queues before opening anything', async () => {
